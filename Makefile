@@ -1,0 +1,37 @@
+# The README's two commands: `make play` and `make test`. Each works on a fresh machine by
+# itself: it creates .venv, installs the package and what the tests need, and (for the
+# browser tests) Debian's chromium.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PORT ?= 5006
+SEED ?= 1944
+
+.PHONY: play test lint lab bench chromium clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/wargame serve --scenario normandy --port $(PORT) --seed $(SEED)
+
+chromium:
+	bash tools/ensure_chromium.sh
+
+test: $(STAMP) chromium
+	$(VENV)/bin/ruff check wargame tests bench tools
+	$(PY) -m pytest -q
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+bench: $(STAMP)
+	$(PY) bench/movement.py
+	$(PY) bench/odds.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
