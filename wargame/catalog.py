@@ -1,0 +1,164 @@
+"""The bundled scenarios at a glance: what exists and what each holds.
+
+Reads only ``scenario.yaml`` and, when present, the map and units files it names; it never
+validates them (``wargame.scenario.load_scenario`` does). A missing or unreadable data file
+leaves its fields out (``None``) and adds a line to ``warnings``, so the list and the summary
+work while the data is still being generated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from wargame.paths import scenarios_root
+from wargame.scenario_errors import ScenarioError, load_json, load_yaml
+
+__all__ = ["list_scenarios", "describe", "scenario_folder", "NATIONS", "NON_LAND_TERRAIN"]
+
+NATIONS = ("german", "american", "british", "canadian", "russian", "french")
+"""The nations of docs/data-formats.md (units.yaml), in the order summaries show them."""
+
+NON_LAND_TERRAIN = frozenset({"sea", "border"})
+"""Terrain that is on the map but not land (docs/data-formats.md: sea; OD: border/Switzerland)."""
+
+
+def _folders(root: Path | None = None) -> list[Path]:
+    root = root or scenarios_root()
+    return sorted(
+        p
+        for p in root.iterdir()
+        if p.is_dir() and not p.name.startswith(("_", ".")) and (p / "scenario.yaml").is_file()
+    )
+
+
+def _meta(folder: Path) -> dict[str, Any]:
+    meta = load_yaml(folder / "scenario.yaml")
+    if not isinstance(meta, dict):
+        raise ScenarioError(folder / "scenario.yaml", "(top level)", "a mapping", meta)
+    return meta
+
+
+def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
+    """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id.
+
+    Folders without a scenario.yaml (e.g. ``scenarios/memoir44/`` with its own index) are
+    skipped; a scenario.yaml that does not parse is listed with its error as title.
+    """
+    out = []
+    for folder in _folders(root):
+        try:
+            meta = _meta(folder)
+        except ScenarioError as exc:
+            out.append({"id": folder.name, "game": "", "title": f"(unreadable: {exc})"})
+            continue
+        out.append(
+            {
+                "id": str(meta.get("id", folder.name)),
+                "game": str(meta.get("game", "")),
+                "title": str(meta.get("title", folder.name)),
+            }
+        )
+    return sorted(out, key=lambda d: d["id"])
+
+
+def scenario_folder(scenario_id: str, root: Path | None = None) -> Path:
+    """The folder of a bundled scenario, by folder name or by the ``id`` in its scenario.yaml."""
+    folders = _folders(root)
+    for folder in folders:
+        if folder.name == scenario_id:
+            return folder
+    for folder in folders:
+        try:
+            if str(_meta(folder).get("id")) == scenario_id:
+                return folder
+        except ScenarioError:
+            continue
+    known = ", ".join(f.name for f in folders) or "(none)"
+    raise KeyError(f"no bundled scenario {scenario_id!r}; bundled: {known}")
+
+
+def _data_file(folder: Path, meta: dict, key: str, default: str) -> Path:
+    name = meta.get(key, default)
+    return folder / (name if isinstance(name, str) else default)
+
+
+def _map_summary(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or not isinstance(data.get("hexes"), dict):
+        raise ValueError("expected a mapping with 'hexes'")
+    terrain: Counter[str] = Counter()
+    features: Counter[str] = Counter()
+    for spec in data["hexes"].values():
+        kind = str(spec.get("terrain", "?")) if isinstance(spec, dict) else "?"
+        if kind in NON_LAND_TERRAIN:
+            continue
+        terrain[kind] += 1
+        for flag in ("village", "fortification", "airfield", "maquis"):
+            if spec.get(flag):
+                features[flag] += 1
+    places = data.get("places") or {}
+    return {
+        "hex_count": sum(terrain.values()),
+        "terrain_counts": dict(sorted(terrain.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "feature_counts": dict(sorted(features.items())),
+        "places": {str(k): [str(h) for h in v] for k, v in sorted(places.items())},
+        "provenance": data.get("provenance"),
+    }
+
+
+def _units_summary(data: Any) -> dict[str, Any]:
+    units = data.get("units") if isinstance(data, dict) else None
+    if not isinstance(units, list):
+        raise ValueError("expected a mapping with a 'units' list")
+    nations: Counter[str] = Counter(
+        str(u.get("nation", "?")) for u in units if isinstance(u, dict)
+    )
+    order = {n: i for i, n in enumerate(NATIONS)}
+    by_nation = dict(sorted(nations.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
+    return {
+        "unit_count": len(units),
+        "units_by_nation": by_nation,
+        "ss_count": sum(1 for u in units if isinstance(u, dict) and u.get("ss")),
+        "units_provenance": data.get("provenance"),
+    }
+
+
+MAP_FIELDS = ("hex_count", "terrain_counts", "feature_counts", "places", "provenance")
+UNIT_FIELDS = ("unit_count", "units_by_nation", "ss_count", "units_provenance")
+
+
+def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
+    """A summary of one bundled scenario.
+
+    Always: id, game, title, turns {first, last}, warnings. From map.json (when present):
+    hex_count (land hexes: terrain not sea/border), terrain_counts (land), feature_counts,
+    places (name -> hex ids), provenance. From units.yaml (when present): unit_count,
+    units_by_nation (only the nations present), ss_count, units_provenance. Fields whose file
+    is missing or unreadable are ``None``. Raises ``KeyError`` for an unknown id.
+    """
+    folder = scenario_folder(scenario_id, root)
+    meta = _meta(folder)
+    turns = meta.get("turns") if isinstance(meta.get("turns"), dict) else {}
+    out: dict[str, Any] = {
+        "id": str(meta.get("id", folder.name)),
+        "game": str(meta.get("game", "")),
+        "title": str(meta.get("title", folder.name)),
+        "turns": {"first": turns.get("first"), "last": turns.get("last")},
+        "warnings": [],
+    }
+    out.update(dict.fromkeys(MAP_FIELDS))
+    out.update(dict.fromkeys(UNIT_FIELDS))
+    for key, default, reader, summarise in (
+        ("map", "map.json", load_json, _map_summary),
+        ("units", "units.yaml", load_yaml, _units_summary),
+    ):
+        path = _data_file(folder, meta, key, default)
+        if not path.is_file():
+            out["warnings"].append(f"{path.name}: not present yet")
+            continue
+        try:
+            out.update(summarise(reader(path)))
+        except (ScenarioError, ValueError, AttributeError, TypeError) as exc:
+            out["warnings"].append(f"{path.name}: {exc}")
+    return out

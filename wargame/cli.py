@@ -1,0 +1,331 @@
+"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve.
+
+Exit codes: 0 success; 1 a scenario failed validation; 2 bad input (argparse errors, negative
+strengths, unknown scenario); 3 a feature that is not installed yet (scenario validation).
+Heavy modules (pandas, Panel, the scenario loader) are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+__all__ = ["main", "build_parser", "TEXT"]
+
+GAMES = ("normandy", "dragoon")
+
+# Every user-facing sentence of this module, in one place for translation (DESIGN.md).
+TEXT = {
+    "prog": "wargame",
+    "description": "Classic WWII board wargames: odds, scenarios and dashboards.",
+    "odds.help": "exact odds of one attack on the combat results table (CN/OD 5.1)",
+    "bombard.help": "exact odds of an air or artillery bombardment (CN/OD 6.2, 8.0)",
+    "scenario.help": "list, describe and validate scenarios",
+    "serve.help": "open the game dashboard in a browser",
+    "not_negative": "must be a whole number >= 0, got {value!r}",
+    "whole_number": "must be a whole number, got {value!r}",
+    "odds.head": "{title}: attack {attack} against defence {defence}",
+    "odds.ratio": "ratio {ratio}",
+    "odds.beyond": " (beyond the table: column {column})",
+    "odds.shift": "  {reason}: {columns:+d} column(s)",
+    "odds.column": "column {column}",
+    "odds.clamped": "  (clamped at the end of the table)",
+    "bombard.head": "{title}: strength {strength} x vulnerability {vulnerability} = {value}",
+    "bombard.column": "column {base}{shifted}",
+    "bombard.shifted": " -> {column} after {shift:+d} column(s) of terrain",
+    "table.head": "  {result:<9} {in36:>5}  {pct:>6}",
+    "table.row": "  {result:<9} {in36:>2}/36  {pct:>5.1f}%  {bar}",
+    "scenario.none": "no bundled scenarios",
+    "scenario.unknown": "unknown scenario: {error}",
+    "scenario.valid": "ok: {title} ({units} units, {hexes} hexes)",
+    "scenario.no_validate": "scenario validation is not available yet ({error})",
+    "serve.not_yet": "the dashboard is not available yet ({error}); scenario summary above",
+    "info.turns": "turns {first}-{last}",
+    "info.hexes": "{count} land hexes: {detail}",
+    "info.units": "{count} units: {detail} ({ss} SS)",
+    "info.places": "{count} named places",
+    "info.warning": "note: {warning}",
+}
+
+# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table.
+CODES = {
+    "DE": "defence eliminated (one unit; the rest retreat)",
+    "DRB": "defence retreats, one unit takes a loss",
+    "DRI": "defence retreats intact",
+    "DVB": "defence wins, one unit takes a loss",
+    "DVI": "defence wins intact",
+    "AVI": "attack wins intact",
+    "AVB": "attack wins, one unit takes a loss",
+    "ARI": "attack retreats intact",
+    "ARB": "attack retreats, one unit takes a loss",
+    "AE": "attack retreats, one unit eliminated",
+    "EMP": "exchange: defender eliminates units, attacker loses at least as much",
+    "IMP": "impasse: nobody moves",
+    "DI": "defence intact",
+    "DB": "one defending unit takes a loss",
+    "DA": "every unit in the hex is eliminated",
+}
+
+
+class UsageError(Exception):
+    """Bad input found after parsing: printed on stderr, exit code 2."""
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(TEXT["whole_number"].format(value=value)) from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(TEXT["not_negative"].format(value=value))
+    return number
+
+
+def _whole(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(TEXT["whole_number"].format(value=value)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=TEXT["prog"], description=TEXT["description"])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
+    odds.add_argument("--game", choices=GAMES, required=True)
+    odds.add_argument("--attack", type=_non_negative, required=True, help="total attack")
+    odds.add_argument(
+        "--defense", "--defence", dest="defense", type=_non_negative, required=True,
+        help="total defence",
+    )
+    odds.add_argument(
+        "--shift", type=_whole, action="append", default=[], metavar="N",
+        help="column shift, repeatable: + to the right (attacker), - to the left (defender)",
+    )
+    odds.add_argument("--json", action="store_true", help="print JSON")
+    odds.set_defaults(handler=_cmd_odds)
+
+    bomb = sub.add_parser("bombard", help=TEXT["bombard.help"], description=TEXT["bombard.help"])
+    bomb.add_argument("--game", choices=GAMES, required=True)
+    bomb.add_argument(
+        "--strength", type=_non_negative, required=True,
+        help="air points, or the artillery's summed attack",
+    )
+    bomb.add_argument(
+        "--vulnerability", type=_non_negative, required=True,
+        help="sum of the targets' vulnerability indices",
+    )
+    bomb.add_argument(
+        "--shift", type=_whole, default=0, metavar="N",
+        help="terrain columns: negative = to the left (e.g. -2 for a city)",
+    )
+    bomb.add_argument("--json", action="store_true", help="print JSON")
+    bomb.set_defaults(handler=_cmd_bombard)
+
+    scen = sub.add_parser("scenario", help=TEXT["scenario.help"])
+    scen_sub = scen.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s_list = scen_sub.add_parser("list", help="the bundled scenarios")
+    s_list.add_argument("--json", action="store_true")
+    s_list.set_defaults(handler=_cmd_scenario_list)
+    s_info = scen_sub.add_parser("info", help="summary of one bundled scenario")
+    s_info.add_argument("id")
+    s_info.add_argument("--json", action="store_true")
+    s_info.set_defaults(handler=_cmd_scenario_info)
+    s_val = scen_sub.add_parser("validate", help="load and check a scenario folder or file")
+    s_val.add_argument("path")
+    s_val.set_defaults(handler=_cmd_scenario_validate)
+
+    serve = sub.add_parser("serve", help=TEXT["serve.help"])
+    serve.add_argument("--scenario", default="normandy")
+    serve.add_argument("--port", type=_non_negative, default=5006)
+    serve.add_argument("--seed", type=_whole, default=None)
+    serve.add_argument("--variant", action="append", default=[], metavar="NAME")
+    serve.add_argument("--no-show", dest="show", action="store_false")
+    serve.set_defaults(handler=_cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (the console script exits with it)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv) if argv is not None else None)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
+        return int(exc.code) if isinstance(exc.code, int) else 2
+    try:
+        return int(args.handler(args, sys.stdout) or 0)
+    except UsageError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+# Commands --------------------------------------------------------------------------------
+def _print_json(data: Any, out: TextIO) -> None:
+    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _outcome_lines(outcomes, out: TextIO) -> None:
+    print(TEXT["table.head"].format(result="result", in36="chance", pct=""), file=out)
+    for result, p in outcomes:
+        print(
+            TEXT["table.row"].format(
+                result=result, in36=int(p * 36), pct=float(p) * 100, bar="#" * int(p * 36)
+            ),
+            file=out,
+        )
+    codes = dict.fromkeys(code for result, _ in outcomes for code in result.split())
+    for code in codes:
+        if code in CODES:
+            print(f"  {code:<4} {CODES[code]}", file=out)
+
+
+def _cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
+    from wargame.analysis.odds import odds_distribution
+    from wargame.operational.tables import load_tables
+
+    shifts = [("shift", n) for n in args.shift]
+    try:
+        result = odds_distribution(args.game, args.attack, args.defense, shifts)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        _print_json(result.to_json_dict(), out)
+        return 0
+    title = load_tables(args.game).title
+    print(TEXT["odds.head"].format(title=title, attack=args.attack, defence=args.defense), file=out)
+    line = TEXT["odds.ratio"].format(ratio=result.ratio)
+    if result.ratio != result.base_column:
+        line += TEXT["odds.beyond"].format(column=result.base_column)
+    print(line, file=out)
+    for reason, columns in result.shifts:
+        print(TEXT["odds.shift"].format(reason=reason, columns=columns), file=out)
+    line = TEXT["odds.column"].format(column=result.column)
+    if result.shifts and result.clamped:
+        line += TEXT["odds.clamped"]
+    print(line, file=out)
+    _outcome_lines(result.outcomes, out)
+    return 0
+
+
+def _cmd_bombard(args: argparse.Namespace, out: TextIO) -> int:
+    from wargame.analysis.odds import bombardment_distribution
+    from wargame.operational.tables import load_tables
+
+    try:
+        result = bombardment_distribution(args.game, args.strength, args.vulnerability, args.shift)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        _print_json(result.to_json_dict(), out)
+        return 0
+    title = load_tables(args.game).title
+    print(
+        TEXT["bombard.head"].format(
+            title=title, strength=result.strength, vulnerability=result.vulnerability,
+            value=result.value,
+        ),
+        file=out,
+    )
+    shifted = ""
+    if result.shift:
+        shifted = TEXT["bombard.shifted"].format(column=result.column, shift=result.shift)
+    print(TEXT["bombard.column"].format(base=result.base_column, shifted=shifted), file=out)
+    _outcome_lines(result.outcomes, out)
+    return 0
+
+
+def _cmd_scenario_list(args: argparse.Namespace, out: TextIO) -> int:
+    from wargame.catalog import list_scenarios
+
+    items = list_scenarios()
+    if args.json:
+        _print_json(items, out)
+        return 0
+    if not items:
+        print(TEXT["scenario.none"], file=out)
+    width = max((len(i["id"]) for i in items), default=0)
+    for item in items:
+        print(f"{item['id']:<{width}}  {item['game']:<9} {item['title']}", file=out)
+    return 0
+
+
+def _describe(scenario_id: str) -> dict[str, Any]:
+    from wargame.catalog import describe
+
+    try:
+        return describe(scenario_id)
+    except KeyError as exc:
+        raise UsageError(TEXT["scenario.unknown"].format(error=exc.args[0])) from None
+
+
+def _print_summary(info: dict[str, Any], out: TextIO) -> None:
+    print(f"{info['id']}: {info['title']} [{info['game']}]", file=out)
+    print(TEXT["info.turns"].format(**info["turns"]), file=out)
+    if info.get("hex_count") is not None:
+        detail = ", ".join(f"{k} {v}" for k, v in info["terrain_counts"].items())
+        print(TEXT["info.hexes"].format(count=info["hex_count"], detail=detail), file=out)
+    if info.get("unit_count") is not None:
+        detail = ", ".join(f"{k} {v}" for k, v in info["units_by_nation"].items())
+        print(
+            TEXT["info.units"].format(
+                count=info["unit_count"], detail=detail, ss=info["ss_count"]
+            ),
+            file=out,
+        )
+    if info.get("places") is not None:
+        print(TEXT["info.places"].format(count=len(info["places"])), file=out)
+    for warning in info.get("warnings", []):
+        print(TEXT["info.warning"].format(warning=warning), file=out)
+
+
+def _cmd_scenario_info(args: argparse.Namespace, out: TextIO) -> int:
+    info = _describe(args.id)
+    if args.json:
+        _print_json(info, out)
+    else:
+        _print_summary(info, out)
+    return 0
+
+
+def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        from wargame.scenario import load_scenario
+        from wargame.scenario_errors import ScenarioError
+    except ImportError as exc:
+        print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
+        return 3
+    try:
+        scenario = load_scenario(args.path)
+    except ScenarioError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    board = getattr(scenario, "board", None)
+    hexes = len(getattr(board, "hexes", ()) or ())
+    units = len(getattr(scenario, "units", ()) or ())
+    print(
+        TEXT["scenario.valid"].format(title=scenario.title, units=units, hexes=hexes), file=out
+    )
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    info = _describe(args.scenario)  # unknown scenario: exit 2 before starting anything
+    try:
+        from wargame.ui.serve import serve_dashboard
+    except ImportError as exc:
+        _print_summary(info, out)
+        print(TEXT["serve.not_yet"].format(error=exc), file=out)
+        return 0
+    serve_dashboard(
+        scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
+        show=args.show,
+    )
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

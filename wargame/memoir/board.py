@@ -1,0 +1,181 @@
+"""Memoir '44 battlefield: .m44 coordinates, sections, terrain and line of sight.
+
+The board is pointy-top rows of 13 and 12 hexes (Overlord: 26 and 25). Scenario files (.m44)
+give a hex as ``row`` (0-8, 0 on the Axis edge) and a doubled column ``col`` (row + col even).
+We compute in axial coordinates: ``q = (col - row) // 2``, ``r = row``; the conversion happens
+only here, at the edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from wargame.hexgrid import Hex, Layout, hex_round
+
+__all__ = [
+    "AXIS",
+    "ALLIES",
+    "SIDES",
+    "LAYOUT",
+    "m44_to_hex",
+    "hex_to_m44",
+    "Board",
+    "BoardHex",
+    "other_side",
+]
+
+AXIS = "AXIS"
+ALLIES = "ALLIES"
+SIDES = (AXIS, ALLIES)
+
+# Bokeh-compatible layout: row 0 (Axis edge) at the top, x grows with the doubled column.
+LAYOUT = Layout(orientation="pointytop", size=1.0)
+
+LEFT, CENTER, RIGHT = "left", "center", "right"
+SECTIONS = (LEFT, CENTER, RIGHT)
+
+
+def other_side(side: str) -> str:
+    return ALLIES if side == AXIS else AXIS
+
+
+def m44_to_hex(row: int, col: int) -> Hex:
+    """.m44 (row, doubled col) -> axial Hex."""
+    if (row + col) % 2:
+        raise ValueError(f".m44 hex (row {row}, col {col}): row + col must be even")
+    return Hex((col - row) // 2, row)
+
+
+def hex_to_m44(h: Hex) -> tuple[int, int]:
+    """Axial Hex -> .m44 (row, doubled col)."""
+    return h.r, 2 * h.q + h.r
+
+
+@dataclass(frozen=True)
+class BoardHex:
+    """What is printed or fixed on one hex (removable obstacles live in the game state)."""
+
+    terrain: str = "plain"  # plain, woods, hills, buildings, hedgerow, river, ocean, beach ...
+    bridge: bool = False
+    bunker: bool = False
+    hedgehog: bool = False
+
+
+@dataclass(frozen=True)
+class Board:
+    """Fixed battlefield: dimensions, sections and per-hex terrain."""
+
+    width: int = 13  # hexes in an even row
+    rows: int = 9
+    hexes: dict[Hex, BoardHex] = field(default_factory=dict)
+    # section boundaries in doubled columns (M44 Battlefield: hexes cut by a dashed line belong
+    # to both sections); standard board 7 and 17 (BGA Units.php), Overlord scaled.
+    boundaries: tuple[int, int] = (7, 17)
+
+    @property
+    def max_col(self) -> int:
+        return 2 * (self.width - 1)
+
+    def on_board(self, h: Hex) -> bool:
+        row, col = hex_to_m44(h)
+        return 0 <= row < self.rows and 0 <= col <= self.max_col
+
+    def all_hexes(self) -> list[Hex]:
+        out = []
+        for row in range(self.rows):
+            for col in range(row % 2, self.max_col + 1, 2):
+                out.append(m44_to_hex(row, col))
+        return out
+
+    def at(self, h: Hex) -> BoardHex:
+        return self.hexes.get(h, _PLAIN)
+
+    def terrain(self, h: Hex) -> str:
+        return self.at(h).terrain
+
+    # M44 Battlefield: three sections; left/right are seen from the Allied (bottom) player, and
+    # mirrored for the Axis player (see ``player_section``).
+    def board_sections(self, h: Hex) -> frozenset[str]:
+        _, col = hex_to_m44(h)
+        a, b = self.boundaries
+        out = set()
+        if col <= a:
+            out.add(LEFT)
+        if a <= col <= b:
+            out.add(CENTER)
+        if col >= b:
+            out.add(RIGHT)
+        return frozenset(out)
+
+    def sections_for(self, h: Hex, side: str) -> frozenset[str]:
+        """Sections of a hex as named by ``side``'s command cards."""
+        return frozenset(player_section(s, side) for s in self.board_sections(h))
+
+    def home_row(self, side: str) -> int:
+        return self.rows - 1 if side == ALLIES else 0
+
+    def retreat_steps(self, h: Hex, side: str) -> list[Hex]:
+        """The two neighbours one row closer to ``side``'s own edge (M44 Retreat)."""
+        if side == ALLIES:
+            return [Hex(h.q, h.r + 1), Hex(h.q - 1, h.r + 1)]
+        return [Hex(h.q, h.r - 1), Hex(h.q + 1, h.r - 1)]
+
+    def forward_neighbours(self, h: Hex, side: str) -> list[Hex]:
+        return self.retreat_steps(h, other_side(side))
+
+    def hill_component(self, h: Hex) -> frozenset[Hex]:
+        """The connected hill mass containing ``h`` (for the plateau effect)."""
+        if self.terrain(h) != "hills":
+            return frozenset()
+        seen = {h}
+        todo = [h]
+        while todo:
+            cur = todo.pop()
+            for n in cur.neighbours():
+                if n not in seen and self.terrain(n) == "hills":
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen)
+
+    def to_xy(self, h: Hex) -> tuple[float, float]:
+        return LAYOUT.to_xy(h)
+
+
+_PLAIN = BoardHex()
+
+
+def player_section(board_section: str, side: str) -> str:
+    """The Axis player sits across the table: his left flank is the board's right."""
+    if side == ALLIES or board_section == CENTER:
+        return board_section
+    return RIGHT if board_section == LEFT else LEFT
+
+
+def line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
+    """The hexes crossed by the centre-to-centre line a->b, nudged to each side.
+
+    M44 Line of Sight: when the line runs along hexsides, the two nudged lines pick the hexes
+    on either side; the view is blocked only if both are blocked.
+    """
+    n = a.distance(b)
+    if n == 0:
+        return [a], [a]
+    out = []
+    for sign in (1, -1):
+        eps_q, eps_r = sign * 1e-6, sign * 2e-6
+        aq, ar = a.q + eps_q, a.r + eps_r
+        bq, br = b.q + eps_q, b.r + eps_r
+        out.append(
+            [hex_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(n + 1)]
+        )
+    return out[0], out[1]
+
+
+def line_blocked(a: Hex, b: Hex, blocks: Iterable[Hex] | callable) -> bool:
+    """True if every nudged line from a to b crosses a blocking hex (endpoints excluded)."""
+    test = blocks if callable(blocks) else set(blocks).__contains__
+    for line in line_variants(a, b):
+        if not any(test(h) for h in line[1:-1]):
+            return False
+    return True

@@ -1,0 +1,204 @@
+"""Loading Memoir '44 scenarios: SED ``.m44`` layouts plus ``scenarios.yaml`` rules as data."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wargame.hexgrid import Hex
+from wargame.paths import scenarios_root
+
+from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
+
+__all__ = ["UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index"]
+
+# M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
+BASE_FIGURES = {"inf": 4, "tank": 3, "gun": 2}
+KIND_OF = {"inf": "inf", "tank": "tank", "gun": "gun"}
+TERRAIN_ALIASES = {"curve": "river", "church": "buildings"}
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    side: str
+    kind: str  # inf, tank, gun
+    hex: Hex
+    figures: int
+    special: str | None = None  # "special" forces, "resistance", "elite" armour
+    badge: str | None = None
+
+
+@dataclass(frozen=True)
+class Objective:
+    side: str  # who scores it
+    hexes: frozenset[Hex]
+    permanent: bool = False
+    medals: int = 1
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    file: str
+    board: Board
+    units: tuple[UnitSpec, ...]
+    cards: dict[str, int]
+    starts: str
+    medals: dict[str, int]
+    objectives: tuple[Objective, ...] = ()
+    special: dict[str, Any] = field(default_factory=dict)
+    face: str = "COUNTRY"
+    m44_game_info: dict[str, Any] = field(default_factory=dict)
+
+    def opt(self, name: str, default: Any = None) -> Any:
+        return self.special.get(name, default)
+
+
+def _dir() -> Path:
+    return scenarios_root() / "memoir44"
+
+
+@lru_cache(maxsize=1)
+def index() -> dict[str, dict[str, Any]]:
+    data = yaml.safe_load((_dir() / "scenarios.yaml").read_text(encoding="utf-8"))
+    return {str(k): v for k, v in data["scenarios"].items()}
+
+
+def scenario_ids() -> list[str]:
+    return list(index())
+
+
+def _hexes(pairs) -> frozenset[Hex]:
+    return frozenset(m44_to_hex(int(r), int(c)) for r, c in pairs)
+
+
+def read_m44(file: str) -> dict[str, Any]:
+    return json.loads((_dir() / file).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=32)
+def load_scenario(scenario_id: str | int) -> Scenario:
+    sid = str(scenario_id)
+    entry = index()[sid]
+    raw = read_m44(entry["file"])
+    special = dict(entry.get("special") or {})
+    board_raw = raw["board"]
+    overlord = board_raw["type"] == "OVERLORD"
+    width = 26 if overlord else 13
+    boundaries = (15, 35) if overlord else (7, 17)
+    face = board_raw.get("face", "COUNTRY")
+
+    hexes: dict[Hex, BoardHex] = {}
+    units: list[UnitSpec] = []
+    tag_objectives: list[Objective] = []
+    resistance_side = special.get("resistance_side")
+    for item in board_raw["hexagons"]:
+        row, col = int(item["row"]), int(item["col"])
+        h = m44_to_hex(row, col)
+        terrain = item.get("terrain", {}).get("name")
+        terrain = TERRAIN_ALIASES.get(terrain, terrain)
+        rect = item.get("rect_terrain", {}).get("name")
+        obstacle = item.get("obstacle", {}).get("name")
+        hexes[h] = BoardHex(
+            terrain=terrain or _background(face, row),
+            bridge=rect == "bridge",
+            bunker=rect == "bunker",
+            hedgehog=obstacle == "hedgehog",
+        )
+        if "unit" in item:
+            units.append(_unit(item["unit"], h, resistance_side))
+        for tag in item.get("tags", []):
+            if tag.get("name") in ("medal1", "medal2"):
+                side = ALLIES if tag["name"] == "medal1" else AXIS
+                tag_objectives.append(Objective(side, frozenset({h})))
+    if face == "BEACH":
+        # BGA Terrains.php getBackgroundSpecialTerrains: rows 4-6 beach, 7-8 ocean.
+        for row in range(4, 9):
+            for c in range(row % 2, 2 * (width - 1) + 1, 2):
+                h = m44_to_hex(row, c)
+                if h not in hexes:
+                    hexes[h] = BoardHex(terrain=_background(face, row))
+    board = Board(width=width, rows=9, hexes=hexes, boundaries=boundaries)
+
+    objectives: list[Objective] = []
+    spec = special.get("objectives")
+    if spec == "from_tags":
+        objectives = tag_objectives
+    elif spec:
+        for o in spec:
+            if o["hexes"] == "adjacent_to_river_row_0":
+                river = [h for h in board.all_hexes() if h.r == 0 and board.terrain(h) == "river"]
+                hs = frozenset(
+                    n for rh in river for n in rh.neighbours()
+                    if board.on_board(n) and board.terrain(n) != "river"
+                )
+            else:
+                hs = _hexes(o["hexes"])
+            objectives.append(
+                Objective(o["side"], hs, bool(o.get("permanent", False)), int(o.get("medals", 1)))
+            )
+    for key in ("cliffs", "impassable", "wide_river"):
+        if key in special:
+            special[key] = _hexes(special[key])
+    if "seawalls" in special:
+        special["seawalls"] = {s: _hexes(v) for s, v in special["seawalls"].items()}
+    if "recon_as_air_power" in special:
+        rap = dict(special["recon_as_air_power"])
+        rap["hexes"] = _hexes(rap["hexes"])
+        special["recon_as_air_power"] = rap
+    if "sudden_death" in special:
+        special["sudden_death"] = tuple(
+            {"side": s["side"], "hexes": _hexes(s["hexes"]), "required": int(s["required"])}
+            for s in special["sudden_death"]
+        )
+    if "airdrop" in special:
+        special["airdrop"] = dict(special["airdrop"])
+    return Scenario(
+        id=sid,
+        title=entry["title"],
+        file=entry["file"],
+        board=board,
+        units=tuple(units),
+        cards={k: int(v) for k, v in entry["cards"].items()},
+        starts=entry["starts"],
+        medals={k: int(v) for k, v in entry["medals"].items()},
+        objectives=tuple(objectives),
+        special=special,
+        face=face,
+        m44_game_info=dict(raw["game_info"]),
+    )
+
+
+def _background(face: str, row: int) -> str:
+    if face != "BEACH":
+        return "plain"
+    if row >= 7:
+        return "ocean"
+    if row >= 4:
+        return "beach"
+    return "plain"
+
+
+def _unit(raw: dict[str, Any], h: Hex, resistance_side: str | None) -> UnitSpec:
+    name = raw["name"]
+    side = AXIS if name.endswith("ger") else ALLIES
+    base = name[:-3] if side == AXIS else name[:-2]
+    elite = base.endswith("2")
+    kind = KIND_OF[base.rstrip("2")]
+    figures = int(raw.get("nbr_units") or BASE_FIGURES[kind])
+    special = None
+    if elite:
+        if kind == "inf":
+            # M44 Appendix 1: French Resistance (3 figures) in the scenarios that say so,
+            # otherwise special forces (Rangers, Commandos, Panzer Grenadiers...).
+            special = "resistance" if resistance_side == side else "special"
+        elif kind == "tank":
+            special = "elite"  # M44 Appendix 1 Elite Armor: 4 figures
+            figures = int(raw.get("nbr_units") or 4)
+    return UnitSpec(side, kind, h, figures, special, raw.get("badge"))

@@ -1,0 +1,27 @@
+"""Where bundled data lives, for a source checkout and for an installed package alike."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+_REPO_SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def scenarios_root() -> Path:
+    """The folder holding ``scenarios/<id>/``.
+
+    In a source checkout (or an editable install) that is the repository's ``scenarios/``; in
+    a plain ``pip install .`` it is the ``wargame.scenarios`` package the wheel carries.
+    """
+    if (_REPO_SCENARIOS / "__init__.py").exists():
+        return _REPO_SCENARIOS
+    return Path(str(resources.files("wargame.scenarios")))
+
+
+def scenario_dir(scenario_id: str) -> Path:
+    path = scenarios_root() / scenario_id
+    if not path.is_dir():
+        known = sorted(p.name for p in scenarios_root().iterdir() if p.is_dir() and not p.name.startswith("_"))
+        raise FileNotFoundError(f"no scenario folder {scenario_id!r}; bundled: {', '.join(known)}")
+    return path
