@@ -48,6 +48,7 @@ TEXT = {
     "info.units": "{count} units: {detail} ({ss} SS)",
     "info.places": "{count} named places",
     "info.warning": "note: {warning}",
+    "info.provenance": "{what}: {provenance}",
 }
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table.
@@ -278,6 +279,9 @@ def _print_summary(info: dict[str, Any], out: TextIO) -> None:
         )
     if info.get("places") is not None:
         print(TEXT["info.places"].format(count=len(info["places"])), file=out)
+    for what, key in (("map", "provenance"), ("units", "units_provenance")):
+        if info.get(key):
+            print(TEXT["info.provenance"].format(what=what, provenance=info[key]), file=out)
     for warning in info.get("warnings", []):
         print(TEXT["info.warning"].format(warning=warning), file=out)
 

@@ -91,7 +91,7 @@ class Hex:
 
     @property
     def row(self) -> int:
-        return self.r + (self.q + (self.q & 1)) // 2
+        return self.r + (self.q - (self.q & 1)) // 2
 
     def __repr__(self) -> str:
         return f"Hex({self.q}, {self.r})"
@@ -119,7 +119,7 @@ def parse_offset_id(hex_id: str) -> Hex:
 
 def offset_to_hex(col: int, row: int) -> Hex:
     # odd-q: odd printed columns are shoved down half a hex.
-    return Hex(col, row - (col + (col & 1)) // 2)
+    return Hex(col, row - (col - (col & 1)) // 2)
 
 
 def offset_id(h: Hex) -> str:

@@ -384,18 +384,18 @@ def full_odds_table(game: str, exact: bool = False) -> pd.DataFrame:
     Index: (base_column, shift, column); columns: the CRT's result texts. Floats by default,
     ``Fraction`` values with ``exact=True``.
     """
+    import numpy as np
     import pandas as pd
 
-    rows = full_odds_rows(game)
-    results = crt_results(game)
-    index = pd.MultiIndex.from_tuples(
-        [(b, s, c) for b, s, c, _ in rows], names=["base_column", "shift", "column"]
+    bases, shifts, columns, counts = zip(*full_odds_rows(game), strict=True)
+    index = pd.MultiIndex.from_arrays(
+        [bases, shifts, columns], names=["base_column", "shift", "column"]
     )
+    header = pd.Index(crt_results(game), name="result")
     if exact:
-        data = [[Fraction(n, 36) for n in counts] for *_, counts in rows]
-        return pd.DataFrame(data, index=index, columns=pd.Index(results, name="result"))
-    data = [[n / 36 for n in counts] for *_, counts in rows]
-    return pd.DataFrame(data, index=index, columns=pd.Index(results, name="result"))
+        data = [[Fraction(n, 36) for n in row] for row in counts]
+        return pd.DataFrame(data, index=index, columns=header)
+    return pd.DataFrame(np.array(counts, dtype=float) / 36, index=index, columns=header)
 
 
 def _bombardment_index(tables: Tables, value: int, shift: int) -> tuple[int, int]:

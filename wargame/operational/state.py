@@ -689,13 +689,14 @@ class State:
                     out.append(Bombard(target.id, tuple(arty)))
         return out
 
-    def eligible_attackers(self, side: str, target: Hex) -> list[str]:
+    def eligible_attackers(self, side: str, target: Hex, one_armour: bool = True) -> list[str]:
         """Units of ``side`` that may attack ``target`` now, respecting CN 5.1.2's one armoured
-        unit against bocage and OD 5.1.2's no armour against mountains."""
+        unit against bocage (unless ``one_armour`` is False) and OD 5.1.2's no armour against
+        mountains."""
         out = []
         armour_taken = False
         info = self.game.board.hexes[target]
-        limit_armour = info.terrain in (self.game.rule("one_armour_terrain") or [])
+        limit_armour = one_armour and info.terrain in (self.game.rule("one_armour_terrain") or [])
         for n in (target, *self.game.board.neighbours(target)):
             for uid in self._attack_candidates_at(n, side, target):
                 ut = self.unit_type(uid)
@@ -1132,7 +1133,7 @@ class State:
             raise IllegalAction("an attack needs attacking units (artillery alone bombards)", f"{p} 8.0")
         if len(set(a.attackers)) != len(a.attackers):
             raise IllegalAction("a unit is listed twice", f"{p} 5.1")
-        eligible = set(self.eligible_attackers(side, target))
+        eligible = set(self.eligible_attackers(side, target, one_armour=False))
         for uid in a.attackers:
             if uid not in self.units:
                 raise IllegalAction(f"no unit {uid!r}", p)

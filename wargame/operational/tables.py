@@ -155,10 +155,8 @@ def odds_ratio(attack: int, defence: int) -> tuple[int, int]:
     """
     if attack < 0 or defence < 0:
         raise ValueError("strengths cannot be negative")
-    if defence == 0:
-        return (99, 1) if attack > 0 else (1, 1)
-    if attack == 0:
-        return (1, 99)
+    # A zero strength counts as 1 (docs/rules-notes.md): 5 against 0 is 5-1, 0 against 7 is 1-7.
+    attack, defence = max(attack, 1), max(defence, 1)
     if attack >= defence:
         return (attack // defence, 1)
     return (1, defence // attack)

@@ -1,0 +1,332 @@
+"""The ``wargame`` command line (wargame/cli.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wargame import cli
+from wargame.catalog import describe, list_scenarios
+
+CONSOLE_SCRIPT = Path("/work/main/.venv/bin/wargame")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# odds -------------------------------------------------------------------------------------
+def test_odds_json_5_1_1_example(capsys):
+    code, out, err = run(
+        capsys, "odds", "--game", "normandy", "--attack", "11", "--defense", "4", "--json"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["ratio"] == "2-1"
+    assert data["column"] == "2-1"
+    assert data["shifts"] == []
+    results = {o["result"]: o["probability"] for o in data["outcomes"]}
+    assert results == pytest.approx({"DRB AVB": 6 / 36, "IMP": 6 / 36, "DVB ARB": 24 / 36})
+    assert sum(results.values()) == pytest.approx(1.0)
+
+
+def test_odds_json_with_shifts(capsys):
+    code, out, _ = run(
+        capsys, "odds", "--game", "dragoon", "--attack", "12", "--defense", "3",
+        "--shift", "-2", "--shift", "1", "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert (data["ratio"], data["column"]) == ("4-1", "3-1")
+    assert data["shifts"] == [{"reason": "shift", "columns": -2}, {"reason": "shift", "columns": 1}]
+    results = {o["result"]: o["probability"] for o in data["outcomes"]}
+    # OD table, column 3-1: DRI AVI (2-12), DRB AVB (3-11), DRI AVB (4-10), IMP (5-9),
+    # DVB ARI (6-8), DVB ARB (7)
+    assert results == pytest.approx(
+        {"DRI AVI": 2 / 36, "DRB AVB": 4 / 36, "DRI AVB": 6 / 36, "IMP": 8 / 36,
+         "DVB ARI": 10 / 36, "DVB ARB": 6 / 36}
+    )
+
+
+def test_odds_beyond_the_table_uses_end_column(capsys):
+    code, out, _ = run(
+        capsys, "odds", "--game", "normandy", "--attack", "40", "--defence", "2", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["ratio"] == "20-1"
+    assert data["column"] == "9-1"
+
+
+def test_odds_text_has_table_and_bars(capsys):
+    code, out, _ = run(
+        capsys, "odds", "--game", "normandy", "--attack", "11", "--defense", "4", "--shift", "-2"
+    )
+    assert code == 0
+    assert "ratio 2-1" in out
+    assert "column 1-2" in out
+    line = next(x for x in out.splitlines() if x.strip().startswith("DVI ARB"))
+    assert "10/36" in line and "27.8%" in line and "#" * 10 in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "--game", "normandy", "--attack", "-3", "--defense", "4"],
+        ["odds", "--game", "normandy", "--attack", "3", "--defense", "-4"],
+        ["odds", "--game", "ardennes", "--attack", "3", "--defense", "4"],
+        ["odds", "--game", "normandy", "--attack", "three", "--defense", "4"],
+        ["odds", "--game", "normandy", "--attack", "3"],
+        ["bombard", "--game", "normandy", "--strength", "-1", "--vulnerability", "2"],
+        ["bombard", "--game", "dragoon", "--strength", "5", "--vulnerability", "0"],
+        ["nonsense"],
+        [],
+    ],
+)
+def test_bad_input_exits_2_with_message(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.strip()
+    assert out == ""
+
+
+# bombard ----------------------------------------------------------------------------------
+def test_bombard_json_cn_6_2_example(capsys):
+    code, out, _ = run(
+        capsys, "bombard", "--game", "normandy", "--strength", "6", "--vulnerability", "4",
+        "--shift", "-2", "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["value"] == 24
+    assert data["column"] == "1-10"
+    assert {o["result"]: o["probability"] for o in data["outcomes"]} == pytest.approx(
+        {"DB": 6 / 36, "DI": 30 / 36}
+    )
+
+
+def test_bombard_json_od_8_0_example(capsys):
+    code, out, _ = run(
+        capsys, "bombard", "--game", "dragoon", "--strength", "2", "--vulnerability", "3", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert (data["value"], data["column"]) == (6, "1-12")
+
+
+def test_bombard_text(capsys):
+    code, out, _ = run(
+        capsys, "bombard", "--game", "normandy", "--strength", "4", "--vulnerability", "3"
+    )
+    assert code == 0
+    assert "= 12" in out and "11-20" in out
+
+
+# scenario ---------------------------------------------------------------------------------
+def test_scenario_list_json(capsys):
+    code, out, _ = run(capsys, "scenario", "list", "--json")
+    assert code == 0
+    items = json.loads(out)
+    assert items == list_scenarios()
+    ids = {i["id"]: i for i in items}
+    assert ids["normandy"]["game"] == "normandy"
+    assert ids["dragoon"]["game"] == "dragoon"
+    assert "memoir44" not in ids  # no scenario.yaml there
+
+
+def test_scenario_list_text(capsys):
+    code, out, _ = run(capsys, "scenario", "list")
+    assert code == 0
+    assert any(line.startswith("normandy") for line in out.splitlines())
+
+
+def test_scenario_info_json(capsys):
+    code, out, _ = run(capsys, "scenario", "info", "dragoon", "--json")
+    assert code == 0
+    info = json.loads(out)
+    assert info["id"] == "dragoon"
+    assert info["turns"] == {"first": 1, "last": 14}
+    assert info == json.loads(json.dumps(describe("dragoon")))
+
+
+def test_scenario_info_text(capsys):
+    code, out, _ = run(capsys, "scenario", "info", "normandy")
+    assert code == 0
+    assert "turns 0-16" in out
+
+
+def test_scenario_info_unknown_exits_2(capsys):
+    code, _, err = run(capsys, "scenario", "info", "no-such-scenario")
+    assert code == 2
+    assert "no-such-scenario" in err
+
+
+def test_scenario_validate_broken_file_exits_1(capsys, tmp_path):
+    broken = tmp_path / "scenario.yaml"
+    broken.write_text("format_version: 7\n", encoding="utf-8")
+    code, _, err = run(capsys, "scenario", "validate", str(broken))
+    if code == 3:
+        pytest.skip("wargame.scenario is not importable yet")
+    assert code == 1
+    assert "format_version" in err
+
+
+def test_scenario_validate_missing_path_exits_1(capsys, tmp_path):
+    code, _, err = run(capsys, "scenario", "validate", str(tmp_path / "nothing-here"))
+    if code == 3:
+        pytest.skip("wargame.scenario is not importable yet")
+    assert code == 1
+    assert err.strip()
+
+
+def test_scenario_validate_without_loader_exits_3(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "wargame.scenario", None)  # import raises ImportError
+    code, _, err = run(capsys, "scenario", "validate", str(tmp_path))
+    assert code == 3
+    assert "not available" in err
+
+
+# serve ------------------------------------------------------------------------------------
+def test_serve_without_dashboard_prints_summary(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "wargame.ui.serve", None)
+    code, out, _ = run(capsys, "serve", "--scenario", "dragoon", "--no-show")
+    assert code == 0
+    assert "dragoon" in out
+    assert "not available yet" in out
+
+
+def test_serve_calls_the_dashboard(capsys, monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("wargame.ui.serve")
+    fake.serve_dashboard = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "wargame.ui.serve", fake)
+    code, _, _ = run(
+        capsys, "serve", "--scenario", "normandy", "--port", "5077", "--seed", "3",
+        "--variant", "bfn_mulberry_construction", "--variant", "x", "--no-show",
+    )
+    assert code == 0
+    assert calls == [
+        {"scenario": "normandy", "port": 5077, "seed": 3,
+         "variants": ["bfn_mulberry_construction", "x"], "show": False}
+    ]
+
+
+def test_serve_unknown_scenario_exits_2(capsys):
+    code, _, err = run(capsys, "serve", "--scenario", "atlantis", "--no-show")
+    assert code == 2
+    assert "atlantis" in err
+
+
+# installed console script -----------------------------------------------------------------
+@pytest.mark.skipif(not CONSOLE_SCRIPT.exists(), reason="package not installed yet")
+def test_console_script_odds_json():
+    proc = subprocess.run(
+        [str(CONSOLE_SCRIPT), "odds", "--game", "dragoon", "--attack", "9", "--defense", "3",
+         "--json"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["column"] == "3-1"
+    assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1.0)
+
+
+# catalog (wargame/catalog.py) -------------------------------------------------------------
+def _fake_root(tmp_path: Path, with_data: bool) -> Path:
+    root = tmp_path / "scenarios"
+    folder = root / "mini"
+    folder.mkdir(parents=True)
+    (folder / "scenario.yaml").write_text(
+        "format_version: 1\nid: mini\ngame: normandy\ntitle: Mini\n"
+        "map: map.json\nunits: units.yaml\nturns: {first: 2, last: 5}\n",
+        encoding="utf-8",
+    )
+    (root / "memoir44").mkdir()
+    (root / "memoir44" / "scenarios.yaml").write_text("scenarios: []\n", encoding="utf-8")
+    if with_data:
+        hexes = {
+            "0101": {"terrain": "open", "village": True},
+            "0102": {"terrain": "city", "name": "Caen"},
+            "0103": {"terrain": "city"},
+            "0104": {"terrain": "sea"},
+            "0105": {"terrain": "border"},
+        }
+        (folder / "map.json").write_text(
+            json.dumps({"format_version": 1, "hexes": hexes,
+                        "places": {"Caen": ["0102", "0103"], "Utah": ["0101"]}}),
+            encoding="utf-8",
+        )
+        (folder / "units.yaml").write_text(
+            "units:\n"
+            "  - {id: a, nation: german, ss: true}\n"
+            "  - {id: b, nation: german}\n"
+            "  - {id: c, nation: american}\n"
+            "  - {id: d, nation: british, ss: false}\n",
+            encoding="utf-8",
+        )
+    return root
+
+
+def test_catalog_skips_folders_without_scenario_yaml(tmp_path):
+    root = _fake_root(tmp_path, with_data=False)
+    assert list_scenarios(root) == [{"id": "mini", "game": "normandy", "title": "Mini"}]
+
+
+def test_catalog_describe_without_data_files(tmp_path):
+    info = describe("mini", _fake_root(tmp_path, with_data=False))
+    assert info["turns"] == {"first": 2, "last": 5}
+    for key in ("hex_count", "terrain_counts", "places", "unit_count", "units_by_nation"):
+        assert info[key] is None
+    assert len(info["warnings"]) == 2
+
+
+def test_catalog_describe_with_data_files(tmp_path):
+    info = describe("mini", _fake_root(tmp_path, with_data=True))
+    assert info["hex_count"] == 3  # sea and border are not land
+    assert info["terrain_counts"] == {"city": 2, "open": 1}
+    assert info["feature_counts"] == {"village": 1}
+    assert info["places"] == {"Caen": ["0102", "0103"], "Utah": ["0101"]}
+    assert info["unit_count"] == 4
+    assert info["units_by_nation"] == {"german": 2, "american": 1, "british": 1}
+    assert list(info["units_by_nation"]) == ["german", "american", "british"]
+    assert info["ss_count"] == 1
+    assert info["warnings"] == []
+
+
+def test_catalog_describe_broken_map_is_a_warning(tmp_path):
+    root = _fake_root(tmp_path, with_data=True)
+    (root / "mini" / "map.json").write_text("{not json", encoding="utf-8")
+    info = describe("mini", root)
+    assert info["hex_count"] is None
+    assert info["unit_count"] == 4
+    assert any("map.json" in w for w in info["warnings"])
+
+
+def test_catalog_unknown_id_raises_keyerror(tmp_path):
+    with pytest.raises(KeyError):
+        describe("nope", _fake_root(tmp_path, with_data=False))
+
+
+@pytest.mark.parametrize("scenario_id", ["normandy", "dragoon"])
+def test_catalog_bundled_units_match_units_yaml(scenario_id):
+    import yaml
+
+    from wargame.paths import scenario_dir
+
+    path = scenario_dir(scenario_id) / "units.yaml"
+    info = describe(scenario_id)
+    if not path.exists():
+        assert info["unit_count"] is None
+        return
+    units = yaml.safe_load(path.read_text(encoding="utf-8"))["units"]
+    assert info["unit_count"] == len(units)
+    assert sum(info["units_by_nation"].values()) == len(units)
+    assert info["ss_count"] == sum(1 for u in units if u.get("ss"))
