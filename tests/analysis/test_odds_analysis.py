@@ -248,8 +248,8 @@ def test_air_points_to_next_column_is_the_least(game, attack, defence):
         return
     assert k >= 1
     assert column(attack + k) > column(attack)
-    if defence > 0:  # 0 against 0 is 1-1 and 1 against 0 is the last column
-        assert column(attack + k) == column(attack) + 1
+    # CN/OD 5.1.1 rounds the inverse ratio down: 1 vs 3 is 1-3 but 2 vs 3 is already 1-1, so
+    # the next better column may skip one; the least addition is still the least.
     assert column(attack + k - 1) == column(attack)
 
 

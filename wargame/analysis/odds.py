@@ -508,7 +508,7 @@ def air_points_to_next_column(game: str, attack: int, defence: int) -> int | Non
     current = column(attack)
     if current >= last:
         return None
-    low, high = attack + 1, max(attack + 1, 10 * defence)  # column(10 * defence) is the last
+    low, high = attack + 1, max(attack + 1, 10 * max(defence, 1))  # that column is the last
     while low < high:
         mid = (low + high) // 2
         if column(mid) > current:

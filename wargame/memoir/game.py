@@ -220,8 +220,7 @@ class MemoirState:
         for i, spec in enumerate(sc.units):
             st.units[i] = Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
                                spec.special)
-        for item in _m44_obstacles(sc):
-            kind, h = item
+        for kind, h in sc.obstacles:
             (st.sandbags if kind == "sand" else st.wire).add(h)
         # M44 Game Set-up 10: shuffle the command cards and deal each side its hand.
         deck = [c.id for c in DECK]
@@ -1416,19 +1415,9 @@ def _board_section(section: str, side: str) -> str:
     return player_section(section, side)
 
 
-def _m44_obstacles(sc: Scenario) -> list[tuple[str, Hex]]:
-    from .board import m44_to_hex
-    from .scenario import read_m44
-
-    out = []
-    for item in read_m44(sc.file)["board"]["hexagons"]:
-        name = item.get("obstacle", {}).get("name")
-        if name in ("sand", "wire"):
-            out.append((name, m44_to_hex(item["row"], item["col"])))
-    return out
-
-
 def _copy_dice(d: Dice) -> Dice:
+    if type(d) is not Dice:
+        return copy.deepcopy(d)  # test doubles (scripted dice)
     new = Dice.__new__(Dice)
     new.seed = d.seed
     new._rng = random.Random()

@@ -15,7 +15,10 @@ from wargame.paths import scenarios_root
 
 from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
 
-__all__ = ["UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index"]
+__all__ = [
+    "UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index",
+    "custom_scenario",
+]
 
 # M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
 BASE_FIGURES = {"inf": 4, "tank": 3, "gun": 2}
@@ -55,6 +58,7 @@ class Scenario:
     special: dict[str, Any] = field(default_factory=dict)
     face: str = "COUNTRY"
     m44_game_info: dict[str, Any] = field(default_factory=dict)
+    obstacles: tuple[tuple[str, Hex], ...] = ()  # removable: ("sand" | "wire", hex)
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.special.get(name, default)
@@ -97,6 +101,7 @@ def load_scenario(scenario_id: str | int) -> Scenario:
     hexes: dict[Hex, BoardHex] = {}
     units: list[UnitSpec] = []
     tag_objectives: list[Objective] = []
+    obstacles: list[tuple[str, Hex]] = []
     resistance_side = special.get("resistance_side")
     for item in board_raw["hexagons"]:
         row, col = int(item["row"]), int(item["col"])
@@ -111,6 +116,8 @@ def load_scenario(scenario_id: str | int) -> Scenario:
             bunker=rect == "bunker",
             hedgehog=obstacle == "hedgehog",
         )
+        if obstacle in ("sand", "wire"):
+            obstacles.append((obstacle, h))
         if "unit" in item:
             units.append(_unit(item["unit"], h, resistance_side))
         for tag in item.get("tags", []):
@@ -172,6 +179,55 @@ def load_scenario(scenario_id: str | int) -> Scenario:
         special=special,
         face=face,
         m44_game_info=dict(raw["game_info"]),
+        obstacles=tuple(obstacles),
+    )
+
+
+def custom_scenario(
+    terrain: dict[tuple[int, int], BoardHex | str] | None = None,
+    units: list[tuple[str, str, tuple[int, int]] | UnitSpec] | None = None,
+    *,
+    cards: dict[str, int] | None = None,
+    starts: str = ALLIES,
+    medals: dict[str, int] | None = None,
+    obstacles: list[tuple[str, tuple[int, int]]] | None = None,
+    objectives: list[Objective] | None = None,
+    special: dict[str, Any] | None = None,
+    face: str = "COUNTRY",
+    title: str = "custom",
+) -> Scenario:
+    """A scenario built in code (tests, sandbox play): .m44 coordinates throughout.
+
+    ``units`` items are ``(side, kind, (row, col))`` with optional 4th item ``special`` and 5th
+    item ``figures``, or ``UnitSpec``.
+    """
+    hexes: dict[Hex, BoardHex] = {}
+    for (row, col), bh in (terrain or {}).items():
+        hexes[m44_to_hex(row, col)] = BoardHex(terrain=bh) if isinstance(bh, str) else bh
+    specs = []
+    for u in units or []:
+        if isinstance(u, UnitSpec):
+            specs.append(u)
+            continue
+        side, kind, (row, col), *rest = u
+        special = rest[0] if rest else None
+        figures = rest[1] if len(rest) > 1 else (4 if special == "elite" else BASE_FIGURES[kind])
+        if special == "resistance" and len(rest) < 2:
+            figures = 3
+        specs.append(UnitSpec(side, kind, m44_to_hex(row, col), figures, special))
+    return Scenario(
+        id="custom",
+        title=title,
+        file="",
+        board=Board(hexes=hexes),
+        units=tuple(specs),
+        cards=cards or {AXIS: 4, ALLIES: 4},
+        starts=starts,
+        medals=medals or {AXIS: 6, ALLIES: 6},
+        objectives=tuple(objectives or ()),
+        special=dict(special or {}),
+        face=face,
+        obstacles=tuple((n, m44_to_hex(r, c)) for n, (r, c) in (obstacles or [])),
     )
 
 

@@ -51,12 +51,19 @@ def step_cost(tables: Tables, board: Board, movement_class: str, a: Hex, b: Hex)
 
 
 class StepCosts:
-    """Per movement class, the cost of every step of the board, computed once per board."""
+    """Per movement class, the cost of every step of the board, computed once per board.
+
+    Hexes are numbered (``index``) so the search runs on small ints, which hash and compare
+    much faster than ``Hex`` values.
+    """
 
     def __init__(self, tables: Tables, board: Board) -> None:
         self.tables = tables
         self.board = board
+        self.hexes: list[Hex] = sorted(board.hexes)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         self._by_class: dict[str, dict[Hex, tuple[tuple[Hex, int], ...]]] = {}
+        self._indexed: dict[str, list[tuple[tuple[int, int], ...]]] = {}
 
     def for_class(self, movement_class: str) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
         table = self._by_class.get(movement_class)
@@ -72,6 +79,15 @@ class StepCosts:
             self._by_class[movement_class] = table
         return table
 
+    def indexed(self, movement_class: str) -> list[tuple[tuple[int, int], ...]]:
+        table = self._indexed.get(movement_class)
+        if table is None:
+            by_hex = self.for_class(movement_class)
+            index = self.index
+            table = [tuple((index[n], c) for n, c in by_hex[h]) for h in self.hexes]
+            self._indexed[movement_class] = table
+        return table
+
 
 @dataclass(frozen=True, slots=True)
 class Reach:
@@ -81,7 +97,8 @@ class Reach:
 
 
 def reachable(
-    steps: dict[Hex, tuple[tuple[Hex, int], ...]],
+    steps: StepCosts,
+    movement_class: str,
     start: Hex,
     budget: int,
     enemy_occupied: set[Hex] | frozenset[Hex],
@@ -97,28 +114,43 @@ def reachable(
     Stacking is checked by the caller on the destination only (4.1.1: friendly stacks may be
     passed through).
     """
-    start_engaged = start in enemy_zoc
-    best: dict[Hex, Reach] = {start: Reach(start_cost, None, start_engaged)}
-    heap: list[tuple[int, Hex]] = [(start_cost, start)]
-    leave_extra = 2 if start_engaged else 0  # CN/OD 4.1.2: +1 point to break contact
+    index = steps.index
+    table = steps.indexed(movement_class)
+    blocked = {index[h] for h in enemy_occupied if h in index}
+    if forbidden:
+        blocked.update(index[h] for h in forbidden if h in index)
+    zoc = {index[h] for h in enemy_zoc if h in index}
+    s = index[start]
+    dist = {s: start_cost}
+    prev: dict[int, int] = {}
+    heap = [(start_cost, s)]
+    pop, push = heapq.heappop, heapq.heappush
+    leave_extra = 2 if s in zoc else 0  # CN/OD 4.1.2: +1 point to break contact
     while heap:
-        cost, h = heapq.heappop(heap)
-        if best[h].cost < cost:
+        cost, h = pop(heap)
+        if dist[h] < cost:
             continue
-        if h != start and h in enemy_zoc:
+        if h == s:
+            extra = leave_extra
+        elif h in zoc:
             continue  # engaged: must stop
-        extra = leave_extra if h == start else 0
-        for n, c in steps.get(h, ()):
-            if n in enemy_occupied or n in forbidden:
-                continue
+        else:
+            extra = 0
+        for n, c in table[h]:
             nc = cost + c + extra
-            if nc > budget:
+            if nc > budget or n in blocked:
                 continue
-            old = best.get(n)
-            if old is None or nc < old.cost:
-                best[n] = Reach(nc, h, n in enemy_zoc)
-                heapq.heappush(heap, (nc, n))
-    return best
+            old = dist.get(n)
+            if old is None or nc < old:
+                dist[n] = nc
+                prev[n] = h
+                push(heap, (nc, n))
+    hexes = steps.hexes
+    out = {start: Reach(start_cost, None, s in zoc)}
+    for n, cost in dist.items():
+        if n != s:
+            out[hexes[n]] = Reach(cost, hexes[prev[n]], n in zoc)
+    return out
 
 
 def path_to(reach: dict[Hex, Reach], dest: Hex) -> list[Hex]:

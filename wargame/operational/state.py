@@ -542,7 +542,8 @@ class State:
         side = self.side_of(uid)
         enemy = self.other(side)
         return reachable(
-            self.game.steps.for_class(mclass),
+            self.game.steps,
+            mclass,
             us.hex,
             budget=2 * mp,
             enemy_occupied=self.occupied_by(enemy),
