@@ -5,7 +5,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wargame.dice import Dice, ROW_BANDS, band_probability, row_band, two_d6_distribution
+from wargame.dice import ROW_BANDS, Dice, band_probability, row_band, two_d6_distribution
 
 
 def test_two_d6_distribution_exact():

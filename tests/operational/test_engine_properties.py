@@ -52,7 +52,7 @@ def check_invariants(state):
         assert len(uids) <= state.game.scenario.stacking_limit, f"stack of {len(uids)} at {h.id}"  # 4.1.1
         assert state.game.board.is_land(h)
     assert all(v >= 0 for v in state.air_points.values())  # 6.1
-    for uid, us in state.units.items():
+    for us in state.units.values():
         assert (us.hex is None) == (us.status in ("waiting", "eliminated", "exited", "withdrawn"))
 
 
