@@ -264,17 +264,17 @@ def test_setup_hexes_are_strings(setup_doc):
 
 
 # --------------------------------------------------------------------- CN 11.1.3 / 11.1.4
-US = {"kind": "beach", "beaches": ["omaha", "utah"]}
-CW = {"kind": "beach", "beaches": ["gold", "juno", "sword"]}
+US = {"kind": "beach", "beaches": ["Omaha", "Utah"]}
+CW = {"kind": "beach", "beaches": ["Gold", "Juno", "Sword"]}
 EAST = {"kind": "edge", "edge": "east"}
 SOUTH = {"kind": "edge", "edge": "south"}
 AVRANCHES = {"kind": "hex", "hexes": ["1125"]}
 
 CN_11_1_3 = [
-    (0, {"kind": "beach", "beaches": ["sword"]}, ["gb-1sb"]),
+    (0, {"kind": "beach", "beaches": ["Sword"]}, ["gb-1sb"]),
     (1, US, ["us-357-90", "us-358-90", "us-359-90", "us-66-2ad", "us-41-2ad", "us-47-9",
              "us-cav-4", "us-cav-102"]),
-    (1, {"kind": "beach", "beaches": ["utah"]}, ["us-327-101"]),       # CN 4.2.3
+    (1, {"kind": "beach", "beaches": ["Utah"]}, ["us-327-101"]),       # CN 4.2.3
     (1, {"kind": "drop", "division": "us-82"}, ["us-325-82"]),
     (1, CW, ["gb-22-7ad", "gb-131-7ad", "gb-70-49", "gb-146-49", "gb-147-49", "gb-152-51",
              "gb-153-51", "gb-154-51", "gb-4ab", "gb-8ab", "gb-27ab", "ca-2ab"]),

@@ -210,11 +210,12 @@ def custom_scenario(
             specs.append(u)
             continue
         side, kind, (row, col), *rest = u
-        special = rest[0] if rest else None
-        figures = rest[1] if len(rest) > 1 else (4 if special == "elite" else BASE_FIGURES[kind])
-        if special == "resistance" and len(rest) < 2:
+        kind_special = rest[0] if rest else None
+        figures = rest[1] if len(rest) > 1 else (
+            4 if kind_special == "elite" else BASE_FIGURES[kind])
+        if kind_special == "resistance" and len(rest) < 2:
             figures = 3
-        specs.append(UnitSpec(side, kind, m44_to_hex(row, col), figures, special))
+        specs.append(UnitSpec(side, kind, m44_to_hex(row, col), figures, kind_special))
     return Scenario(
         id="custom",
         title=title,

@@ -18,7 +18,6 @@ from wargame.operational.actions import (
     EndAdvance,
     EndPhase,
     Enter,
-    Exit,
     Move,
     Retreat,
 )
@@ -83,26 +82,44 @@ class RandomPolicy:
         if key != self._phase_key:
             self._phase_key = key
             self._moves_this_phase = 0
+        if state.phase.is_movement:
+            action = self._movement(state)
+            if action is not None:
+                return action
+            return EndPhase()
         actions = state.legal_actions()
         end = [a for a in actions if isinstance(a, EndPhase)]
-        if state.phase.is_movement:
-            entries = [a for a in actions if isinstance(a, Enter)]
-            if entries and self._moves_this_phase < self.move_budget * 3:
-                self._moves_this_phase += 1
-                return self.rng.choice(entries)
-            moves = [a for a in actions if isinstance(a, Move | Exit)]
-            if moves and self._moves_this_phase < self.move_budget:
-                self._moves_this_phase += 1
-                return self.rng.choice(moves)
-            if end:
-                return end[0]
-            return self.rng.choice(actions)
         attacks = [a for a in actions if isinstance(a, Attack | Bombard)]
         if attacks and (not end or self.rng.random() < self.attack_probability):
             return self.rng.choice(attacks)
         if end:
             return end[0]
         return self.rng.choice(actions)
+
+    def _movement(self, state: State) -> Action | None:
+        """A random move, entry or exit, drawing the unit first (cheap on big maps)."""
+        side = state.phase.side
+        waiting = [u for u, us in sorted(state.units.items())
+                   if us.status == "waiting" and state.side_of(u) == side and state.entry_hexes(u)]
+        if waiting and self._moves_this_phase < self.move_budget * 3:
+            uid = self.rng.choice(waiting)
+            hexes = [h for h in state.entry_hexes(uid)
+                     if state._entry_cost(uid, h) is not None and state.stack_room(h, side) > 0]
+            if hexes:
+                self._moves_this_phase += 1
+                return Enter(uid, self.rng.choice(hexes).id)
+        if self._moves_this_phase >= self.move_budget:
+            return None
+        movers = [u for u, us in sorted(state.units.items())
+                  if us.status == "on_map" and state.side_of(u) == side and state._move_refusal(u) is None]
+        self.rng.shuffle(movers)
+        for uid in movers[:10]:
+            options: list[Action] = [Move(uid, h.id) for h in sorted(state.legal_destinations(uid))]
+            options += state._exit_actions(uid)
+            if options:
+                self._moves_this_phase += 1
+                return self.rng.choice(options)
+        return None
 
 
 def play_random_game(state: State, seed: int = 0, max_actions: int = 100000, on_action=None) -> State:

@@ -173,7 +173,10 @@ class State:
         self.log: list[dict] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}
+        self._applying = True
         self._setup()
+        self._applying = False
 
     # ------------------------------------------------------------------ basic queries
     @property
@@ -208,27 +211,47 @@ class State:
         return us.hex if us.status == "at_sea" else None
 
     def units_at(self, h: Hex) -> list[str]:
-        return [uid for uid, us in self.units.items() if us.status == "on_map" and us.hex == h]
+        return list(self.occupancy().get(h, ()))
 
     def occupancy(self) -> dict[Hex, list[str]]:
+        """Hex -> units on it. Cached between actions (positions change only inside apply)."""
+        cache = self._cache.get("occ")
+        if cache is not None:
+            return cache
         occ: dict[Hex, list[str]] = {}
         for uid, us in self.units.items():
             if us.status == "on_map":
                 occ.setdefault(us.hex, []).append(uid)
+        if not self._applying:
+            self._cache["occ"] = occ
         return occ
 
     def side_of(self, uid: str) -> str:
         return self.game.units[uid].side
 
     def occupied_by(self, side: str) -> set[Hex]:
-        return {us.hex for uid, us in self.units.items() if us.status == "on_map" and self.game.units[uid].side == side}
+        key = ("occupied", side)
+        cache = self._cache.get(key)
+        if cache is not None:
+            return cache
+        units = self.game.units
+        out = {h for h, uids in self.occupancy().items() if units[uids[0]].side == side}
+        if not self._applying:
+            self._cache[key] = out
+        return out
 
     def zoc_of(self, side: str) -> set[Hex]:
         """CN/OD 4.1.2: the six hexes around every unit of ``side``."""
+        key = ("zoc", side)
+        cache = self._cache.get(key)
+        if cache is not None:
+            return cache
         zoc: set[Hex] = set()
         board = self.game.board
         for h in self.occupied_by(side):
             zoc.update(board.neighbours(h))
+        if not self._applying:
+            self._cache[key] = zoc
         return zoc
 
     def engaged(self, uid: str) -> bool:
@@ -627,11 +650,16 @@ class State:
             raise IllegalAction("the game is over", f"{self.rule_prefix} 11.2")
         snapshot = self._snapshot()
         first_event = len(self.events)
+        self._cache.clear()
+        self._applying = True
         try:
             self._dispatch(action)
         except BaseException:
             self._restore(snapshot)
             raise
+        finally:
+            self._applying = False
+            self._cache.clear()
         self.log.append(action.to_dict())
         return self.events[first_event:]
 
@@ -1737,6 +1765,8 @@ class State:
             setattr(other, k, copy.deepcopy(getattr(self, k)))
         other.log = list(self.log)
         other.events = list(self.events)
+        other._cache = {}
+        other._applying = False
         return other
 
     def fingerprint(self) -> dict[str, Any]:

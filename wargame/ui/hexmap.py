@@ -1,0 +1,378 @@
+"""``HexMap``: one reusable hex map component (Panel Viewer over Bokeh ``hex_tile``).
+
+Works for any ``Layout`` (flat-top campaign maps, pointy-top Memoir '44 boards). The figure is
+built once; clicks arrive through ``source.selected.on_change("indices", ...)`` and every later
+change (counters, highlights, overlays) assigns new columns to the existing data sources.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource, HoverTool, TapTool, WheelZoomTool
+from bokeh.plotting import figure
+
+from wargame.hexgrid import Hex, Layout
+
+__all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
+           "NATION_COLOURS"]
+
+# terrain -> (fill colour, hatch pattern); " " is Bokeh's blank pattern.
+TERRAIN_STYLE: dict[str, tuple[str, str]] = {
+    "open": ("#ece6c6", " "),
+    "city": ("#b9b2a8", " "),
+    "rough": ("#d4c19e", "."),
+    "forest": ("#86ad70", "o"),
+    "woods": ("#86ad70", "o"),
+    "bocage": ("#b4cf8e", "v"),
+    "marsh": ("#a9d3cc", '"'),
+    "hill": ("#d9b98a", ","),
+    "mountain": ("#bba07f", "*"),
+    "border": ("#9a9a9a", "x"),
+    "sea": ("#9cc3e6", " "),
+}
+DEFAULT_TERRAIN = ("#dddddd", " ")
+
+# feature -> (marker, colour), drawn as small marks on the hex
+FEATURE_MARKS: dict[str, tuple[str, str]] = {
+    "fortification": ("triangle", "#7a1f1f"),
+    "airfield": ("plus", "#1f3f7a"),
+    "village": ("circle", "#5a4a3a"),
+    "maquis": ("diamond", "#2d6a2d"),
+}
+
+NATION_COLOURS: dict[str, str] = {
+    "german": "#9aa39a",
+    "american": "#a9bf72",
+    "british": "#d8b77a",
+    "canadian": "#e0a070",
+    "french": "#8fb0e0",
+    "russian": "#d08080",
+}
+
+# highlight kind -> style; "reach" rows carry their own fill colour (MP left)
+HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
+    "reach": dict(fill_alpha=0.55, line_color="#1b6e1b", line_width=1.0, hatch_pattern=" "),
+    "zoc": dict(fill_color="#d62728", fill_alpha=0.0, line_color="#d62728", line_width=1.0,
+                hatch_pattern="x", hatch_alpha=0.35),
+    "entry": dict(fill_color="#1f77b4", fill_alpha=0.35, line_color="#1f77b4", line_width=3.0,
+                  hatch_pattern=" "),
+    "target": dict(fill_color="#d62728", fill_alpha=0.25, line_color="#b00000", line_width=4.0,
+                   hatch_pattern=" "),
+    "attacker": dict(fill_color="#ff7f0e", fill_alpha=0.2, line_color="#ff7f0e", line_width=3.0,
+                     hatch_pattern=" "),
+    "artillery": dict(fill_color="#9467bd", fill_alpha=0.15, line_color="#9467bd",
+                      line_width=2.0, hatch_pattern=" "),
+    "retreat": dict(fill_color="#9467bd", fill_alpha=0.45, line_color="#5b2a86", line_width=3.0,
+                    hatch_pattern=" "),
+    "selected": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#e6b800", line_width=4.0,
+                     hatch_pattern=" "),
+    "history": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#c8102e", line_width=3.0,
+                    hatch_pattern="*", hatch_alpha=0.5),
+}
+
+
+@dataclass(frozen=True)
+class HexSpec:
+    hex: Hex
+    id: str
+    terrain: str
+    name: str = ""
+    features: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Counter:
+    hex: Hex
+    uid: str
+    letter: str
+    values: str
+    colour: str
+    reduced: bool = False
+    stack: int = 1
+    side: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Highlight:
+    hex: Hex
+    kind: str
+    fill: str | None = None
+    label: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _reach_colour(fraction: float) -> str:
+    """Green (much left) to yellow (little left)."""
+    fraction = max(0.0, min(1.0, fraction))
+    r = int(250 - 180 * fraction)
+    g = int(220 - 40 * fraction)
+    b = int(90 - 40 * fraction)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+class HexMap(pn.viewable.Viewer):
+    """A hex map with terrain, hexside lines, roads, names, counters and highlight layers.
+
+    ``on_click`` is called with the hex id of a clicked hex.
+    """
+
+    on_click = param.Callable(default=None, doc="called with the clicked hex id")
+
+    def __init__(self, hexes: Sequence[HexSpec], layout: Layout | None = None, *,
+                 hexsides: Iterable[tuple[Hex, Hex, str]] = (),
+                 roads: Iterable[tuple[Hex, Hex]] = (),
+                 width: int | None = None, height: int | None = None,
+                 name: str = "hexmap", **params: Any) -> None:
+        super().__init__(**params)
+        self.layout = layout or Layout("flattop", 1.0)
+        self.hexes = list(hexes)
+        self._index = {spec.id: i for i, spec in enumerate(self.hexes)}
+        self.clicks = 0
+        self._build(list(hexsides), list(roads), width, height, name)
+        self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_board(cls, board: Any, layout: Layout | None = None, **kwargs: Any) -> HexMap:
+        """Build from a campaign ``Board`` (wargame.operational.board)."""
+        specs = []
+        for h, info in sorted(board.hexes.items()):
+            feats = tuple(f for f in ("fortification", "airfield", "village", "maquis")
+                          if getattr(info, f, False))
+            specs.append(HexSpec(h, h.id, info.terrain, info.name or "", feats))
+        sides = [(a, b, kind) for pair, kind in board.hexsides.items()
+                 for a, b in [tuple(sorted(pair))]]
+        roads = [tuple(sorted(pair)) for pair in board.roads]
+        return cls(specs, layout, hexsides=sides, roads=roads, **kwargs)
+
+    def _build(self, hexsides, roads, width, height, name) -> None:
+        lay = self.layout
+        q = [s.hex.q for s in self.hexes]
+        r = [s.hex.r for s in self.hexes]
+        xs, ys = lay.many_to_xy(s.hex for s in self.hexes)
+        fills, hatches = [], []
+        for s in self.hexes:
+            fill, hatch = TERRAIN_STYLE.get(s.terrain, DEFAULT_TERRAIN)
+            fills.append(fill)
+            hatches.append(hatch)
+        self.hex_source = ColumnDataSource(dict(
+            q=q, r=r, x=xs, y=ys, id=[s.id for s in self.hexes],
+            terrain=[s.terrain + ("".join(f", {f}" for f in s.features)) for s in self.hexes],
+            name=[s.name for s in self.hexes], fill=fills, hatch=hatches,
+            units=["" for _ in self.hexes],
+        ), name=f"{name}-hexes")
+        pad = 1.5 * lay.size
+        x0, x1 = min(xs) - pad, max(xs) + pad
+        y0, y1 = min(ys) - pad, max(ys) + pad
+        scale = 34.0  # pixels per data unit at the default zoom
+        if width is None:
+            width = int(min(1000, max(400, (x1 - x0) * scale)))
+        if height is None:
+            height = int(width * (y1 - y0) / (x1 - x0))
+        fig = figure(
+            name=name, width=width, height=height, match_aspect=True,
+            x_range=(x0, x1), y_range=(y0, y1), tools="pan,reset", toolbar_location="above",
+            background_fill_color="#f7f7f2", output_backend="canvas",
+        )
+        fig.axis.visible = False
+        fig.grid.visible = False
+        wheel = WheelZoomTool()
+        fig.add_tools(wheel)
+        fig.toolbar.active_scroll = wheel
+        orientation = lay.orientation
+        self.hex_renderer = fig.hex_tile(
+            q="q", r="r", size=lay.size, orientation=orientation, source=self.hex_source,
+            fill_color="fill", hatch_pattern="hatch", hatch_color="#5a6a4a", hatch_alpha=0.45,
+            hatch_scale=8, line_color="#8a8a7a", line_width=0.6,
+            nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
+            nonselection_hatch_alpha=0.45, selection_fill_alpha=1.0,
+            selection_fill_color="fill", selection_line_color="#8a8a7a",
+            nonselection_fill_color="fill", nonselection_line_color="#8a8a7a",
+        )
+        fig.add_tools(TapTool(renderers=[self.hex_renderer]))
+        fig.add_tools(HoverTool(renderers=[self.hex_renderer], tooltips=[
+            ("hex", "@id"), ("terrain", "@terrain"), ("place", "@name"), ("units", "@units")]))
+        # features (fortification, airfield, village)
+        fx, fy, fm, fc = [], [], [], []
+        for s, x, y in zip(self.hexes, xs, ys, strict=True):
+            for k, feat in enumerate(s.features):
+                marker, colour = FEATURE_MARKS.get(feat, ("square", "#444"))
+                fx.append(x - 0.55 * lay.size + 0.28 * k * lay.size)
+                fy.append(y + 0.55 * lay.size)
+                fm.append(marker)
+                fc.append(colour)
+        fig.scatter(x="x", y="y", marker="m", color="c", size=9, line_width=2,
+                    source=ColumnDataSource(dict(x=fx, y=fy, m=fm, c=fc)))
+        # hexsides (rivers/canals): the segment between the two shared corners
+        sx0, sy0, sx1, sy1, scol = [], [], [], [], []
+        for a, b, kind in hexsides:
+            seg = self.shared_edge(a, b)
+            if seg is None:
+                continue
+            (ax, ay), (bx, by) = seg
+            sx0.append(ax)
+            sy0.append(ay)
+            sx1.append(bx)
+            sy1.append(by)
+            scol.append("#1f5fbf" if kind == "river" else "#3fa0d0")
+        fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", color="c", line_width=4,
+                    line_cap="round",
+                    source=ColumnDataSource(dict(x0=sx0, y0=sy0, x1=sx1, y1=sy1, c=scol)))
+        # roads: centre to centre
+        rx0, ry0, rx1, ry1 = [], [], [], []
+        for a, b in roads:
+            (ax, ay), (bx, by) = lay.to_xy(a), lay.to_xy(b)
+            rx0.append(ax)
+            ry0.append(ay)
+            rx1.append(bx)
+            ry1.append(by)
+        fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", color="#7a4a2a", line_width=2.5,
+                    line_dash="solid",
+                    source=ColumnDataSource(dict(x0=rx0, y0=ry0, x1=rx1, y1=ry1)))
+        # names
+        named = [(s.name, x, y) for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name]
+        fig.text(x="x", y="y", text="t", text_font_size="8pt", text_align="center",
+                 text_baseline="top", text_color="#222", text_font_style="bold",
+                 source=ColumnDataSource(dict(
+                     t=[n for n, _, _ in named], x=[x for _, x, _ in named],
+                     y=[y - 0.45 * lay.size for _, _, y in named])))
+        # highlight layers (one source, any number of rows per hex)
+        self.highlight_source = ColumnDataSource(self._empty_highlights(), name=f"{name}-hl")
+        fig.hex_tile(q="q", r="r", size=lay.size, orientation=orientation,
+                     source=self.highlight_source, fill_color="fill", fill_alpha="fill_alpha",
+                     line_color="line", line_width="line_width", hatch_pattern="hatch",
+                     hatch_color="line", hatch_alpha="hatch_alpha", hatch_scale=10)
+        self.label_source = ColumnDataSource(dict(x=[], y=[], t=[]), name=f"{name}-labels")
+        fig.text(x="x", y="y", text="t", text_font_size="9pt", text_align="center",
+                 text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
+                 source=self.label_source)
+        # counters
+        cw, ch = 1.1 * lay.size, 0.9 * lay.size
+        self._counter_size = (cw, ch)
+        self.counter_source = ColumnDataSource(self._empty_counters(), name=f"{name}-counters")
+        fig.rect(x="x", y="y", width=cw, height=ch, source=self.counter_source,
+                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw",
+                 hatch_pattern="hatch", hatch_color="#555", hatch_alpha=0.5, hatch_scale=6)
+        fig.text(x="x", y="ytop", text="letter", source=self.counter_source,
+                 text_font_size="8pt", text_align="center", text_baseline="middle",
+                 text_font_style="bold", text_color="#111")
+        fig.text(x="x", y="ybottom", text="values", source=self.counter_source,
+                 text_font_size="8pt", text_align="center", text_baseline="middle",
+                 text_color="#111")
+        self.badge_source = ColumnDataSource(dict(x=[], y=[], n=[]), name=f"{name}-badges")
+        fig.circle(x="x", y="y", radius=0.22 * lay.size, source=self.badge_source,
+                   fill_color="#222", line_color="white")
+        fig.text(x="x", y="y", text="n", source=self.badge_source, text_font_size="7pt",
+                 text_align="center", text_baseline="middle", text_color="white")
+        self.figure = fig
+        self.hex_source.selected.on_change("indices", self._on_indices)
+
+    @staticmethod
+    def _empty_highlights() -> dict[str, list]:
+        return dict(q=[], r=[], kind=[], fill=[], fill_alpha=[], line=[], line_width=[],
+                    hatch=[], hatch_alpha=[])
+
+    @staticmethod
+    def _empty_counters() -> dict[str, list]:
+        return dict(x=[], y=[], ytop=[], ybottom=[], uid=[], letter=[], values=[], colour=[],
+                    alpha=[], hatch=[], edge=[], lw=[], hex=[], title=[])
+
+    def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """The two corners hexes a and b share (None when not adjacent)."""
+        ca = self.layout.corners(a)
+        cb = self.layout.corners(b)
+        shared = [p for p in ca if any(math.dist(p, o) < 1e-6 * max(1, self.layout.size)
+                                       for o in cb)]
+        if len(shared) != 2:
+            return None
+        return shared[0], shared[1]
+
+    # ------------------------------------------------------------------ clicks
+    def _on_indices(self, attr: str, old: list[int], new: list[int]) -> None:
+        if not new:
+            return
+        idx = new[0]
+        hex_id = self.hex_source.data["id"][idx]
+        self.hex_source.selected.indices = []
+        self.clicks += 1
+        if self.on_click is not None:
+            self.on_click(hex_id)
+
+    def click(self, hex_id: str) -> None:
+        """Simulate a click (tests, notebooks): same path as a browser tap."""
+        self.hex_source.selected.indices = [self._index[hex_id]]
+
+    # ------------------------------------------------------------------ updates (in place)
+    def set_counters(self, counters: Sequence[Counter], selected: str | None = None) -> None:
+        """Top counter of each stack drawn, with a badge showing the stack size."""
+        lay = self.layout
+        data = self._empty_counters()
+        badges: dict[str, list] = dict(x=[], y=[], n=[])
+        units_text: dict[str, list[str]] = {}
+        cw, ch = self._counter_size
+        for c in counters:
+            x, y = lay.to_xy(c.hex)
+            data["x"].append(x)
+            data["y"].append(y)
+            data["ytop"].append(y + 0.22 * ch)
+            data["ybottom"].append(y - 0.22 * ch)
+            data["uid"].append(c.uid)
+            data["letter"].append(c.letter)
+            data["values"].append(c.values)
+            data["colour"].append(c.colour)
+            data["alpha"].append(0.55 if c.reduced else 1.0)
+            data["hatch"].append("/" if c.reduced else " ")
+            sel = c.uid == selected
+            data["edge"].append("#e6b800" if sel else "#222")
+            data["lw"].append(3.0 if sel else 1.0)
+            data["hex"].append(c.hex.id)
+            data["title"].append(c.title)
+            units_text.setdefault(c.hex.id, []).append(c.title or c.uid)
+            if c.stack > 1:
+                badges["x"].append(x + 0.5 * cw)
+                badges["y"].append(y + 0.5 * ch)
+                badges["n"].append(str(c.stack))
+        self.counter_source.data = data
+        self.badge_source.data = badges
+        ids = self.hex_source.data["id"]
+        self.hex_source.patch({"units": [(slice(0, len(ids)),
+                                          [", ".join(units_text.get(i, [])) for i in ids])]})
+
+    def set_highlights(self, highlights: Sequence[Highlight]) -> None:
+        data = self._empty_highlights()
+        labels: dict[str, list] = dict(x=[], y=[], t=[])
+        for h in highlights:
+            style = HIGHLIGHT_STYLE.get(h.kind, HIGHLIGHT_STYLE["selected"])
+            data["q"].append(h.hex.q)
+            data["r"].append(h.hex.r)
+            data["kind"].append(h.kind)
+            data["fill"].append(h.fill or style.get("fill_color", "#ffffff"))
+            data["fill_alpha"].append(style.get("fill_alpha", 0.3))
+            data["line"].append(style.get("line_color", "#000"))
+            data["line_width"].append(style.get("line_width", 1.0))
+            data["hatch"].append(style.get("hatch_pattern", " "))
+            data["hatch_alpha"].append(style.get("hatch_alpha", 0.0))
+            if h.label:
+                x, y = self.layout.to_xy(h.hex)
+                labels["x"].append(x)
+                labels["y"].append(y - 0.62 * self.layout.size)
+                labels["t"].append(h.label)
+        self.highlight_source.data = data
+        self.label_source.data = labels
+
+    @staticmethod
+    def reach_colour(fraction: float) -> str:
+        return _reach_colour(fraction)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self._pane
+
+
+ClickHandler = Callable[[str], None]

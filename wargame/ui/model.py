@@ -1,0 +1,569 @@
+"""The campaign dashboard's state: one ``param.Parameterized`` store around the engine's State.
+
+No Panel import here: views in ``wargame.ui.campaign`` render this store, tests drive it with
+plain pytest. Every rule question goes to the engine; this class only remembers what the user
+has selected and turns ``IllegalAction`` into a message (reason + rule).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import param
+
+from wargame.hexgrid import Hex
+from wargame.i18n import PHASE_NAMES
+from wargame.operational.actions import (
+    Action,
+    Advance,
+    Attack,
+    Bombard,
+    CarpetBomb,
+    ChooseLoss,
+    DeclareDefence,
+    EmpEliminate,
+    EndAdvance,
+    EndPhase,
+    Enter,
+    IllegalAction,
+    Move,
+    Retreat,
+)
+from wargame.operational.auto import auto_answer
+from wargame.operational.combat import Assessment, BombardAssessment, assess_bombardment
+from wargame.operational.movement import Reach
+from wargame.operational.save import from_save, to_save, undo
+from wargame.operational.state import Game, State
+from wargame.scenario import Scenario
+from wargame.scenario_errors import ScenarioError
+from wargame.ui.text import UI, result_words
+
+__all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    turn: int
+    dates: str
+    text: str
+    allied_cities: tuple[str, ...]
+
+
+def load_history(scenario: Scenario) -> list[HistoryEntry] | None:
+    """``history.yaml`` next to the scenario's ``scenario.yaml``: a list of
+    ``{turn, dates, text, allied_cities}``. None when the scenario has no such file."""
+    src = Path(scenario.source) if scenario.source and not scenario.source.startswith("<") else None
+    if src is None:
+        return None
+    folder = src.parent if src.suffix in (".yaml", ".yml") else src
+    path = folder / "history.yaml"
+    if not path.exists():
+        return None
+    import yaml
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    if isinstance(raw, dict):
+        raw = raw.get("turns") or raw.get("history") or []
+    out = []
+    for item in raw or []:
+        if not isinstance(item, dict) or "turn" not in item:
+            continue
+        out.append(HistoryEntry(
+            turn=int(item["turn"]), dates=str(item.get("dates", "")), text=str(item.get("text", "")),
+            allied_cities=tuple(str(c) for c in item.get("allied_cities") or ()),
+        ))
+    return out
+
+
+_GAMES: dict[tuple[str, tuple[str, ...]], Game] = {}
+
+
+def make_game(scenario: Game | Scenario | str, variants: tuple[str, ...] | list[str] = ()) -> Game:
+    """A Game for an id, a Scenario or a Game; Games of bundled ids are shared (immutable)."""
+    if isinstance(scenario, Game):
+        return scenario
+    if isinstance(scenario, Scenario):
+        return Game(scenario, variants=tuple(variants))
+    key = (scenario, tuple(variants))
+    if key not in _GAMES:
+        if scenario == "demo":
+            from wargame.ui.demo import demo_scenario
+
+            _GAMES[key] = Game(demo_scenario(), variants=tuple(variants))
+        else:
+            _GAMES[key] = Game(scenario, variants=tuple(variants))
+    return _GAMES[key]
+
+
+def describe_option(state: State, action: Action) -> str:
+    """A decision option in plain words."""
+    def name(uid: str) -> str:
+        return state.game.units[uid].name
+
+    if isinstance(action, ChooseLoss):
+        return f"{name(action.unit)} ({state.attack_of(action.unit)}-{state.defence_of(action.unit)})"
+    if isinstance(action, Retreat):
+        if action.edge:
+            return f"{name(action.unit)}: off the map by the {action.edge} edge"
+        if not action.path:
+            return f"{name(action.unit)}: stay in place"
+        return f"{name(action.unit)}: retreat to " + " -> ".join(action.path)
+    if isinstance(action, Advance):
+        return f"{name(action.unit)}: advance to " + " -> ".join(action.path)
+    if isinstance(action, EndAdvance):
+        return "no (further) advance"
+    if isinstance(action, DeclareDefence):
+        arty = ", ".join(name(u) for u in action.artillery) or "no artillery"
+        return f"{action.air} air points, {arty}"
+    if isinstance(action, EmpEliminate):
+        return "eliminate " + ", ".join(name(u) for u in action.units)
+    return action.describe()
+
+
+class CampaignState(param.Parameterized):
+    """Everything the campaign dashboard shows, and every command it sends to the engine."""
+
+    state = param.Parameter(doc="the engine's State")
+    version = param.Integer(default=0, doc="bumped after every change; views watch it")
+    selected_hex = param.String(default=None, allow_None=True)
+    selected_unit = param.String(default=None, allow_None=True)
+    reinforcement = param.String(default=None, allow_None=True, doc="waiting unit picked to enter")
+    attack_target = param.String(default=None, allow_None=True)
+    attack_units = param.List(default=[], item_type=str)
+    attack_artillery = param.List(default=[], item_type=str)
+    attack_air = param.Integer(default=0, bounds=(0, None))
+    message = param.String(default="")
+    error = param.Boolean(default=False, doc="True when ``message`` is a refusal")
+    hide_enemy = param.Boolean(default=False, doc="CN 5.1.1: hide the enemy's values")
+    history_overlay = param.Boolean(default=False)
+
+    def __init__(self, game: Game | Scenario | str = "demo", seed: int = 1944,
+                 variants: tuple[str, ...] | list[str] = (), **params: Any) -> None:
+        game = make_game(game, variants)
+        super().__init__(state=game.new_state(seed), **params)
+        self.game = game
+        self.history = load_history(game.scenario)
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def s(self) -> State:
+        return self.state
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def _ok(self, text: str) -> None:
+        self.message, self.error = text, False
+
+    def _refuse(self, exc: IllegalAction) -> None:
+        rule = f" ({exc.rule})" if exc.rule else ""
+        self.message, self.error = UI["illegal"].format(reason=exc.reason) + rule, True
+        self._changed()
+
+    def _apply(self, action: Action) -> bool:
+        """Apply an action; on refusal keep the state and show reason + rule."""
+        try:
+            events = self.s.apply(action)
+        except IllegalAction as exc:
+            self._refuse(exc)
+            return False
+        text = " ".join(e.text for e in events[-3:])
+        self._ok(text or action.describe())
+        self._after_action()
+        return True
+
+    def _after_action(self) -> None:
+        s = self.s
+        if self.selected_unit and s.units[self.selected_unit].status not in ("on_map", "waiting"):
+            self.selected_unit = None
+        if self.reinforcement and s.units[self.reinforcement].status != "waiting":
+            self.reinforcement = None
+        if not s.phase.is_combat or (self.attack_target and not self._enemy_at(self.attack_target)):
+            self.clear_attack()
+        elif self.attack_target:
+            # keep only choices still valid after a previous combat
+            eligible = set(self.eligible_attackers())
+            arty = set(self.artillery_options())
+            self.attack_units = [u for u in self.attack_units if u in eligible]
+            self.attack_artillery = [u for u in self.attack_artillery if u in arty]
+            self.attack_air = min(self.attack_air, self.air_max())
+        self._changed()
+
+    def _enemy_at(self, hid: str) -> bool:
+        side = self.s.phase.side
+        return any(self.s.side_of(u) != side for u in self.s.units_at(Hex.from_id(hid)))
+
+    # ------------------------------------------------------------------ queries for views
+    @property
+    def side(self) -> str | None:
+        return self.s.phase.side
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.s.phase.value]
+
+    def reachable(self) -> dict[Hex, Reach]:
+        """The selected unit's legal destinations (the engine's legal_destinations)."""
+        if not self.selected_unit or not self.s.phase.is_movement:
+            return {}
+        return self.s.legal_destinations(self.selected_unit)
+
+    def mp_left(self, reach: Reach) -> float:
+        mp, _ = self.s.movement_of(self.selected_unit)
+        return max(0.0, (2 * mp - reach.cost) / 2)
+
+    def enemy_zoc(self) -> set[Hex]:
+        side = self.side
+        if side is None:
+            return set()
+        return self.s.zoc_of(self.s.other(side))
+
+    def entry_hexes(self) -> list[Hex]:
+        return self.s.entry_hexes(self.reinforcement) if self.reinforcement else []
+
+    def waiting_units(self) -> list[str]:
+        """Reinforcements of the side to act that may enter now."""
+        s = self.s
+        if not s.phase.is_movement:
+            return []
+        return [u for u, us in s.units.items()
+                if us.status == "waiting" and s.side_of(u) == s.phase.side and s.entry_hexes(u)]
+
+    def upcoming_units(self) -> list[tuple[int, str]]:
+        s = self.s
+        return sorted((us.available, u) for u, us in s.units.items()
+                      if us.status == "waiting" and us.available is not None and us.available > s.turn)
+
+    def eligible_attackers(self) -> list[str]:
+        if not self.attack_target or not self.s.phase.is_combat:
+            return []
+        return self.s.eligible_attackers(self.side, Hex.from_id(self.attack_target))
+
+    def artillery_options(self) -> list[str]:
+        if not self.attack_target or not self.s.phase.is_combat:
+            return []
+        return self.s.artillery_in_range(self.side, Hex.from_id(self.attack_target))
+
+    def air_max(self) -> int:
+        """CN/OD 6.0-6.1: 0 .. min(points left, points per combat)."""
+        side = self.side
+        if side is None or self.s.turn in self.game.tables.air.no_air_turns:
+            return 0
+        return max(0, min(self.s.air_points.get(side, 0), self.game.tables.air.strike_max))
+
+    def preview(self) -> Assessment | None:
+        """What the planned attack would be resolved at (no dice)."""
+        if not self.attack_target or not self.attack_units:
+            return None
+        return self.s.preview_attack(self.attack_target, tuple(self.attack_units),
+                                     tuple(self.attack_artillery), self.attack_air)
+
+    def bombard_preview(self, air: bool) -> BombardAssessment | None:
+        if not self.attack_target:
+            return None
+        if air:
+            if not self.attack_air:
+                return None
+            return assess_bombardment(self.s, Hex.from_id(self.attack_target), (), self.attack_air)
+        if not self.attack_artillery:
+            return None
+        return assess_bombardment(self.s, Hex.from_id(self.attack_target),
+                                  tuple(self.attack_artillery), 0)
+
+    def decision_options(self) -> list[tuple[str, Action]]:
+        d = self.s.pending
+        if d is None:
+            return []
+        return [(describe_option(self.s, o), o) for o in d.options]
+
+    def retreat_targets(self) -> dict[str, Action]:
+        """Map hex id -> the pending retreat/advance option ending there (clickable)."""
+        d = self.s.pending
+        out: dict[str, Action] = {}
+        if d is None:
+            return out
+        for o in d.options:
+            if isinstance(o, Retreat | Advance) and o.path:
+                out.setdefault(o.path[-1], o)
+        return out
+
+    def hidden(self, uid: str) -> bool:
+        """CN 5.1.1: with the toggle on, the values of the side not acting are hidden."""
+        side = self.side
+        return self.hide_enemy and side is not None and self.s.side_of(uid) != side
+
+    def unit_card(self, uid: str) -> dict[str, Any]:
+        s = self.s
+        d = self.game.units[uid]
+        us = s.units[uid]
+        hidden = self.hidden(uid)
+        div = self.game.divisions.get(d.division) if d.division else None
+        mp, _ = s.movement_of(uid) if us.status == "on_map" else (d.movement, "")
+        return {
+            "id": uid, "name": d.name, "nation": d.nation, "side": d.side, "type": d.type,
+            "division": div.name if div else (d.division or "independent"),
+            "attack": "?" if hidden else s.attack_of(uid),
+            "defence": "?" if hidden else s.defence_of(uid),
+            "movement": "?" if hidden else mp,
+            "range": d.range,
+            "status": us.status + (" (reduced)" if us.reduced else ""),
+            "hex": us.hex.id if us.hex else None,
+            "mp_left": None if hidden or us.status != "on_map" else max(0, (2 * mp - us.spent) / 2),
+            "engaged": s.engaged(uid),
+        }
+
+    def history_entry(self) -> HistoryEntry | None:
+        if not self.history:
+            return None
+        return next((h for h in self.history if h.turn == self.s.turn), None)
+
+    def history_hexes(self) -> list[Hex]:
+        """Hexes of the cities the Allies really held this turn (overlay)."""
+        entry = self.history_entry()
+        if entry is None:
+            return []
+        places = self.game.board.places
+        out = []
+        for name in entry.allied_cities:
+            out.extend(places.get(name, ()))
+        return out
+
+    def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
+        return [(e.text, e.rule) for e in self.s.events[-n:]]
+
+    # ------------------------------------------------------------------ commands
+    def select_hex(self, hex_id: str) -> None:
+        """A click on the map: the meaning depends on what is going on (decision, entry,
+        movement, attack planning, plain selection)."""
+        s = self.s
+        h = Hex.from_id(hex_id)
+        self.selected_hex = hex_id
+        if s.is_over:
+            self._changed()
+            return
+        if s.pending is not None:
+            option = self.retreat_targets().get(hex_id)
+            if option is not None:
+                self._apply(option)
+                return
+            self._changed()
+            return
+        occupants = s.units_at(h)
+        own = [u for u in occupants if s.side_of(u) == self.side]
+        if s.phase.is_movement:
+            if self.reinforcement:
+                if h in self.entry_hexes():
+                    self.enter_reinforcement(hex_id)
+                    return
+                if not own:
+                    self.enter_reinforcement(hex_id)  # shows why not
+                    return
+            if self.selected_unit and h in self.reachable():
+                self.move_selected_to(hex_id)
+                return
+            if own:
+                pick = self._next_in_stack(own)
+                self.select_unit(pick)
+                return
+            if occupants:
+                self.selected_unit = occupants[0]
+                self._ok("")
+                self._changed()
+                return
+            if self.selected_unit and s.side_of(self.selected_unit) == self.side:
+                self.move_selected_to(hex_id)  # not reachable: the engine says why
+                return
+            self._changed()
+            return
+        # combat phase
+        if occupants and not own:
+            self.set_target(hex_id)
+            return
+        if occupants:
+            self.selected_unit = self._next_in_stack(occupants)
+        self._changed()
+
+    def _next_in_stack(self, uids: list[str]) -> str:
+        """Clicking a stack again cycles through its units."""
+        if self.selected_unit in uids:
+            return uids[(uids.index(self.selected_unit) + 1) % len(uids)]
+        return uids[0]
+
+    def select_unit(self, uid: str | None) -> None:
+        self.reinforcement = None
+        self.selected_unit = uid
+        if uid is not None:
+            us = self.s.units[uid]
+            if us.hex is not None:
+                self.selected_hex = us.hex.id
+            n = len(self.reachable())
+            if n or not self.s.phase.is_movement:
+                self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=n))
+            else:
+                refusal = self.s._move_refusal(uid) if hasattr(self.s, "_move_refusal") else None
+                if refusal is not None:
+                    rule = f" ({refusal.rule})" if refusal.rule else ""
+                    self.message = f"{self.game.units[uid].name} cannot move: {refusal.reason}{rule}"
+                    self.error = False
+                else:
+                    self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=0))
+        self._changed()
+
+    def move_selected_to(self, hex_id: str) -> bool:
+        if not self.selected_unit:
+            self.message, self.error = UI["no_unit"], True
+            self._changed()
+            return False
+        return self._apply(Move(self.selected_unit, hex_id))
+
+    def pick_reinforcement(self, uid: str | None) -> None:
+        self.selected_unit = None
+        self.reinforcement = uid
+        if uid:
+            self._ok(UI["select_entry"].format(unit=self.game.units[uid].name))
+        self._changed()
+
+    def enter_reinforcement(self, hex_id: str, uid: str | None = None) -> bool:
+        uid = uid or self.reinforcement
+        if not uid:
+            self.message, self.error = UI["no_unit"], True
+            self._changed()
+            return False
+        ok = self._apply(Enter(uid, hex_id))
+        if ok:
+            self.reinforcement = None
+            self.selected_unit = uid
+            self._changed()
+        return ok
+
+    def set_target(self, hex_id: str | None) -> None:
+        self.attack_target = hex_id
+        self.attack_units = self.eligible_attackers() if hex_id else []
+        self.attack_artillery = []
+        self.attack_air = 0
+        if hex_id:
+            self._ok(f"Target {hex_id}: choose attackers, artillery and air points, then roll.")
+        self._changed()
+
+    def clear_attack(self) -> None:
+        self.attack_target = None
+        self.attack_units = []
+        self.attack_artillery = []
+        self.attack_air = 0
+
+    def declare_attack(self, target: str | None = None, attackers: list[str] | None = None,
+                       artillery: list[str] | None = None, air: int | None = None) -> bool:
+        """Roll the planned attack (arguments override the planned choices)."""
+        if target is not None and target != self.attack_target:
+            self.set_target(target)
+        if attackers is not None:
+            self.attack_units = list(attackers)
+        if artillery is not None:
+            self.attack_artillery = list(artillery)
+        if air is not None:
+            self.attack_air = air
+        if not self.attack_target:
+            self.message, self.error = UI["no_target"], True
+            self._changed()
+            return False
+        return self._apply(Attack(self.attack_target, tuple(self.attack_units),
+                                  tuple(self.attack_artillery), self.attack_air))
+
+    def bombard(self, air: bool = False) -> bool:
+        """Artillery-only (8.0) or air-only (6.2) bombardment of the target."""
+        if not self.attack_target:
+            self.message, self.error = UI["no_target"], True
+            self._changed()
+            return False
+        if air:
+            action = Bombard(self.attack_target, (), self.attack_air)
+        else:
+            action = Bombard(self.attack_target, tuple(self.attack_artillery), 0)
+        return self._apply(action)
+
+    def carpet_bomb(self, hex_id: str) -> bool:
+        return self._apply(CarpetBomb(hex_id))
+
+    def answer(self, option: Action | int) -> bool:
+        """Answer the pending decision with an option (or its index in the options)."""
+        if isinstance(option, int):
+            options = self.s.pending.options if self.s.pending else ()
+            if not 0 <= option < len(options):
+                self.message, self.error = UI["no_decision"], True
+                self._changed()
+                return False
+            option = options[option]
+        return self._apply(option)
+
+    def auto(self) -> bool:
+        if self.s.pending is None:
+            self.message, self.error = UI["no_decision"], True
+            self._changed()
+            return False
+        return self._apply(auto_answer(self.s))
+
+    def end_phase(self) -> bool:
+        ok = self._apply(EndPhase())
+        if ok:
+            self.selected_unit = None
+            self.reinforcement = None
+            self.clear_attack()
+            self._changed()
+        return ok
+
+    def undo(self, steps: int = 1) -> bool:
+        if not self.s.log:
+            self._ok(UI["nothing_to_undo"])
+            self._changed()
+            return False
+        what = self.s.log[-1].get("kind", "action")
+        self.state = undo(self.s, steps)
+        self.selected_unit = None
+        self.reinforcement = None
+        self.clear_attack()
+        self._ok(UI["undone"].format(what=what))
+        self._changed()
+        return True
+
+    def save_json(self) -> str:
+        return json.dumps(to_save(self.s), indent=1)
+
+    def load_json(self, text: str | bytes) -> bool:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        try:
+            data = json.loads(text)
+            state = from_save(data, source="<uploaded save>", game=self.game)
+        except (json.JSONDecodeError, ScenarioError, ValueError) as exc:
+            self.message, self.error = UI["bad_save"].format(error=exc), True
+            self._changed()
+            return False
+        self.state = state
+        self.selected_unit = None
+        self.reinforcement = None
+        self.clear_attack()
+        self._ok(UI["loaded"].format(turn=state.turn, phase=self.phase_name))
+        self._changed()
+        return True
+
+    def new_game(self, seed: int) -> None:
+        self.state = self.game.new_state(int(seed))
+        self.selected_unit = None
+        self.selected_hex = None
+        self.reinforcement = None
+        self.clear_attack()
+        self._ok(UI["new_game"].format(seed=seed))
+        self._changed()
+
+    def result_text(self) -> str:
+        """The latest dice result in plain words (for the attack panel)."""
+        for e in reversed(self.s.events):
+            if e.kind == "roll":
+                return e.text + " " + result_words(str(e.data.get("result", "")))
+        return ""
