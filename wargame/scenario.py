@@ -310,6 +310,7 @@ def _scenario(meta, tables, board, units, divisions, setup, reinf, source) -> Sc
     rules = meta.get("rules", {}) or {}
     if not isinstance(rules, dict):
         raise ScenarioError(source, "rules", "a mapping of rule option -> value", rules)
+    _check_rule_places(rules, board, source)
     return Scenario(
         id=str(meta.get("id", "scenario")),
         game=str(meta.get("game", tables.game)),
@@ -328,6 +329,28 @@ def _scenario(meta, tables, board, units, divisions, setup, reinf, source) -> Sc
         rules=rules,
         source=source,
     )
+
+
+def _check_rule_places(rules: dict, board: Board, source: str) -> None:
+    """Every place a rule names must be on the map (victory cities, Caen, Cherbourg...)."""
+    def need(name: Any, field: str) -> None:
+        if name not in board.places:
+            raise ScenarioError(source, field, "a place name of the map", name)
+
+    for i, v in enumerate(rules.get("victory", []) or []):
+        if not isinstance(v, dict) or "kind" not in v:
+            raise ScenarioError(source, f"rules.victory[{i}]", "a mapping with a kind", v)
+        if v["kind"] == "city":
+            need(v.get("place"), f"rules.victory[{i}].place")
+    for i, v in enumerate(rules.get("no_retreat", []) or []):
+        need(v.get("place") if isinstance(v, dict) else v, f"rules.no_retreat[{i}].place")
+    naval = rules.get("naval_support") or {}
+    if not isinstance(naval, dict):
+        raise ScenarioError(source, "rules.naval_support", "a mapping", naval)
+    for i, name in enumerate(naval.get("places", []) or []):
+        need(name, f"rules.naval_support.places[{i}]")
+    if naval.get("invasion_coast"):
+        need(naval["invasion_coast"], "rules.naval_support.invasion_coast")
 
 
 def load_scenario(path_or_id: str | Path) -> Scenario:
