@@ -220,7 +220,10 @@ class MemoirState:
         for i, spec in enumerate(sc.units):
             st.units[i] = Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
                                spec.special)
+        walls = set().union(*(sc.opt("seawalls") or {}).values()) if sc.opt("seawalls") else set()
         for kind, h in sc.obstacles:
+            if h in walls:
+                continue  # Omaha Beach: sea walls are permanent sandbags for the Allies only
             (st.sandbags if kind == "sand" else st.wire).add(h)
         # M44 Game Set-up 10: shuffle the command cards and deal each side its hand.
         deck = [c.id for c in DECK]
@@ -398,8 +401,12 @@ class MemoirState:
     def apply(self, action: Action) -> list[Event]:
         if self.winner:
             raise IllegalAction("the game is over", R_TURN)
+        legal = self.legal_actions()
         work = self.clone()
-        events = work._apply(action)
+        events = work._apply(action)  # raises the specific IllegalAction if there is one
+        if action not in legal:
+            raise IllegalAction(f"{action} is not one of the {len(legal)} legal actions "
+                                f"(unexpected arguments?)", R_TURN)
         work.history.append(action)
         self.__dict__.update(work.__dict__)
         return events
@@ -458,8 +465,11 @@ class MemoirState:
         ctx = self.ctx
         for cid in ctx.get("discard_after", []):
             self.discard.append(cid)
+        ctx["discard_after"] = []
         if ctx.get("card") is not None:
             self.discard.append(ctx["card"])
+            ctx["played_card"] = ctx["card"]
+            ctx["card"] = None
         if ctx.get("effect") == "finest_hour" and not self.scenario.opt("no_reshuffle"):
             # Their Finest Hour: reshuffle the deck and the discards.
             ev += self._reshuffle()
@@ -475,7 +485,7 @@ class MemoirState:
             # Recon: draw two, keep one.
             drawn = []
             for _ in range(2):
-                cid = self._take_from_deck()
+                cid = self._take_from_deck(ev)
                 if cid is None:
                     break
                 drawn.append(cid)
@@ -515,7 +525,7 @@ class MemoirState:
         self._begin_turn()
         return ev
 
-    def _take_from_deck(self) -> int | None:
+    def _take_from_deck(self, ev: list[Event]) -> int | None:
         if not self.deck:
             if self.scenario.opt("no_reshuffle") or not self.discard:
                 winner = self.scenario.opt("deck_exhausted_winner")
@@ -524,18 +534,19 @@ class MemoirState:
                     self.winner = winner
                     self.win_reason = " (command deck exhausted)"
                 return None
-            self._reshuffle()
+            ev += self._reshuffle()
         return self.deck.pop()
 
     def _draw(self, side: str, n: int) -> list[Event]:
         got = 0
+        ev: list[Event] = []
         for _ in range(n):
-            cid = self._take_from_deck()
+            cid = self._take_from_deck(ev)
             if cid is None:
                 break
             self.hands[side].append(cid)
             got += 1
-        ev = [Event("draw", {"side": side, "count": got})]
+        ev.append(Event("draw", {"side": side, "count": got}))
         if self.winner:
             ev.append(Event("deck_exhausted", {}))
             ev.append(Event("victory", {"side": self.winner, "medals": self.medals(self.winner),
@@ -921,11 +932,13 @@ class MemoirState:
         if adj and dist > 1:
             return 0, "a unit adjacent to an enemy must battle an adjacent unit"
         t = self._terrain()
-        extra = frozenset(self.scenario.opt("artillery_blocked_by") or ()) if u.kind == "gun" \
-            else frozenset()
-        if (u.kind != "gun" or extra) and not rules.has_line_of_sight(t, u.hex, target.hex,
-                                                                       extra):
-            return 0, "no line of sight"
+        if u.kind != "gun":
+            if not rules.has_line_of_sight(t, u.hex, target.hex):
+                return 0, "no line of sight"
+        elif self.scenario.opt("artillery_blocked_by"):
+            only = frozenset(self.scenario.opt("artillery_blocked_by"))
+            if not rules.has_line_of_sight(t, u.hex, target.hex, only=only):
+                return 0, "no line of sight (Saverne Gap: artillery may not fire over hills)"
         wide = self.scenario.opt("wide_river")
         if wide and u.kind == "inf" and rules.crosses(u.hex, target.hex, wide):
             return 0, "Arnhem special rules: infantry may not fire across the Rhine"

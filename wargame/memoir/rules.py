@@ -153,8 +153,19 @@ def blocks_sight(t: Terrainish, h: Hex, plateau: frozenset[Hex],
 
 
 def has_line_of_sight(t: Terrainish, a: Hex, b: Hex,
-                      extra: frozenset[str] = frozenset()) -> bool:
-    """M44 p.11 Line of Sight; blocked only if both nudged lines are blocked (hexside rule)."""
+                      extra: frozenset[str] = frozenset(),
+                      only: frozenset[str] | None = None) -> bool:
+    """M44 p.11 Line of Sight; blocked only if both nudged lines are blocked (hexside rule).
+
+    ``only`` restricts blocking to those terrain names (Saverne Gap: artillery may not fire
+    over the hills, but needs no line of sight otherwise).
+    """
+    if only is not None:
+        hits = 0
+        for line in line_variants(a, b):
+            if any(t.board.terrain(h) in only for h in line[1:-1]):
+                hits += 1
+        return hits < 2
     plateau = frozenset()
     comp = t.board.hill_component(a)
     if comp and b in comp:

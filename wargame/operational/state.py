@@ -336,6 +336,8 @@ class State:
         for h, info in self.game.board.hexes.items():
             if info.airfield or (info.terrain == "city"):
                 hexes.add(h)
+        for m in (self.game.rule("mulberries") or {}).get("harbours", []):
+            hexes.add(Hex.from_id(m["landing"]))
         return hexes
 
     def _paradrop_dice(self) -> None:
@@ -448,10 +450,6 @@ class State:
             return
         state = self.flags.setdefault("mulberries", {m["name"]: "planned" for m in rule["harbours"]})
         captured = self.flags.setdefault("landing_captured", {})
-        for m in rule["harbours"]:
-            landing = Hex.from_id(m["landing"])
-            if m["name"] not in captured and self.control.get(landing) == "allied":
-                captured[m["name"]] = self.turn
         for m in rule["harbours"]:
             name = m["name"]
             if state[name] != "planned":
@@ -604,7 +602,7 @@ class State:
                 and any(u == uid for u, _ in self.game.scenario.setup):
             return IllegalAction("paratroops dropped on the first turn do not move", frozen.get("rule", f"{p} 4.2.3"))
         wait = self.game.rule("drop_units_wait_contact")
-        if wait and uid in self.flags.get("waiting_contact", set(wait.get("units", []))):
+        if wait and uid in wait.get("units", []) and uid not in self.flags.get("contacted", []):
             if not self._in_contact_with_friends(uid):
                 return IllegalAction("dropped units move only after contacting other Allied units", f"{p} 4.2.3")
         return None
@@ -823,6 +821,9 @@ class State:
         us.spent = reach[dest].cost if not a.path else self._path_cost(a.unit, start, path)
         us.moved = True
         us.stopped = dest in self.zoc_of(self.other(side))
+        wait = self.game.rule("drop_units_wait_contact")
+        if wait and a.unit in wait.get("units", []) and a.unit not in self.flags.get("contacted", []):
+            self.flags.setdefault("contacted", []).append(a.unit)  # OD 4.2.3: free from now on
         for h in path:
             self._take_control(h, side)
         self._emit("move", f"{p} 4.0", unit=self.game.units[a.unit].name, frm=start.id, to=dest.id,
@@ -1029,6 +1030,16 @@ class State:
                     us.maquis_phases = 0
                     us.in_maquis = False
 
+    def _note_mulberry_captures(self) -> None:
+        """CN 9.0: the turn each Mulberry's landing hex was first taken by the Allies."""
+        rule = self.game.rule("mulberries")
+        if not rule:
+            return
+        captured = self.flags.setdefault("landing_captured", {})
+        for m in rule["harbours"]:
+            if m["name"] not in captured and self.control.get(Hex.from_id(m["landing"])) == "allied":
+                captured[m["name"]] = self.turn
+
     def _end_of_combat(self, side: str) -> None:
         for uid, us in self.units.items():
             if us.status == "at_sea" and self.side_of(uid) == side:
@@ -1037,6 +1048,7 @@ class State:
                     self._eliminate(uid, " (could not land)", "CN 11.1.1")
                 else:
                     self._land(uid)
+        self._note_mulberry_captures()
 
     def _land(self, uid: str) -> None:
         us = self.units[uid]

@@ -1,0 +1,594 @@
+"""The campaign dashboard: thin Panel views over ``CampaignState`` (wargame.ui.model).
+
+``CampaignDashboard("normandy", seed=1944)`` shows in a notebook cell and under
+``panel serve`` alike. Views never decide rules: they render the store and call its commands.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource, FactorRange, HoverTool
+from bokeh.plotting import figure
+
+from wargame.hexgrid import Hex, Layout
+from wargame.i18n import PHASE_NAMES
+from wargame.operational.state import Game
+from wargame.scenario import Scenario
+from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
+from wargame.ui.model import CampaignState
+from wargame.ui.text import PHASE_HELP, RESULT_WORDS, UI, result_words, type_letter
+
+__all__ = ["CampaignDashboard", "UnitCard", "ReinforcementPanel", "AttackPanel",
+           "DecisionPanel", "TurnPanel", "LogPanel", "HistoryPanel"]
+
+SIDE_W = 430
+CSS = """
+.wg-box {font-family: sans-serif; font-size: 13px; line-height: 1.35;}
+.wg-box h4 {margin: 2px 0 4px 0;}
+.wg-box table {border-collapse: collapse;}
+.wg-box td, .wg-box th {padding: 1px 6px; border-bottom: 1px solid #ddd; text-align: left;}
+.wg-error {color: #a00000; font-weight: bold;}
+.wg-ok {color: #164d16;}
+.wg-rule {color: #666; font-size: 11px;}
+.wg-cur {background: #ffe98a; font-weight: bold;}
+"""
+
+
+def _esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def _box(inner: str, cls: str = "") -> str:
+    return f'<style>{CSS}</style><div class="wg-box {cls}">{inner}</div>'
+
+
+class _View(pn.viewable.Viewer):
+    model = param.ClassSelector(class_=CampaignState)
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model=model, **params)
+        self._updating = False
+
+    def refresh(self) -> None:  # pragma: no cover - overridden
+        pass
+
+
+class MessageBar(_View):
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.pane = pn.pane.HTML("", sizing_mode="stretch_width", min_height=24)
+
+    def refresh(self) -> None:
+        m = self.model
+        cls = "wg-error" if m.error else "wg-ok"
+        text = m.message or PHASE_HELP.get(m.s.phase.value, "")
+        self.pane.object = _box(f'<div class="wg-message {cls}">{_esc(text)}</div>')
+
+    def __panel__(self):
+        return self.pane
+
+
+class UnitCard(_View):
+    """The selected unit and the rest of its stack."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.pane = pn.pane.HTML("", width=SIDE_W)
+
+    def refresh(self) -> None:
+        m = self.model
+        uid = m.selected_unit
+        if uid is None and m.reinforcement:
+            uid = m.reinforcement
+        if uid is None:
+            self.pane.object = _box(f"<h4>Unit</h4>{_esc(UI['no_unit'])}")
+            return
+        c = m.unit_card(uid)
+        rows = [
+            ("name", c["name"]), ("type", c["type"].replace("_", " ")),
+            ("nation / side", f"{c['nation']} / {c['side']}"), ("division", c["division"]),
+            ("attack-defence-movement", f"{c['attack']}-{c['defence']}-{c['movement']}"),
+            ("status", c["status"]), ("hex", c["hex"] or "-"),
+        ]
+        if c["range"]:
+            rows.append(("artillery range", c["range"]))
+        if c["mp_left"] is not None and m.s.phase.is_movement and m.s.side_of(uid) == m.side:
+            rows.append(("MP left", c["mp_left"]))
+        if c["engaged"]:
+            rows.append(("engaged", "yes: next to an enemy unit"))
+        body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
+        stack = ""
+        us = m.s.units[uid]
+        if us.hex is not None:
+            others = [u for u in m.s.units_at(us.hex) if u != uid]
+            if others:
+                names = ", ".join(_esc(m.game.units[u].name) for u in others)
+                stack = f"<div>Also in {us.hex.id}: {names} (click the hex again to cycle)</div>"
+        self.pane.object = _box(f'<h4>Unit</h4><table class="wg-unit">{body}</table>{stack}')
+
+    def __panel__(self):
+        return self.pane
+
+
+class ReinforcementPanel(_View):
+    """Units that may enter this turn: pick one, then click a highlighted entry hex."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.info = pn.pane.HTML("", width=SIDE_W)
+        self.choice = pn.widgets.RadioButtonGroup(options={}, color="light",
+                                                  orientation="vertical", width=SIDE_W - 20)
+        self.choice.param.watch(self._picked, "value")
+
+    def _picked(self, event: param.parameterized.Event) -> None:
+        if self._updating:
+            return
+        self.model.pick_reinforcement(event.new)
+
+    def refresh(self) -> None:
+        m = self.model
+        waiting = m.waiting_units()
+        opts = {f"{m.game.units[u].name} ({type_letter(m.game.units[u].type)})": u
+                for u in waiting}
+        self._updating = True
+        try:
+            if self.choice.options != opts:
+                self.choice.options = opts
+            value = m.reinforcement if m.reinforcement in waiting else None
+            if self.choice.value != value:
+                self.choice.value = value
+        finally:
+            self._updating = False
+        upcoming = m.upcoming_units()[:8]
+        later = ", ".join(f"{_esc(m.game.units[u].name)} (turn {t})" for t, u in upcoming)
+        text = "" if waiting else _esc(UI["no_reinforcements"])
+        if later:
+            text += f"<div class='wg-rule'>Later: {later}</div>"
+        self.info.object = _box(f"<h4>Reinforcements</h4>{text}")
+        self.choice.visible = bool(waiting)
+
+    def __panel__(self):
+        return pn.Column(self.info, self.choice, width=SIDE_W)
+
+
+class AttackPanel(_View):
+    """Plan an attack: attackers, artillery, air points; odds, shifts and the exact
+    distribution of results before rolling."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.header = pn.pane.HTML("", width=SIDE_W)
+        self.attackers = pn.widgets.CheckBoxGroup(label="Attackers", options={}, inline=False)
+        self.artillery = pn.widgets.CheckBoxGroup(label="Artillery", options={}, inline=False)
+        self.air = pn.widgets.IntSlider(label="Air points", start=0, end=10, value=0,
+                                        width=SIDE_W - 40)
+        self.preview = pn.pane.HTML("", width=SIDE_W)
+        self.roll = pn.widgets.Button(label="Roll the attack", color="danger",
+                                      width=180)
+        self.bomb_arty = pn.widgets.Button(label="Artillery-only bombardment", width=200)
+        self.bomb_air = pn.widgets.Button(label="Air-only strike", width=180)
+        self.result = pn.pane.HTML("", width=SIDE_W)
+        self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
+                                       name="distribution-source")
+        fig = figure(x_range=FactorRange(factors=[]), height=170, width=SIDE_W - 10,
+                     toolbar_location=None, tools="", name="distribution",
+                     y_axis_label="probability")
+        fig.vbar(x="result", top="p", width=0.8, source=self.source, color="#6a8caf")
+        fig.add_tools(HoverTool(tooltips=[("result", "@words"), ("probability", "@frac")]))
+        fig.y_range.start = 0
+        fig.xaxis.major_label_orientation = 0.6
+        self.chart = fig
+        self.chart_pane = pn.pane.Bokeh(fig)
+        self.attackers.param.watch(self._units, "value")
+        self.artillery.param.watch(self._arty, "value")
+        self.air.param.watch(self._air, "value")
+        self.roll.on_click(lambda e: self.model.declare_attack())
+        self.bomb_arty.on_click(lambda e: self.model.bombard(air=False))
+        self.bomb_air.on_click(lambda e: self.model.bombard(air=True))
+        self._controls = pn.Column(
+            pn.pane.HTML(_box("<b>Attacking units</b>")), self.attackers,
+            pn.pane.HTML(_box("<b>Artillery in range</b>")), self.artillery, self.air,
+            self.preview, self.chart_pane, pn.Row(self.roll), pn.Row(self.bomb_arty,
+                                                                    self.bomb_air),
+            width=SIDE_W)
+
+    def _units(self, event) -> None:
+        if not self._updating:
+            self.model.attack_units = list(event.new)
+            self.model._changed()
+
+    def _arty(self, event) -> None:
+        if not self._updating:
+            self.model.attack_artillery = list(event.new)
+            self.model._changed()
+
+    def _air(self, event) -> None:
+        if not self._updating:
+            self.model.attack_air = int(event.new)
+            self.model._changed()
+
+    def _label(self, uid: str) -> str:
+        m = self.model
+        d = m.game.units[uid]
+        return f"{d.name} ({m.s.attack_of(uid)}) in {m.s.units[uid].hex.id}"
+
+    def refresh(self) -> None:
+        m = self.model
+        s = m.s
+        target = m.attack_target
+        active = target is not None and s.phase.is_combat and s.pending is None
+        self._controls.visible = active
+        self.result.object = _box(_esc(m.result_text())) if m.result_text() else ""
+        if not active:
+            text = UI["no_target"] if s.phase.is_combat else "Attacks happen in combat phases."
+            self.header.object = _box(f"<h4>Attack</h4>{_esc(text)}")
+            return
+        h = Hex.from_id(target)
+        defenders = s.units_at(h)
+        names = ", ".join(
+            _esc(m.game.units[u].name) + ("" if m.hidden(u) else f" ({s.defence_of(u)})")
+            for u in defenders)
+        info = m.game.board.hexes[h]
+        self.header.object = _box(
+            f"<h4>Attack on {target}</h4>Defenders: {names}<br>Terrain: {_esc(info.terrain)}"
+            + (f", {_esc(info.name)}" if info.name else ""))
+        eligible = m.eligible_attackers()
+        arty = m.artillery_options()
+        amax = m.air_max()
+        self._updating = True
+        try:
+            opts = {self._label(u): u for u in eligible}
+            if self.attackers.options != opts:
+                self.attackers.options = opts
+            if self.attackers.value != m.attack_units:
+                self.attackers.value = list(m.attack_units)
+            aopts = {self._label(u): u for u in arty}
+            if self.artillery.options != aopts:
+                self.artillery.options = aopts
+            if self.artillery.value != m.attack_artillery:
+                self.artillery.value = list(m.attack_artillery)
+            self.air.end = max(1, amax)
+            self.air.value = min(m.attack_air, amax)
+            self.air.disabled = amax == 0
+            self.air.label = f"Air points (0-{amax}; {s.air_points.get(m.side, 0)} left this turn)"
+        finally:
+            self._updating = False
+        self._preview()
+
+    def _preview(self) -> None:
+        m = self.model
+        a = m.preview()
+        hidden = any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target)))
+        if a is None:
+            self.preview.object = _box("Pick at least one attacking unit (or bombard).")
+            self.source.data = dict(result=[], p=[], words=[], frac=[])
+            self.chart.x_range.factors = []
+            return
+        shifts = "".join(
+            f"<tr><td>{_esc(sh.reason)}</td><td>{sh.columns:+d}</td>"
+            f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
+            "<tr><td colspan=3>no column shifts</td></tr>"
+        if hidden:
+            odds = (f"Attack {a.attack} (air {a.attack_air}) against defence "
+                    f"{_esc(UI['hidden'])}")
+            self.preview.object = _box(f'<div class="wg-odds">{odds}</div>')
+            self.source.data = dict(result=[], p=[], words=[], frac=[])
+            self.chart.x_range.factors = []
+            return
+        odds = (f'<div class="wg-odds">Attack <b>{a.attack}</b> (air {a.attack_air}) against '
+                f'defence <b>{a.defence}</b> = ratio <b>{_esc(a.ratio)}</b>; base column '
+                f'{_esc(m.game.tables.crt_columns[a.base_column])}, net shift {a.net_shift:+d}'
+                f' &rarr; column <b class="wg-column">{_esc(a.column_label)}</b></div>')
+        dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
+        rows = "".join(
+            f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"
+            f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
+            for r, p in dist)
+        self.preview.object = _box(
+            f"{odds}<table><tr><th>shift</th><th>columns</th><th>rule</th></tr>{shifts}</table>"
+            f"<table class='wg-dist'><tr><th>result</th><th>probability</th><th></th></tr>"
+            f"{rows}</table>")
+        results = [r for r, _ in dist]
+        self.chart.x_range.factors = results
+        self.source.data = dict(
+            result=results, p=[float(p) for _, p in dist],
+            words=[result_words(r) for r in results], frac=[str(p) for _, p in dist])
+
+    def __panel__(self):
+        return pn.Column(self.header, self._controls, self.result, width=SIDE_W)
+
+
+class DecisionPanel(_View):
+    """The pending decision: losses, retreat (also clickable on the map), advance, EMP,
+    defence declaration; "Auto" answers with the engine's auto_answer."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.info = pn.pane.HTML("", width=SIDE_W)
+        self.options = pn.widgets.RadioBoxGroup(options={}, inline=False)
+        self.confirm = pn.widgets.Button(label="Confirm", color="primary", width=120)
+        self.auto = pn.widgets.Button(label="Auto", color="default", width=120)
+        self.confirm.on_click(self._confirm)
+        self.auto.on_click(lambda e: self.model.auto())
+        self._controls = pn.Column(self.options, pn.Row(self.confirm, self.auto))
+
+    def _confirm(self, event) -> None:
+        value = self.options.value
+        if value is not None:
+            self.model.answer(int(value))
+
+    def refresh(self) -> None:
+        m = self.model
+        d = m.s.pending
+        if d is None:
+            self.info.object = _box(f"<h4>Decision</h4>{_esc(UI['no_decision'])}")
+            self._controls.visible = False
+            return
+        extra = " Purple hexes on the map are clickable." if d.kind in ("retreat", "advance") \
+            else ""
+        self.info.object = _box(
+            f"<h4>Decision for the {_esc(d.side)} player</h4><div class='wg-decision'>"
+            f"{_esc(d.prompt)} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
+        opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
+        self._updating = True
+        try:
+            self.options.options = opts
+            self.options.value = 0 if opts else None
+        finally:
+            self._updating = False
+        self._controls.visible = True
+
+    def __panel__(self):
+        return pn.Column(self.info, self._controls, width=SIDE_W)
+
+
+class TurnPanel(_View):
+    """Turn track with dates, phase, air points, heavy bombers, victory points, and the
+    game's commands (end phase, undo, save, load, new game, hidden values)."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.info = pn.pane.HTML("", width=SIDE_W)
+        self.end = pn.widgets.Button(label="End phase", color="primary", width=110)
+        self.undo = pn.widgets.Button(label="Undo", width=80)
+        self.save = pn.widgets.FileDownload(callback=self._save, filename="wargame-save.json",
+                                            label="Save", color="default", width=90,
+                                            embed=False)
+        self.load = pn.widgets.FileInput(accept=".json", width=200)
+        self.seed = pn.widgets.IntInput(label="Seed", value=model.s.seed, width=110)
+        self.new = pn.widgets.Button(label="New game", width=100)
+        self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
+                                      width=240)
+        self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
+                                               width=160)
+        self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
+        self.end.on_click(lambda e: self.model.end_phase())
+        self.undo.on_click(lambda e: self.model.undo())
+        self.new.on_click(lambda e: self.model.new_game(self.seed.value))
+        self.load.param.watch(self._load, "value")
+        self.hide.param.watch(self._hide, "value")
+        self.carpet.on_click(self._carpet)
+        self._carpet_row = pn.Row(self.carpet_target, self.carpet)
+
+    def _save(self) -> io.StringIO:
+        return io.StringIO(self.model.save_json())
+
+    def _load(self, event) -> None:
+        if event.new:
+            self.model.load_json(event.new)
+
+    def _hide(self, event) -> None:
+        self.model.hide_enemy = bool(event.new)
+        self.model._changed()
+
+    def _carpet(self, event) -> None:
+        if self.carpet_target.value:
+            self.model.carpet_bomb(self.carpet_target.value)
+
+    def refresh(self) -> None:
+        m = self.model
+        s = m.s
+        scn = m.game.scenario
+        track = []
+        for t in range(scn.first_turn, scn.last_turn + 1):
+            date = scn.turn_date(t) or ""
+            cls = " class='wg-cur'" if t == s.turn else ""
+            track.append(f"<td{cls} title='{_esc(date)}'>{t}<br><span class='wg-rule'>"
+                         f"{_esc(date[5:] if date else '')}</span></td>")
+        vp = s.victory_points()
+        carpet = m.game.rule("carpet_bombing")
+        bombers = (f"<br>Heavy bombers: {len(s.carpet_turns)} of {carpet['uses']} uses "
+                   f"(from turn {carpet['from_turn']}, CN 6.3)") if carpet else ""
+        lines = "".join(f"<tr><td>{_esc(side)}</td><td>{_esc(what)}</td><td>{pts}</td></tr>"
+                        for side, what, pts in vp["lines"] if pts)
+        date = scn.turn_date(s.turn)
+        self.info.object = _box(
+            f"<h4>{_esc(scn.title)}</h4>"
+            f"<div class='wg-phase'>Turn <b>{s.turn}</b>{' (' + _esc(date) + ')' if date else ''}"
+            f": <b>{_esc(PHASE_NAMES[s.phase.value])}</b></div>"
+            f"<table class='wg-track'><tr>{''.join(track)}</tr></table>"
+            f"Air points left: Allied {s.air_points.get('allied', 0)}, Axis "
+            f"{s.air_points.get('axis', 0)}{bombers}"
+            f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
+            f"<b>{vp['axis']}</b></div><table>{lines}</table>"
+            f"<div class='wg-rule'>Seed {s.seed}, {len(s.log)} actions</div>")
+        targets = [h.id for h in s.carpet_targets()]
+        self._updating = True
+        try:
+            if self.carpet_target.options != targets:
+                self.carpet_target.options = targets
+        finally:
+            self._updating = False
+        self._carpet_row.visible = bool(targets)
+        self.end.disabled = s.is_over
+
+    def __panel__(self):
+        return pn.Column(
+            self.info,
+            pn.Row(self.end, self.undo, self.save),
+            self._carpet_row,
+            pn.Row(self.seed, self.new),
+            pn.Row(pn.pane.HTML(_box("Load a save:")), self.load),
+            self.hide,
+            width=SIDE_W,
+        )
+
+
+class LogPanel(_View):
+    """The event log in plain words, newest first, with rule references."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.pane = pn.pane.HTML("", sizing_mode="stretch_width", max_height=260,
+                                 styles={"overflow-y": "auto"})
+        self._key: tuple | None = None
+
+    def refresh(self) -> None:
+        s = self.model.s
+        key = (id(s), len(s.events))
+        if key == self._key:
+            return
+        self._key = key
+        rows = "".join(
+            f"<li>{_esc(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
+            for text, rule in reversed(self.model.log_lines(150)))
+        self.pane.object = _box(f"<h4>Event log</h4><ul class='wg-log'>{rows}</ul>")
+
+    def __panel__(self):
+        return self.pane
+
+
+class HistoryPanel(_View):
+    """What really happened this turn (scenario history.yaml) and which cities the Allies
+    held, as a map overlay."""
+
+    def __init__(self, model: CampaignState, **params: Any) -> None:
+        super().__init__(model, **params)
+        self.pane = pn.pane.HTML("", width=SIDE_W)
+        self.overlay = pn.widgets.Toggle(label="Show cities the Allies really held", width=260)
+        self.overlay.param.watch(self._overlay, "value")
+
+    def _overlay(self, event) -> None:
+        self.model.history_overlay = bool(event.new)
+        self.model._changed()
+
+    def refresh(self) -> None:
+        m = self.model
+        if m.history is None:
+            self.pane.object = _box(f"<h4>History</h4>{_esc(UI['no_history'])}")
+            self.overlay.visible = False
+            return
+        entry = m.history_entry()
+        if entry is None:
+            self.pane.object = _box(f"<h4>History</h4>No entry for turn {m.s.turn}.")
+            return
+        cities = ", ".join(_esc(c) for c in entry.allied_cities) or "none"
+        self.pane.object = _box(
+            f"<h4>History: {_esc(entry.dates)}</h4><div>{_esc(entry.text)}</div>"
+            f"<div class='wg-rule'>Allied-held cities: {cities}</div>")
+
+    def __panel__(self):
+        return pn.Column(self.pane, self.overlay, width=SIDE_W)
+
+
+class CampaignDashboard(pn.viewable.Viewer):
+    """The whole campaign dashboard for a scenario id, Scenario or Game."""
+
+    def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
+                 variants: tuple[str, ...] | list[str] = (), **params: Any) -> None:
+        super().__init__(**params)
+        self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants)
+        self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0))
+        self.map.on_click = self.model.select_hex
+        self.message = MessageBar(self.model)
+        self.unit_card = UnitCard(self.model)
+        self.reinforcements = ReinforcementPanel(self.model)
+        self.attack = AttackPanel(self.model)
+        self.decision = DecisionPanel(self.model)
+        self.turn = TurnPanel(self.model)
+        self.log = LogPanel(self.model)
+        self.history = HistoryPanel(self.model)
+        self.views = [self.message, self.unit_card, self.reinforcements, self.attack,
+                      self.decision, self.turn, self.log, self.history]
+        self.model.param.watch(lambda e: self.refresh(), "version")
+        self.refresh()
+        self._layout = pn.Row(
+            pn.Column(self.message, self.map, self.log, width=self.map.figure.width + 20),
+            pn.Column(self.turn, self.decision, self.attack, self.unit_card,
+                      self.reinforcements, self.history, width=SIDE_W + 10),
+        )
+
+    # ------------------------------------------------------------------ map rendering
+    def counters(self) -> list[Counter]:
+        m = self.model
+        s = m.s
+        out = []
+        for h, uids in sorted(s.occupancy().items()):
+            top = m.selected_unit if m.selected_unit in uids else uids[0]
+            d = m.game.units[top]
+            us = s.units[top]
+            if m.hidden(top):
+                values = "?-?-?"
+            else:
+                values = f"{s.attack_of(top)}-{s.defence_of(top)}-{d.movement}"
+            out.append(Counter(h, top, type_letter(d.type), values,
+                               NATION_COLOURS.get(d.nation, "#cccccc"), us.reduced, len(uids),
+                               d.side, d.name))
+        return out
+
+    def highlights(self) -> list[Highlight]:
+        m = self.model
+        s = m.s
+        out: list[Highlight] = []
+        if m.history_overlay:
+            out += [Highlight(h, "history") for h in m.history_hexes()]
+        if s.phase.is_movement and s.pending is None:
+            reach = m.reachable()
+            if reach:
+                mp, _ = s.movement_of(m.selected_unit)
+                for h, r in reach.items():
+                    left = m.mp_left(r)
+                    label = f"{left:g}" if not r.engaged else f"{left:g}!"
+                    out.append(Highlight(h, "reach", HexMap.reach_colour(left / max(mp, 1)),
+                                         label))
+                out += [Highlight(h, "zoc") for h in m.enemy_zoc()]
+            if m.reinforcement:
+                out += [Highlight(h, "entry") for h in m.entry_hexes()]
+                out += [Highlight(h, "zoc") for h in m.enemy_zoc()]
+        if m.attack_target and s.pending is None:
+            out.append(Highlight(Hex.from_id(m.attack_target), "target"))
+            for u in m.attack_units:
+                if s.units[u].hex is not None:
+                    out.append(Highlight(s.units[u].hex, "attacker"))
+            for u in m.attack_artillery:
+                if s.units[u].hex is not None:
+                    out.append(Highlight(s.units[u].hex, "artillery"))
+        if s.pending is not None:
+            out += [Highlight(Hex.from_id(hid), "retreat") for hid in m.retreat_targets()]
+        if m.selected_unit and s.units[m.selected_unit].hex is not None:
+            out.append(Highlight(s.units[m.selected_unit].hex, "selected"))
+        elif m.selected_hex:
+            out.append(Highlight(Hex.from_id(m.selected_hex), "selected"))
+        return out
+
+    def refresh(self) -> None:
+        self.map.set_counters(self.counters(), self.model.selected_unit)
+        self.map.set_highlights(self.highlights())
+        for v in self.views:
+            v.refresh()
+
+    def click(self, hex_id: str) -> None:
+        """Same path as a click on the map (for notebooks and tests)."""
+        self.map.click(hex_id)
+
+    def __panel__(self):
+        return self._layout
+
+
+# Result words exported for the notebook's legend.
+RESULT_LEGEND = RESULT_WORDS
