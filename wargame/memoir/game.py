@@ -92,7 +92,8 @@ class Action:
     def __str__(self) -> str:
         parts = [self.kind]
         if self.card is not None:
-            parts.append(card(self.card).title)
+            ok = isinstance(self.card, int) and 0 <= self.card < len(DECK)
+            parts.append(card(self.card).title if ok else f"card {self.card}")
         if self.unit is not None:
             parts.append(f"unit {self.unit}")
         if self.hex is not None:

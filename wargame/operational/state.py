@@ -623,13 +623,15 @@ class State:
         if us.status != "waiting" or us.available is None or us.available > self.turn:
             return []
         side = self.side_of(uid)
+        landing = self.game.rule("first_turn_landing")
+        if landing and uid == landing["unit"] and self.turn == self.game.scenario.first_turn:
+            return self._first_turn_landing_hexes(uid, landing)
         if us.entry_edge is not None:
             hexes = list(self.game.board.edges.get(us.entry_edge, ()))
         else:
             entry = next(r.entry for r in self.game.scenario.reinforcements if r.unit == uid)
             if entry.kind == "drop":
-                hexes = [self.units[u].hex for u in self.game.scenario.division_units(entry.division)
-                         if self.units[u].status == "on_map"]
+                hexes = self._drop_hexes(uid, entry)
             else:
                 hexes = list(entry.hexes)
             if entry.kind == "beach":
@@ -638,6 +640,42 @@ class State:
                     hexes.append(Hex.from_id(port))  # CN 4.2.1: by Cherbourg after its capture
         enemy = self.occupied_by(self.other(side))
         return sorted({h for h in hexes if h not in enemy and self.game.board.is_land(h)})
+
+    def _drop_hexes(self, uid: str, entry) -> list[Hex]:
+        """CN 4.2.3: turn-1 drops land on any hex their division holds; if no Allied unit holds
+        the division's drop hexes any more, the unit lands on a beach of its nation on turn 2."""
+        division = entry.division
+        drop_zone = {h for u, h in self.game.scenario.setup if self.game.units[u].division == division}
+        held = [h for h in drop_zone if any(self.side_of(u) == "allied" for u in self.units_at(h))]
+        fallback = self.game.rule("drop_fallback")
+        if not held and fallback:
+            if self.turn < fallback["turn"]:
+                return []
+            beaches = fallback["beaches"].get(self.game.units[uid].nation, [])
+            return [h for name in beaches for h in self.game.board.places.get(name, ())]
+        return [self.units[u].hex for u in self.game.scenario.division_units(division)
+                if self.units[u].status == "on_map"]
+
+    def _first_turn_landing_hexes(self, uid: str, rule: dict) -> list[Hex]:
+        """CN 3.0 observation / 11.1.3: after the Allied combat phase of turn 0 the 1st Commando
+        Brigade lands at 3011 once it is taken (then moves to a 6th Airborne hex), or else on
+        another British beach, where it stays."""
+        if self.phase is not Phase.ALLIED_COMBAT or self.combat is not None or self.pending is not None:
+            return []
+        enemy = self.occupied_by(self.other(self.side_of(uid)))
+        first = Hex.from_id(rule["hex"])
+        if first not in enemy and self.control.get(first, "allied") == "allied" and self._stacked_ok(first, uid):
+            return [first]
+        return sorted(h for name in rule["fallback_beaches"] for h in self.game.board.places.get(name, ())
+                      if h not in enemy)
+
+    def _stacked_ok(self, h: Hex, uid: str) -> bool:
+        return self.stack_room(h, self.side_of(uid), uid) > 0 or bool(self._join_hexes(uid))
+
+    def _join_hexes(self, uid: str) -> list[Hex]:
+        rule = self.game.rule("first_turn_landing") or {}
+        return sorted({self.units[u].hex for u in self.game.scenario.division_units(rule.get("join_division", ""))
+                       if self.units[u].status == "on_map" and self.stack_room(self.units[u].hex, "allied", uid) > 0})
 
     # ------------------------------------------------------------------ public API
     def apply(self, action: Action) -> list[Event]:
@@ -684,6 +722,14 @@ class State:
                 actions.append(CarpetBomb(h.id))
         else:
             actions.extend(self._attack_actions(side))
+            landing = self.game.rule("first_turn_landing")
+            if landing and self.units.get(landing["unit"]) and self.units[landing["unit"]].status == "waiting":
+                uid = landing["unit"]
+                for h in self.entry_hexes(uid):
+                    if h == Hex.from_id(landing["hex"]):
+                        actions.extend(Enter(uid, h.id, j.id) for j in self._join_hexes(uid))
+                    else:
+                        actions.append(Enter(uid, h.id))
         if self._end_phase_refusal() is None:
             actions.append(EndPhase())
         return actions
@@ -890,6 +936,10 @@ class State:
         if a.unit not in self.units:
             raise IllegalAction(f"no unit {a.unit!r}", p)
         side = self.side_of(a.unit)
+        landing = self.game.rule("first_turn_landing")
+        if landing and a.unit == landing["unit"] and self.turn == self.game.scenario.first_turn:
+            self._do_first_turn_landing(a, landing)
+            return
         if not self.phase.is_movement or side != self.phase.side:
             raise IllegalAction("reinforcements enter in their side's movement phase", f"{p} 4.2.1")
         us = self.units[a.unit]
@@ -919,6 +969,33 @@ class State:
         self._emit("enter", f"{p} 4.2.1", unit=self.game.units[a.unit].name, hex=h.id)
         if a.to and dest != h:
             self._do_move(Move(a.unit, dest.id))
+
+    def _do_first_turn_landing(self, a: Enter, rule: dict) -> None:
+        r = rule.get("rule", "CN 3.0")
+        h = self._hex_arg(a.hex, "landing hex")
+        if h not in self.entry_hexes(a.unit):
+            raise IllegalAction("lands after the Allied combat phase of the first turn, at "
+                                f"{rule['hex']} once taken, otherwise on another British beach", r)
+        us = self.units[a.unit]
+        first = Hex.from_id(rule["hex"])
+        dest = h
+        if h == first:
+            if not a.to:
+                raise IllegalAction("after landing it must move to a hex held by the 6th Airborne", r)
+            dest = self._hex_arg(a.to, "destination")
+            if dest not in self._join_hexes(a.unit):
+                raise IllegalAction(f"{dest.id} is not a hex held by the 6th Airborne with room", r)
+        elif a.to and self._hex_arg(a.to, "destination") != h:
+            raise IllegalAction("landing elsewhere, it does not move", r)
+        elif self.stack_room(h, "allied", a.unit) <= 0:
+            raise IllegalAction(f"stacking limit {self.game.scenario.stacking_limit}", f"{self.rule_prefix} 4.1.1")
+        us.status = "on_map"
+        us.hex = dest
+        us.entered_turn = self.turn
+        us.stopped = True
+        self._emit("landing", r, unit=self.game.units[a.unit].name, hex=h.id)
+        if dest != h:
+            self._emit("move", r, unit=self.game.units[a.unit].name, frm=h.id, to=dest.id, cost=0, path=[dest.id])
 
     def _do_exit(self, a: Exit) -> None:
         p = self.rule_prefix

@@ -1,0 +1,102 @@
+"""Campanha da Normandia's own rules on the real scenario: the turn-0 commando landing
+(CN 3.0 observation), turn-1 drops and their fallback (CN 4.2.3), naval support (CN 10.0),
+coastal fortifications (CN 5.1.2)."""
+
+import pytest
+
+from wargame.hexgrid import Hex
+from wargame.operational.actions import Attack, EndPhase, Enter, IllegalAction
+from wargame.operational.auto import auto_answer
+from wargame.operational.state import Game, Phase
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game("normandy")
+
+
+def H(hid):
+    return Hex.from_id(hid)
+
+
+def advance_to_turn(state, turn):
+    """End phases, fighting the obligatory attacks with the first legal attack."""
+    while state.turn < turn:
+        if state.pending is not None:
+            state.apply(auto_answer(state))
+            continue
+        actions = state.legal_actions()
+        if EndPhase() in actions:
+            state.apply(EndPhase())
+        else:
+            state.apply(next(a for a in actions if isinstance(a, Attack)))
+    return state
+
+
+def test_commando_lands_after_combat_at_3011_and_joins_the_6th_airborne(game):
+    state = game.new_state(1)
+    assert state.entry_hexes("gb-1sb") == []  # not during the movement phase
+    state.apply(EndPhase())
+    assert state.phase is Phase.ALLIED_COMBAT
+    # clear Sword (3011) by hand for the test: the German 736th is gone, the hex taken
+    state.units["de-736-716"].status = "eliminated"
+    state.units["de-736-716"].hex = None
+    state.control[H("3011")] = "allied"
+    state._cache.clear()
+    assert state.entry_hexes("gb-1sb") == [H("3011")]
+    airborne = {state.units[u].hex for u in game.scenario.division_units("gb-6ab") if state.units[u].status == "on_map"}
+    options = [a for a in state.legal_actions() if isinstance(a, Enter) and a.unit == "gb-1sb"]
+    assert options and {H(a.to) for a in options} <= airborne
+    with pytest.raises(IllegalAction) as exc:
+        state.apply(Enter("gb-1sb", "3011"))
+    assert exc.value.rule == "CN 3.0"
+    state.apply(options[0])
+    assert state.units["gb-1sb"].hex in airborne
+
+
+def test_commando_lands_on_another_british_beach_if_sword_holds(game):
+    state = game.new_state(1)
+    state.apply(EndPhase())
+    juno = game.board.places["Juno"][0]
+    for u in state.units_at(juno):  # Juno taken, Sword still German
+        state.units[u].status = "eliminated"
+        state.units[u].hex = None
+    state._cache.clear()
+    hexes = state.entry_hexes("gb-1sb")
+    assert H("3011") not in hexes  # still German
+    gold_juno = set(game.board.places["Gold"]) | set(game.board.places["Juno"])
+    assert hexes and set(hexes) <= gold_juno
+
+
+def test_turn_1_drop_on_division_hexes_or_beach_on_turn_2(game):
+    state = advance_to_turn(game.new_state(1), 1)
+    hexes = state.entry_hexes("us-325-82")
+    division_hexes = {state.units[u].hex for u in game.scenario.division_units("us-82") if state.units[u].status == "on_map"}
+    assert hexes and set(hexes) <= division_hexes
+    # if no Allied unit holds the 82nd's drop hexes, no drop: a beach on turn 2 (CN 4.2.3)
+    for u in game.scenario.division_units("us-82"):
+        if state.units[u].status == "on_map":
+            state.units[u].status = "eliminated"
+            state.units[u].hex = None
+    state._cache.clear()
+    assert state.entry_hexes("us-325-82") == []
+    state.turn = 2
+    beaches = set(game.board.places["Omaha"]) | set(game.board.places["Utah"])
+    assert set(state.entry_hexes("us-325-82")) <= beaches and state.entry_hexes("us-325-82")
+
+
+def test_naval_support_reaches_three_hexes_from_the_invasion_coast_but_not_from_1509(game):
+    # "at most 3 hexes from a hex of the invasion coast", counting the coast hex itself: the
+    # rule's own example puts Carentan (1311) out of range, and 1311 is 3 hexes from Utah 1409
+    # (docs/rules-notes.md).
+    state = game.new_state(1)
+    assert H("1311").distance(H("1409")) == 3
+    coast = [h for h in game.board.places["invasion_coast"] if h != H("1509")]
+    near = next(h for h in game.board.land_hexes() if min(h.distance(c) for c in coast) == 2)
+    far = next(h for h in game.board.land_hexes() if min(h.distance(c) for c in coast) == 3)
+    assert state.naval_support_columns(near, ()) == 1
+    assert state.naval_support_columns(far, ()) == 0
+    # Carentan (1311) is not within range of the invasion coast (CN 10.0 observation)
+    assert state.naval_support_columns(H("1311"), ()) == 0
+    # Cherbourg always is (CN 10.0)
+    assert state.naval_support_columns(H("0603"), ()) == 1

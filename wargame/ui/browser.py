@@ -1,0 +1,67 @@
+"""Helpers to drive the dashboard in a real browser (python playwright): wait for the map,
+click a hex by mapping data coordinates to pixels with the Bokeh figure view's scales
+(STACK-NOTES), read a data source. Used by tests/ui and bench/dashboard.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargame.hexgrid import Hex, Layout
+
+__all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
+           "CLICK_GAP_S"]
+
+CLICK_GAP_S = 0.5  # two clicks within ~300 ms are a double tap (STACK-NOTES)
+
+_FIND = """
+(name) => {
+  if (!window.Bokeh || !Bokeh.documents) return null;
+  for (const doc of Bokeh.documents) {
+    const m = doc.get_model_by_name(name);
+    if (m) return m;
+  }
+  return null;
+}
+"""
+
+
+def wait_for_map(page: Any, name: str = "hexmap", timeout: float = 30000) -> None:
+    page.wait_for_function(
+        f"""() => {{ const find = {_FIND}; const fig = find('{name}');
+            if (!fig) return false; const v = Bokeh.index.find_one(fig);
+            return !!(v && v.frame && v.canvas_view); }}""", timeout=timeout)
+
+
+def hex_pixel(page: Any, h: Hex | str, layout: Layout | None = None,
+              name: str = "hexmap") -> tuple[float, float]:
+    """Page pixel of a hex centre: Layout -> data coordinates -> the view's frame scales."""
+    h = Hex.from_id(h) if isinstance(h, str) else h
+    x, y = (layout or Layout("flattop", 1.0)).to_xy(h)
+    px, py = page.evaluate(
+        f"""([name, x, y]) => {{ const find = {_FIND}; const fig = find(name);
+            const v = Bokeh.index.find_one(fig);
+            const r = v.canvas_view.el.getBoundingClientRect();
+            return [r.x + v.frame.x_scale.compute(x), r.y + v.frame.y_scale.compute(y)]; }}""",
+        [name, x, y])
+    return px, py
+
+
+def click_hex(page: Any, h: Hex | str, layout: Layout | None = None, name: str = "hexmap",
+              gap: float = CLICK_GAP_S) -> None:
+    """Click the centre of a hex, then wait ``gap`` so the next click is not a double tap."""
+    px, py = hex_pixel(page, h, layout, name)
+    page.mouse.click(px, py)
+    page.wait_for_timeout(int(gap * 1000))
+
+
+def source_column(page: Any, source_name: str, column: str) -> list:
+    return page.evaluate(
+        f"""([n, c]) => {{ const find = {_FIND}; const s = find(n);
+            return s ? Array.from(s.data[c] || []) : null; }}""", [source_name, column])
+
+
+def mark_pointer_time(page: Any) -> None:
+    """Record ``window.__wg_t0`` at every pointer press (click-to-draw timing)."""
+    page.evaluate("""() => { if (window.__wg_mark) return; window.__wg_mark = true;
+        window.addEventListener('pointerdown', () => { window.__wg_t0 = performance.now(); },
+                                true); }""")
