@@ -13,7 +13,7 @@ SEED ?= 1944
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,build-maps]'
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -30,7 +30,7 @@ def load_yaml(path: str | Path) -> Any:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ScenarioError(path, "(file)", "an existing file") from None
     except UnicodeDecodeError:
         raise ScenarioError(path, "(file)", "UTF-8 text") from None
@@ -46,7 +46,7 @@ def load_json(path: str | Path) -> Any:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ScenarioError(path, "(file)", "an existing file") from None
     except UnicodeDecodeError:
         raise ScenarioError(path, "(file)", "UTF-8 text") from None

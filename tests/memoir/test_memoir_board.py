@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 from m44helpers import H
 
 from wargame.hexgrid import Hex
-from wargame.memoir import ALLIES, AXIS, LAYOUT, Board, hex_to_m44, m44_to_hex
-from wargame.memoir import rules
+from wargame.memoir import ALLIES, AXIS, LAYOUT, Board, hex_to_m44, m44_to_hex, rules
 from wargame.memoir.board import BoardHex, line_variants
 from wargame.memoir.scenario import custom_scenario, load_scenario
 

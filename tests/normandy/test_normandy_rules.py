@@ -100,3 +100,31 @@ def test_naval_support_reaches_three_hexes_from_the_invasion_coast_but_not_from_
     assert state.naval_support_columns(H("1311"), ()) == 0
     # Cherbourg always is (CN 10.0)
     assert state.naval_support_columns(H("0603"), ()) == 1
+
+
+def test_offmap_road_from_avranches_to_south_of_vire(game):
+    # CN 4.2.2: a motorized unit leaving Avranches (1125) by the red arrows reaches 1825
+    # having spent 5 points (10 road hexes x 0.5) and goes on from there.
+    state = advance_to_turn(game.new_state(1), 1)
+    while state.phase is not Phase.AXIS_MOVEMENT:
+        if state.pending is not None:
+            state.apply(auto_answer(state))
+        elif EndPhase() in state.legal_actions():
+            state.apply(EndPhase())
+        else:
+            state.apply(next(a for a in state.legal_actions() if isinstance(a, Attack)))
+    state.units["de-901-lehr"].status = "on_map"
+    state.units["de-901-lehr"].hex = H("1125")
+    state.units["de-901-lehr"].spent = 0
+    state._cache.clear()
+    reach = state.reach("de-901-lehr")
+    assert reach[H("1825")].cost == 10 and reach[H("1825")].prev == H("1125")
+    # the arrows are German only (scenario rule offmap_road_sides: [axis])
+    allied = next(u.id for u in game.scenario.units.values()
+                  if u.side == "allied" and u.type == "motorized_infantry")
+    state.units[allied].status = "on_map"
+    state.units[allied].hex = H("1125")
+    state.units[allied].spent = 0
+    state._cache.clear()
+    allied_reach = state.reach(allied)
+    assert H("1825") not in allied_reach or allied_reach[H("1825")].prev != H("1125")

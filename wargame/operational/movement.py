@@ -105,12 +105,14 @@ def reachable(
     enemy_zoc: set[Hex] | frozenset[Hex],
     forbidden: set[Hex] | frozenset[Hex] = frozenset(),
     start_cost: int = 0,
+    extra_steps: dict[Hex, list[tuple[Hex, int]]] | None = None,
 ) -> dict[Hex, Reach]:
     """Hexes reachable from ``start`` within ``budget`` half-points (Dijkstra).
 
     CN/OD 4.1.2: entering an enemy zone of engagement stops the unit; leaving one at the start
     of a move costs one extra point ("romper contato"); enemy hexes are never entered.
     ``forbidden`` are hexes this unit may not enter (e.g. maquis areas for the Axis, OD 10.0).
+    ``extra_steps`` adds links between hexes that are not neighbours (CN 4.2.2's off-map roads).
     Stacking is checked by the caller on the destination only (4.1.1: friendly stacks may be
     passed through).
     """
@@ -120,6 +122,9 @@ def reachable(
     if forbidden:
         blocked.update(index[h] for h in forbidden if h in index)
     zoc = {index[h] for h in enemy_zoc if h in index}
+    extra: dict[int, list[tuple[int, int]]] = {}
+    for a, links in (extra_steps or {}).items():
+        extra[index[a]] = [(index[b], c) for b, c in links]
     s = index[start]
     dist = {s: start_cost}
     prev: dict[int, int] = {}
@@ -131,13 +136,13 @@ def reachable(
         if dist[h] < cost:
             continue
         if h == s:
-            extra = leave_extra
+            extra_cost = leave_extra
         elif h in zoc:
             continue  # engaged: must stop
         else:
-            extra = 0
-        for n, c in table[h]:
-            nc = cost + c + extra
+            extra_cost = 0
+        for n, c in (table[h] if h not in extra else table[h] + tuple(extra[h])):
+            nc = cost + c + extra_cost
             if nc > budget or n in blocked:
                 continue
             old = dist.get(n)
