@@ -17,8 +17,7 @@ Build-time only: numpy, global-land-mask and matplotlib (the ``build-maps`` extr
 here and nowhere in the game. The output is deterministic: same inputs, same bytes.
 
 Hex geometry: flat-top hexes in columns, id ``CCRR`` (column, row, both from 01), odd-numbered
-columns half a hex lower ("odd-q"). Axial maths comes from ``wargame.hexgrid``; the id
-conversion is done here by ``hex_from_id``/``hex_id`` (see the note at those functions).
+columns half a hex lower ("odd-q"), all from ``wargame.hexgrid``.
 """
 
 from __future__ import annotations
@@ -48,26 +47,16 @@ FLAGS = ("village", "fortification", "airfield")
 # --------------------------------------------------------------------------------------------
 # Hex ids (odd-q: odd-numbered columns half a hex lower)
 # --------------------------------------------------------------------------------------------
-# Note: these two functions implement the layout that all 17 rule adjacencies fit (Cherbourg
-# 0502/0603, Omaha 1909/2010, drops 1010/1109 ...). At the time of writing
-# ``wargame.hexgrid.offset_to_hex`` shifts *even* columns down instead (0502 and 0603 come out
-# two hexes apart); once it is fixed these can be replaced by ``Hex.from_id``/``hex.id``.
 def hex_from_id(hex_id: str) -> Hex:
-    text = str(hex_id)
-    if len(text) != 4 or not text.isdigit():
-        raise ValueError(f"hex id {hex_id!r}: expected four digits CCRR")
-    col, row = int(text[:2]), int(text[2:])
-    return Hex(col, row - (col - (col & 1)) // 2)
+    return Hex.from_id(str(hex_id))
 
 
 def hex_id(h: Hex) -> str:
-    col = h.q
-    row = h.r + (col - (col & 1)) // 2
-    return f"{col:02d}{row:02d}"
+    return h.id
 
 
 def col_row(h: Hex) -> tuple[int, int]:
-    return h.q, h.r + (h.q - (h.q & 1)) // 2
+    return h.col, h.row
 
 
 def centre(h: Hex) -> tuple[float, float]:
@@ -274,12 +263,8 @@ class Builder:
         f = self.f
         # 1. named places (rule-pinned first, then the other towns located by the fit)
         hex_attr: dict[str, dict] = {}
-        for name, spec in f["places"].items():
-            ids = spec.get("hexes") or ([spec["hex"]] if "hex" in spec else None)
-            if ids is None:
-                h = self.fit.hex_of(*spec["lonlat"])
-                ids = [hex_id(h)]
-            ids = [str(i) for i in ids]
+
+        def add_place(name: str, spec: dict, ids: list[str]) -> None:
             self.places[name] = ids
             for i in ids:
                 attrs = hex_attr.setdefault(i, {})
@@ -290,8 +275,17 @@ class Builder:
                         attrs[k] = spec[k]
                 if spec.get("label", True) and "name" not in attrs:
                     attrs["name"] = spec.get("name", name)
-                if spec.get("pin", True):
-                    self.pinned[i] = spec
+
+        located = []
+        for name, spec in f["places"].items():
+            ids = spec.get("hexes") or ([spec["hex"]] if "hex" in spec else None)
+            if ids is None:
+                located.append((name, spec))
+                continue
+            ids = [str(i) for i in ids]
+            add_place(name, spec, ids)
+            for i in ids:
+                self.pinned[i] = spec
         # 2. land and sea
         lm = f["land"]
         frac = land_fractions(self.board, self.fit, int(lm.get("samples", 4)))
@@ -313,13 +307,26 @@ class Builder:
             raise ValueError(f"cannot reach {target} land hexes (pinned {len(land)})")
         chosen = rest[:need]
         land.update(chosen)
-        self.threshold = (frac[chosen[-1]] if chosen else 1.0, frac[rest[need]] if need < len(rest) else 0.0)
+        self.threshold = (
+            frac[chosen[-1]] if chosen else 1.0,
+            frac[rest[need]] if need < len(rest) else 0.0,
+        )
+        below = sorted(i for i in land if frac[i] < self.threshold[0])
         self.log.append(
             f"land: {len(land)} hexes; effective land-fraction threshold {self.threshold[0]:.3f}"
-            f" (first excluded {self.threshold[1]:.3f}); forced land {sorted(force_land - set(chosen))}"
+            f" (first excluded {self.threshold[1]:.3f}); forced land below it: "
+            + ", ".join(f"{i} ({frac[i]:.2f})" for i in below)
         )
         self.frac = frac
         self.land = land
+        # 1b. towns the rules do not name: located through the fit, never on a rule hex
+        for name, spec in located:
+            i = self.land_hex_at(spec["lonlat"])
+            if i in self.pinned:
+                raise ValueError(f"{name} falls on rule hex {i} ({self.places_at(i)})")
+            if i in hex_attr:
+                self.log.append(f"{name} shares hex {i} with {self.places_at(i)}")
+            add_place(name, spec, [i])
         # 3. terrain: default, areas in order, hex overrides, place terrain
         terrain: dict[str, str] = {i: "sea" for i in self.board_ids}
         for i in land:
@@ -330,6 +337,11 @@ class Builder:
             for i in hits:
                 if i in land:
                     terrain[i] = area["terrain"]
+            if area.get("place"):  # a named feature (forest, hill): a place, labelled once
+                ids = sorted({i for i in hits if i in land})
+                self.places[area["place"]] = ids
+                if ids and not hex_attr.get(ids[0], {}).get("name"):
+                    hex_attr.setdefault(ids[0], {})["name"] = area["place"]
         for i, t in (f.get("hex_terrain") or {}).items():
             i = str(i)
             if i in land:
@@ -344,7 +356,7 @@ class Builder:
                     flags.setdefault(i, {})[k] = True
         for kind in FLAGS:
             for item in f.get(kind + "s", []) or []:
-                i = str(item["hex"]) if "hex" in item else hex_id(self.fit.hex_of(*item["lonlat"]))
+                i = str(item["hex"]) if "hex" in item else self.land_hex_at(item["lonlat"])
                 if i not in land:
                     raise ValueError(f"{kind} {item} falls on sea hex {i}")
                 flags.setdefault(i, {})[kind] = True
@@ -395,6 +407,21 @@ class Builder:
             "places": {k: self.places[k] for k in sorted(self.places)},
         }
         return out
+
+    def places_at(self, i: str) -> list[str]:
+        return [k for k, v in self.places.items() if i in v]
+
+    def land_hex_at(self, lonlat) -> str:
+        """The hex of a point; if the fit puts it at sea, the nearest land hex (coast towns)."""
+        fcol, fy = self.fit.to_hex_plane(float(lonlat[0]), float(lonlat[1]))
+        h = hex_at(fcol, fy)
+        if hex_id(h) in self.land:
+            return hex_id(h)
+        p = (1.5 * fcol, SQ3 * fy)
+        cands = [n for n in h.within(2) if id_valid(n) and hex_id(n) in self.land]
+        best = min(cands, key=lambda n: (math.dist(centre(n), p), hex_id(n)))
+        self.log.append(f"{lonlat}: fit hex {hex_id(h)} is sea, using land hex {hex_id(best)}")
+        return hex_id(best)
 
     def area_hexes(self, area: dict) -> list[str]:
         hits: list[str] = []
@@ -642,7 +669,10 @@ def render_png(data: dict, path: Path, title: str) -> None:
     for i in ids:
         rec = hexes[i]
         x, y = xy(i)
-        if rec["terrain"] != "sea" or rec.get("name"):
+        if rec.get("name"):
+            ax.text(x, y + 0.62, i, ha="center", va="center", fontsize=5, color="black",
+                    weight="bold")
+        elif rec["terrain"] != "sea":
             ax.text(x, y + 0.62, i, ha="center", va="center", fontsize=3.6, color="#555555")
         if rec.get("fortification"):
             ax.plot([x - 0.45, x + 0.45], [y - 0.55, y - 0.55], color="black", lw=1.5, zorder=5)
@@ -674,9 +704,11 @@ def render_png(data: dict, path: Path, title: str) -> None:
                 plt.Line2D([], [], color="#b02020", lw=1.6),
                 plt.Line2D([], [], color="black", lw=1.5),
                 plt.Line2D([], [], marker="s", color="#444444", ls="none"),
-                plt.Line2D([], [], marker="^", color="#d000d0", ls="none")]
+                plt.Line2D([], [], marker="^", color="#d000d0", ls="none"),
+                plt.Line2D([], [], marker="$\u2708$", color="black", ls="none"),
+                plt.Line2D([], [], marker="v", color="#006000", ls="none")]
     labels += ["river (hexside)", "canal (hexside)", "road", "fortification", "village",
-               "invasion coast"]
+               "invasion coast", "airfield", "exit edge (south, east)"]
     ax.legend(handles, labels, loc="upper right", fontsize=7, framealpha=0.9)
     ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
     ax.set_ylim(min(ys) - 0.5, max(ys) + 0.5)
@@ -691,7 +723,7 @@ def render_png(data: dict, path: Path, title: str) -> None:
 
 # --------------------------------------------------------------------------------------------
 def build(features_path: Path, out: Path | None, png: Path | None, fit: str | None = None,
-          places: str | None = None, verbose: bool = True) -> dict:
+          places: str | None = None, verbose: bool = True, render: bool = True) -> dict:
     features = yaml.safe_load(features_path.read_text(encoding="utf-8"))
     b = Builder(features, features_path.parent, fit, places)
     inputs = [features_path, Path(__file__).resolve()]
@@ -706,7 +738,7 @@ def build(features_path: Path, out: Path | None, png: Path | None, fit: str | No
     png = png or (REPO / features["output"]["png"])
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
-    if png:
+    if render:
         png.parent.mkdir(parents=True, exist_ok=True)
         render_png(data, png, features.get("title", features["game"]))
     if verbose:

@@ -294,7 +294,7 @@ class Movement:
 # Arromanches 2410 -> SW open -> across the Aurette -> open -> Bayeux -> road SW x2 -> across
 # the Drôme into Balleroy (bocage) -> two rough hexes south, the second being Caumont.
 EXAMPLE_PATH = ["2410", "2310", "2211", "2212", "2112", "2013", "2014", "2015", "2016"]
-EXAMPLE_STEPS = [1, 1 + 2, 1, 1, 0.5, 0.5, 3 + 2, 2, 2]
+EXAMPLE_STEPS = [1, 1 + 2, 1, 0.5, 0.5, 3 + 2, 2, 2]
 
 
 def test_cn_4_0_example_path_costs_15(data, tables):
@@ -328,6 +328,7 @@ def test_cost_function_can_fail(data, tables):
 
 # --------------------------------------------------------------------------------------------
 def test_build_is_reproducible(tmp_path):
+    # Needs the "build-maps" extra (numpy, global-land-mask, matplotlib); skipped without it.
     pytest.importorskip("numpy")
     pytest.importorskip("global_land_mask")
     pytest.importorskip("matplotlib")
@@ -338,8 +339,9 @@ def test_build_is_reproducible(tmp_path):
     spec.loader.exec_module(mod)
     outs = []
     for k in range(2):
-        out, png = tmp_path / f"map{k}.json", tmp_path / f"map{k}.png"
-        mod.build(FEATURES, out, png, verbose=False)
-        outs.append((out.read_bytes(), png.read_bytes()))
+        out = tmp_path / f"map{k}.json"
+        mod.build(FEATURES, out, None, verbose=False, render=False)
+        outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    assert outs[0][0] == MAP.read_bytes(), "scenarios/normandy/map.json is stale: rebuild it"
+    # the committed map was built by another process: same bytes, or it is stale
+    assert outs[0] == MAP.read_bytes(), "scenarios/normandy/map.json is stale: rebuild it"
