@@ -1,0 +1,430 @@
+"""The historical track of a campaign: what really happened each turn (issue "History track").
+
+``scenarios/<id>/history.yaml`` tells, turn by turn, what happened in those days and which of
+the scenario's victory cities (CN 11.2) the Allies really held at the end of the turn. This
+module loads that file, checks it against the scenario, and compares a game with history.
+Pure Python: no UI, no pandas.
+
+Dates (CN 2.4.1: turn 0 is D-Day, 6 June 1944; every later turn is 3 days; the game covers
+6 June - 24 July 1944). The scenario's ``turn_date(n)`` is ``first_day + 3n`` days, which is
+the LAST day of turn n: turn 0 is 6 June alone and turn n >= 1 runs from
+``turn_date(n - 1) + 1 day`` to ``turn_date(n)`` (turn 1 = 7-9 June, turn 16 = 22-24 July).
+``load_history`` refuses a file whose ``dates`` say anything else.
+
+Holdings. ``allied_cities`` lists cities held whole at the end of the turn; ``allied_hexes``
+maps a city held only in part to the hex ids held (Caen 2813 after Charnwood). Names must be
+the ``place`` names of the scenario's ``rules.victory`` city entries, which are map places.
+
+Points (``compare_with_history``): city points only, computed exactly as
+``State.victory_points`` does for ``kind: city`` rules (a city of n hexes gives each side
+``points * hexes_held // n``, docs/rules-notes.md). For the historical position every victory
+hex the Allies did not hold counts for the Axis (the scenario's ``default_control`` is axis:
+the Germans held everything the Allies had not taken). Units destroyed or exited are not
+compared: history gives no count in the game's terms.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wargame.scenario import Scenario, load_scenario
+from wargame.scenario_errors import ScenarioError, load_yaml
+
+if TYPE_CHECKING:  # the engine is only needed for type hints
+    from wargame.operational.state import State
+
+__all__ = [
+    "History",
+    "HistoryEvent",
+    "HistoryTurn",
+    "LaterCapture",
+    "city_points",
+    "compare_with_history",
+    "load_history",
+]
+
+ALLIED = "allied"
+AXIS = "axis"
+
+
+@dataclass(frozen=True)
+class HistoryEvent:
+    date: str  # ISO date, inside its turn's dates
+    text: str
+
+
+@dataclass(frozen=True)
+class HistoryTurn:
+    turn: int
+    first: str  # ISO date of the turn's first day
+    last: str  # ISO date of the turn's last day (= scenario.turn_date(turn))
+    title: str
+    text: str
+    events: tuple[HistoryEvent, ...]
+    allied_cities: tuple[str, ...]  # victory cities held whole at the end of the turn
+    allied_hexes: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    note: str = ""
+
+    @property
+    def dates_label(self) -> str:
+        """"6 June 1944", "7-9 June 1944", "28 June - 1 July 1944"."""
+        a, b = dt.date.fromisoformat(self.first), dt.date.fromisoformat(self.last)
+        if a == b:
+            return f"{a.day} {a:%B} {a.year}"
+        if a.month == b.month:
+            return f"{a.day}-{b.day} {b:%B} {b.year}"
+        return f"{a.day} {a:%B} - {b.day} {b:%B} {b.year}"
+
+
+@dataclass(frozen=True)
+class LaterCapture:
+    """A victory city the Allies took only after the game's last turn."""
+
+    place: str
+    when: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class History:
+    scenario_id: str
+    source: str
+    provenance: str
+    sources: tuple[str, ...]
+    turns: tuple[HistoryTurn, ...]
+    city_hexes: dict[str, tuple[str, ...]] = field(hash=False)  # victory city -> hex ids
+    city_values: dict[str, dict[str, int]] = field(hash=False)  # victory city -> side -> points
+    after_the_game: tuple[LaterCapture, ...] = ()
+
+    def turn(self, n: int) -> HistoryTurn:
+        for t in self.turns:
+            if t.turn == n:
+                return t
+        known = f"{self.turns[0].turn}..{self.turns[-1].turn}" if self.turns else "none"
+        raise KeyError(f"no history for turn {n} (turns {known})")
+
+    def allied_hexes(self, n: int) -> set[str]:
+        """Hex ids of the victory cities the Allies really held at the end of turn n."""
+        t = self.turn(n)
+        out: set[str] = set()
+        for name in t.allied_cities:
+            out.update(self.city_hexes[name])
+        for hexes in t.allied_hexes.values():
+            out.update(hexes)
+        return out
+
+    def city_points(self, n: int) -> dict[str, Any]:
+        """City points (CN 11.2) of the historical position at the end of turn n."""
+        allied = self.allied_hexes(n)
+        every = {h for hexes in self.city_hexes.values() for h in hexes}
+        return city_points(self.city_hexes, self.city_values, allied, every - allied)
+
+
+def city_points(
+    city_hexes: dict[str, tuple[str, ...]],
+    city_values: dict[str, dict[str, int]],
+    allied: Iterable[str],
+    axis: Iterable[str],
+) -> dict[str, Any]:
+    """Points per side for the victory cities, as ``State.victory_points`` counts ``kind: city``:
+    a side holding k of a city's n hexes scores ``points * k // n``. Returns
+    ``{"allied": int, "axis": int, "lines": [(side, city, points), ...]}``."""
+    held = {ALLIED: set(allied), AXIS: set(axis)}
+    score = {ALLIED: 0, AXIS: 0}
+    lines: list[tuple[str, str, int]] = []
+    for name, hexes in city_hexes.items():
+        for side, pts in city_values[name].items():
+            k = sum(1 for h in hexes if h in held.get(side, ()))
+            if k:
+                value = pts * k // len(hexes)
+                score[side] = score.get(side, 0) + value
+                lines.append((side, name, value))
+    return {ALLIED: score[ALLIED], AXIS: score[AXIS], "lines": lines}
+
+
+# ---------------------------------------------------------------------------------- loading
+def _history_path(scenario: Scenario) -> Path:
+    src = Path(scenario.source) if scenario.source and not scenario.source.startswith("<") else None
+    if src is None:
+        raise ScenarioError(scenario.source or "<memory>", "history",
+                            "a scenario loaded from a folder (to find its history.yaml)")
+    folder = src.parent if src.suffix in (".yaml", ".yml") else src
+    name = "history.yaml"
+    if src.suffix in (".yaml", ".yml") and src.exists():
+        meta = load_yaml(src)
+        if isinstance(meta, dict) and meta.get("history") is not None:
+            name = meta["history"]
+            if not isinstance(name, str):
+                raise ScenarioError(src, "history", "a file name in the scenario folder", name)
+    return folder / name
+
+
+def load_history(
+    scenario_id: str = "normandy",
+    *,
+    path: str | Path | None = None,
+    scenario: Scenario | None = None,
+) -> History:
+    """Load and check ``history.yaml`` of a scenario (bundled id, or ``scenario`` given).
+
+    ``path`` reads another file against the same scenario (tests use it for broken copies).
+    Every problem raises ``ScenarioError`` naming the file, the field and what was expected."""
+    if scenario is None:
+        scenario = load_scenario(scenario_id)
+    file = Path(path) if path is not None else _history_path(scenario)
+    return history_from_data(load_yaml(file), scenario, source=str(file))
+
+
+def _text(data: dict, key: str, src: str, where: str, required: bool = True) -> str:
+    if key not in data or data[key] is None:
+        if required:
+            raise ScenarioError(src, f"{where}{key}", "a non-empty text (missing)")
+        return ""
+    value = data[key]
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ScenarioError(src, f"{where}{key}", "a non-empty text", value)
+    return value.strip()
+
+
+def _date(value: Any, src: str, field_name: str) -> dt.date:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value  # an unquoted YAML date
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ScenarioError(src, field_name, "an ISO date YYYY-MM-DD", value)
+
+
+def _victory_cities(scenario: Scenario) -> tuple[dict[str, tuple[str, ...]], dict[str, dict[str, int]]]:
+    hexes: dict[str, tuple[str, ...]] = {}
+    values: dict[str, dict[str, int]] = {}
+    for v in scenario.rule("victory", []) or []:
+        if isinstance(v, dict) and v.get("kind") == "city":
+            name = v["place"]
+            hexes[name] = tuple(h.id for h in scenario.board.places.get(name, ()))
+            values[name] = {side: int(p) for side, p in (v.get("points") or {}).items()}
+    return hexes, values
+
+
+def _expected_dates(scenario: Scenario, turn: int) -> tuple[str, str]:
+    last = scenario.turn_date(turn)
+    if last is None:
+        raise ScenarioError(scenario.source, "turn_dates", "a first_day (history needs dates)")
+    if turn == scenario.first_turn:
+        return last, last
+    prev = scenario.turn_date(turn - 1)
+    assert prev is not None
+    first = (dt.date.fromisoformat(prev) + dt.timedelta(days=1)).isoformat()
+    return first, last
+
+
+def history_from_data(data: Any, scenario: Scenario, source: str = "<memory>") -> History:
+    """Build a History from parsed YAML and check it against the scenario."""
+    src = source
+    if not isinstance(data, dict):
+        raise ScenarioError(src, "(top level)", "a mapping with provenance, sources and turns", data)
+    provenance = _text(data, "provenance", src, "")
+    sources = data.get("sources")
+    if not isinstance(sources, list) or not sources:
+        raise ScenarioError(src, "sources", "a non-empty list of works", sources)
+    for i, s in enumerate(sources):
+        if not isinstance(s, str) or not s.strip():
+            raise ScenarioError(src, f"sources[{i}]", "a non-empty text naming a work", s)
+    declared = data.get("scenario")
+    if declared is not None and declared != scenario.id:
+        raise ScenarioError(src, "scenario", f"the scenario id {scenario.id!r}", declared)
+
+    city_hexes, city_values = _victory_cities(scenario)
+    if not city_hexes:
+        raise ScenarioError(scenario.source, "rules.victory", "city entries (kind: city)")
+    city_list = ", ".join(city_hexes)
+
+    raw_turns = data.get("turns")
+    if not isinstance(raw_turns, list):
+        raise ScenarioError(src, "turns", "a list with one entry per turn", raw_turns)
+    wanted = list(range(scenario.first_turn, scenario.last_turn + 1))
+    turns: list[HistoryTurn] = []
+    seen: set[int] = set()
+    for i, item in enumerate(raw_turns):
+        where = f"turns[{i}]."
+        if not isinstance(item, dict):
+            raise ScenarioError(src, f"turns[{i}]", "a mapping with turn, dates, title, text...", item)
+        n = item.get("turn")
+        if not isinstance(n, int) or isinstance(n, bool) or n not in wanted:
+            raise ScenarioError(src, f"{where}turn",
+                                f"a turn number {wanted[0]}..{wanted[-1]}", n)
+        if n in seen:
+            raise ScenarioError(src, f"{where}turn", "each turn once", n)
+        seen.add(n)
+        turns.append(_turn(item, n, where, scenario, city_hexes, city_list, src))
+    missing = [n for n in wanted if n not in seen]
+    if missing:
+        raise ScenarioError(src, "turns", f"an entry for every turn {wanted[0]}..{wanted[-1]}",
+                            f"missing {missing}")
+    turns.sort(key=lambda t: t.turn)
+
+    later = _after_the_game(data.get("after_the_game"), src, city_hexes, city_list, turns[-1])
+    return History(
+        scenario_id=scenario.id,
+        source=src,
+        provenance=provenance,
+        sources=tuple(s.strip() for s in sources),
+        turns=tuple(turns),
+        city_hexes=city_hexes,
+        city_values=city_values,
+        after_the_game=later,
+    )
+
+
+def _turn(item: dict, n: int, where: str, scenario: Scenario,
+          city_hexes: dict[str, tuple[str, ...]], city_list: str, src: str) -> HistoryTurn:
+    dates = item.get("dates")
+    if not isinstance(dates, dict):
+        raise ScenarioError(src, f"{where}dates", "a mapping {first, last} of ISO dates", dates)
+    exp_first, exp_last = _expected_dates(scenario, n)
+    first = _date(dates.get("first"), src, f"{where}dates.first")
+    last = _date(dates.get("last"), src, f"{where}dates.last")
+    # CN 2.4.1: turn 0 = 6 June 1944, then 3 days a turn; last day = scenario.turn_date(n)
+    if first.isoformat() != exp_first:
+        raise ScenarioError(src, f"{where}dates.first",
+                            f"{exp_first} (CN 2.4.1 turn {n}, scenario turn_dates)", first.isoformat())
+    if last.isoformat() != exp_last:
+        raise ScenarioError(src, f"{where}dates.last",
+                            f"{exp_last} (CN 2.4.1 turn {n}, scenario turn_dates)", last.isoformat())
+    title = _text(item, "title", src, where)
+    text = _text(item, "text", src, where)
+    note = _text(item, "note", src, where, required=False)
+
+    raw_events = item.get("events")
+    if not isinstance(raw_events, list) or not raw_events:
+        raise ScenarioError(src, f"{where}events", "a non-empty list of {date, text}", raw_events)
+    events = []
+    for j, ev in enumerate(raw_events):
+        ew = f"{where}events[{j}]"
+        if not isinstance(ev, dict):
+            raise ScenarioError(src, ew, "a mapping {date, text}", ev)
+        day = _date(ev.get("date"), src, f"{ew}.date")
+        if not first <= day <= last:
+            raise ScenarioError(src, f"{ew}.date", f"a date within the turn, {first}..{last}",
+                                day.isoformat())
+        events.append(HistoryEvent(day.isoformat(), _text(ev, "text", src, f"{ew}.")))
+
+    cities = item.get("allied_cities")
+    if not isinstance(cities, list):
+        raise ScenarioError(src, f"{where}allied_cities", "a list of victory city names", cities)
+    for j, name in enumerate(cities):
+        if name not in city_hexes:
+            raise ScenarioError(src, f"{where}allied_cities[{j}]",
+                                f"a CN 11.2 victory city of the scenario ({city_list})", name)
+    if len(set(cities)) != len(cities):
+        raise ScenarioError(src, f"{where}allied_cities", "each city once", cities)
+
+    partial_raw = item.get("allied_hexes") or {}
+    if not isinstance(partial_raw, dict):
+        raise ScenarioError(src, f"{where}allied_hexes", "a mapping {city: [hex ids]}", partial_raw)
+    partial: dict[str, tuple[str, ...]] = {}
+    for name, hexes in partial_raw.items():
+        fw = f"{where}allied_hexes.{name}"
+        if name not in city_hexes:
+            raise ScenarioError(src, fw, f"a CN 11.2 victory city of the scenario ({city_list})",
+                                name)
+        if name in cities:
+            raise ScenarioError(src, fw, "a city held only in part (it is in allied_cities)", name)
+        own = city_hexes[name]
+        if not isinstance(hexes, list) or not hexes:
+            raise ScenarioError(src, fw, f"a non-empty list of hex ids among {list(own)}", hexes)
+        ids = [str(h) for h in hexes]
+        bad = [h for h in ids if h not in own]
+        if bad:
+            raise ScenarioError(src, fw, f"hex ids of {name} on the map ({list(own)})", bad)
+        if set(ids) == set(own):
+            raise ScenarioError(src, fw, "part of the city (all hexes held: list it in allied_cities)",
+                                ids)
+        partial[name] = tuple(sorted(set(ids)))
+    return HistoryTurn(
+        turn=n, first=first.isoformat(), last=last.isoformat(), title=title, text=text,
+        events=tuple(events), allied_cities=tuple(cities), allied_hexes=partial, note=note,
+    )
+
+
+def _after_the_game(raw: Any, src: str, city_hexes: dict[str, tuple[str, ...]], city_list: str,
+                    last_turn: HistoryTurn) -> tuple[LaterCapture, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ScenarioError(src, "after_the_game", "a list of {place, when, note}", raw)
+    out = []
+    for i, item in enumerate(raw):
+        where = f"after_the_game[{i}]"
+        if not isinstance(item, dict):
+            raise ScenarioError(src, where, "a mapping {place, when, note}", item)
+        place = item.get("place")
+        if place not in city_hexes:
+            raise ScenarioError(src, f"{where}.place",
+                                f"a CN 11.2 victory city of the scenario ({city_list})", place)
+        if place in last_turn.allied_cities:
+            raise ScenarioError(src, f"{where}.place",
+                                f"a city not yet Allied at the end of turn {last_turn.turn}", place)
+        out.append(LaterCapture(place, _text(item, "when", src, f"{where}."),
+                                _text(item, "note", src, f"{where}.", required=False)))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------ comparison
+_CACHE: weakref.WeakKeyDictionary[Any, History] = weakref.WeakKeyDictionary()
+
+
+def _history_for(state: State) -> History:
+    game = state.game
+    if game not in _CACHE:
+        _CACHE[game] = load_history(game.scenario.id, scenario=game.scenario)
+    return _CACHE[game]
+
+
+def compare_with_history(state: State, history: History | None = None) -> dict[str, Any]:
+    """The game's Allied-held victory cities against history, for the state's current turn.
+
+    Returns a plain dict:
+    - ``turn``, ``dates`` ({first, last}), ``title``;
+    - ``held_both``, ``game_only``, ``history_only``: city names (a city is listed where at
+      least one of its hexes falls in that class, so a city split differently in game and
+      history, e.g. Caen, can appear in two lists);
+    - ``hexes``: the same three classes as sorted hex ids;
+    - ``history_points`` / ``game_points``: city points only, ``{"allied", "axis"}`` (module
+      docstring); ``game_points`` also equals the city lines of ``state.victory_points()``;
+    - ``allied_difference``: game minus history Allied city points (positive: ahead of history).
+    """
+    hist = history if history is not None else _history_for(state)
+    t = hist.turn(state.turn)
+    hist_allied = hist.allied_hexes(state.turn)
+    control = {h.id: side for h, side in state.control.items()}
+    every = {h for hexes in hist.city_hexes.values() for h in hexes}
+    game_allied = {h for h in every if control.get(h) == ALLIED}
+    game_axis = {h for h in every if control.get(h) == AXIS}
+
+    classes = {
+        "held_both": game_allied & hist_allied,
+        "game_only": game_allied - hist_allied,
+        "history_only": hist_allied - game_allied,
+    }
+    out: dict[str, Any] = {
+        "turn": t.turn,
+        "dates": {"first": t.first, "last": t.last},
+        "title": t.title,
+    }
+    for key, hexes in classes.items():
+        out[key] = [name for name, own in hist.city_hexes.items() if hexes & set(own)]
+    out["hexes"] = {key: sorted(hexes) for key, hexes in classes.items()}
+    hp = hist.city_points(state.turn)
+    gp = city_points(hist.city_hexes, hist.city_values, game_allied, game_axis)
+    out["history_points"] = {ALLIED: hp[ALLIED], AXIS: hp[AXIS]}
+    out["game_points"] = {ALLIED: gp[ALLIED], AXIS: gp[AXIS]}
+    out["allied_difference"] = gp[ALLIED] - hp[ALLIED]
+    return out
