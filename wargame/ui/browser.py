@@ -34,14 +34,22 @@ def wait_for_map(page: Any, name: str = "hexmap", timeout: float = 30000) -> Non
 
 def hex_pixel(page: Any, h: Hex | str, layout: Layout | None = None,
               name: str = "hexmap") -> tuple[float, float]:
-    """Page pixel of a hex centre: Layout -> data coordinates -> the view's frame scales."""
+    """Page pixel of a hex centre: Layout -> data coordinates -> the view's frame scales.
+    Scrolls the page first when the hex is outside the window."""
     h = Hex.from_id(h) if isinstance(h, str) else h
     x, y = (layout or Layout("flattop", 1.0)).to_xy(h)
     px, py = page.evaluate(
         f"""([name, x, y]) => {{ const find = {_FIND}; const fig = find(name);
             const v = Bokeh.index.find_one(fig);
-            const r = v.canvas_view.el.getBoundingClientRect();
-            return [r.x + v.frame.x_scale.compute(x), r.y + v.frame.y_scale.compute(y)]; }}""",
+            let r = v.canvas_view.el.getBoundingClientRect();
+            let px = r.x + v.frame.x_scale.compute(x), py = r.y + v.frame.y_scale.compute(y);
+            if (py < 0 || py > window.innerHeight || px < 0 || px > window.innerWidth) {{
+              // scrolled away (a button further down was clicked): bring the hex into view
+              window.scrollBy(px - window.innerWidth / 2, py - window.innerHeight / 2);
+              r = v.canvas_view.el.getBoundingClientRect();
+              px = r.x + v.frame.x_scale.compute(x); py = r.y + v.frame.y_scale.compute(y);
+            }}
+            return [px, py]; }}""",
         [name, x, y])
     return px, py
 

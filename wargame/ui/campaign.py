@@ -14,6 +14,7 @@ import panel as pn
 import param
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
+from panel.io import hold
 
 from wargame.hexgrid import Hex, Layout
 from wargame.i18n import PHASE_NAMES
@@ -79,10 +80,15 @@ class UnitCard(_View):
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", width=SIDE_W)
+        # with a unit selected, a click on a reachable friendly stack moves there: this button
+        # (or a click on the selected unit's own hex, which cycles the stack) picks another
+        self.deselect = pn.widgets.Button(label="Deselect", width=100, visible=False)
+        self.deselect.on_click(lambda _e: self.model.select_unit(None))
 
     def refresh(self) -> None:
         m = self.model
         uid = m.selected_unit
+        self.deselect.visible = uid is not None
         if uid is None and m.reinforcement:
             uid = m.reinforcement
         if uid is None:
@@ -112,7 +118,7 @@ class UnitCard(_View):
         self.pane.object = _box(f'<h4>Unit</h4><table class="wg-unit">{body}</table>{stack}')
 
     def __panel__(self):
-        return self.pane
+        return pn.Column(self.pane, self.deselect)
 
 
 class ReinforcementPanel(_View):
@@ -577,10 +583,12 @@ class CampaignDashboard(pn.viewable.Viewer):
         return out
 
     def refresh(self) -> None:
-        self.map.set_counters(self.counters(), self.model.selected_unit)
-        self.map.set_highlights(self.highlights())
-        for v in self.views:
-            v.refresh()
+        # one batched message to the browser, one repaint (panel.io.hold)
+        with hold():
+            self.map.set_counters(self.counters(), self.model.selected_unit)
+            self.map.set_highlights(self.highlights())
+            for v in self.views:
+                v.refresh()
 
     def click(self, hex_id: str) -> None:
         """Same path as a click on the map (for notebooks and tests)."""

@@ -22,21 +22,28 @@ from wargame.hexgrid import Hex, Layout
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
            "NATION_COLOURS"]
 
-# terrain -> (fill colour, hatch pattern); " " is Bokeh's blank pattern.
+# terrain -> (fill colour, mark): the mark is a Bokeh marker drawn twice in the hex ("" none).
+# Marks, not hatch patterns: Bokeh builds a pattern canvas per row and per paint for
+# vectorised hatches, which made one click on the full Normandy map cost seconds in chromium
+# (bench/dashboard.py); scatter marks cost next to nothing.
 TERRAIN_STYLE: dict[str, tuple[str, str]] = {
-    "open": ("#ece6c6", " "),
-    "city": ("#b9b2a8", " "),
-    "rough": ("#d4c19e", "."),
-    "forest": ("#86ad70", "o"),
-    "woods": ("#86ad70", "o"),
-    "bocage": ("#b4cf8e", "v"),
-    "marsh": ("#a9d3cc", '"'),
-    "hill": ("#d9b98a", ","),
-    "mountain": ("#bba07f", "*"),
+    "open": ("#ece6c6", ""),
+    "city": ("#b9b2a8", ""),
+    "rough": ("#d4c19e", "dot"),
+    "forest": ("#86ad70", "circle"),
+    "woods": ("#86ad70", "circle"),
+    "bocage": ("#b4cf8e", "y"),
+    "marsh": ("#a9d3cc", "dash"),
+    "hill": ("#d9b98a", "triangle"),
+    "mountain": ("#bba07f", "triangle"),
     "border": ("#9a9a9a", "x"),
-    "sea": ("#9cc3e6", " "),
+    "sea": ("#9cc3e6", ""),
 }
-DEFAULT_TERRAIN = ("#dddddd", " ")
+TERRAIN_MARK_COLOUR: dict[str, str] = {
+    "rough": "#7a6a4a", "forest": "#2f5a22", "woods": "#2f5a22", "bocage": "#3f6a2a",
+    "marsh": "#2a6a8a", "hill": "#8a5a2a", "mountain": "#5a3a1a", "border": "#444444",
+}
+DEFAULT_TERRAIN = ("#dddddd", "")
 
 # feature -> (marker, colour), drawn as small marks on the hex
 FEATURE_MARKS: dict[str, tuple[str, str]] = {
@@ -55,25 +62,21 @@ NATION_COLOURS: dict[str, str] = {
     "russian": "#d08080",
 }
 
-# highlight kind -> style; "reach" rows carry their own fill colour (MP left)
+# highlight kind -> style; "reach" rows carry their own fill colour (MP left); "mark" is a
+# marker drawn at the hex centre (zones of engagement: a red cross)
 HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
-    "reach": dict(fill_alpha=0.55, line_color="#1b6e1b", line_width=1.0, hatch_pattern=" "),
+    "reach": dict(fill_alpha=0.55, line_color="#1b6e1b", line_width=1.0),
     "zoc": dict(fill_color="#d62728", fill_alpha=0.0, line_color="#d62728", line_width=1.0,
-                hatch_pattern="x", hatch_alpha=0.35),
-    "entry": dict(fill_color="#1f77b4", fill_alpha=0.35, line_color="#1f77b4", line_width=3.0,
-                  hatch_pattern=" "),
-    "target": dict(fill_color="#d62728", fill_alpha=0.25, line_color="#b00000", line_width=4.0,
-                   hatch_pattern=" "),
-    "attacker": dict(fill_color="#ff7f0e", fill_alpha=0.2, line_color="#ff7f0e", line_width=3.0,
-                     hatch_pattern=" "),
+                mark="x"),
+    "entry": dict(fill_color="#1f77b4", fill_alpha=0.35, line_color="#1f77b4", line_width=3.0),
+    "target": dict(fill_color="#d62728", fill_alpha=0.25, line_color="#b00000", line_width=4.0),
+    "attacker": dict(fill_color="#ff7f0e", fill_alpha=0.2, line_color="#ff7f0e", line_width=3.0),
     "artillery": dict(fill_color="#9467bd", fill_alpha=0.15, line_color="#9467bd",
-                      line_width=2.0, hatch_pattern=" "),
-    "retreat": dict(fill_color="#9467bd", fill_alpha=0.45, line_color="#5b2a86", line_width=3.0,
-                    hatch_pattern=" "),
-    "selected": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#e6b800", line_width=4.0,
-                     hatch_pattern=" "),
+                      line_width=2.0),
+    "retreat": dict(fill_color="#9467bd", fill_alpha=0.45, line_color="#5b2a86", line_width=3.0),
+    "selected": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#e6b800", line_width=4.0),
     "history": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#c8102e", line_width=3.0,
-                    hatch_pattern="*", hatch_alpha=0.5),
+                    mark="asterisk"),
 }
 
 
@@ -157,15 +160,11 @@ class HexMap(pn.viewable.Viewer):
         q = [s.hex.q for s in self.hexes]
         r = [s.hex.r for s in self.hexes]
         xs, ys = lay.many_to_xy(s.hex for s in self.hexes)
-        fills, hatches = [], []
-        for s in self.hexes:
-            fill, hatch = TERRAIN_STYLE.get(s.terrain, DEFAULT_TERRAIN)
-            fills.append(fill)
-            hatches.append(hatch)
+        fills = [TERRAIN_STYLE.get(s.terrain, DEFAULT_TERRAIN)[0] for s in self.hexes]
         self.hex_source = ColumnDataSource(dict(
             q=q, r=r, x=xs, y=ys, id=[s.id for s in self.hexes],
             terrain=[s.terrain + ("".join(f", {f}" for f in s.features)) for s in self.hexes],
-            name=[s.name for s in self.hexes], fill=fills, hatch=hatches,
+            name=[s.name for s in self.hexes], fill=fills,
             units=["" for _ in self.hexes],
         ), name=f"{name}-hexes")
         pad = 1.5 * lay.size
@@ -189,16 +188,29 @@ class HexMap(pn.viewable.Viewer):
         orientation = lay.orientation
         self.hex_renderer = fig.hex_tile(
             q="q", r="r", size=lay.size, orientation=orientation, source=self.hex_source,
-            fill_color="fill", hatch_pattern="hatch", hatch_color="#5a6a4a", hatch_alpha=0.45,
-            hatch_scale=8, line_color="#8a8a7a", line_width=0.6,
+            fill_color="fill", line_color="#8a8a7a", line_width=0.6,
             nonselection_fill_alpha=1.0, nonselection_line_alpha=1.0,
-            nonselection_hatch_alpha=0.45, selection_fill_alpha=1.0,
+            selection_fill_alpha=1.0,
             selection_fill_color="fill", selection_line_color="#8a8a7a",
             nonselection_fill_color="fill", nonselection_line_color="#8a8a7a",
         )
         fig.add_tools(TapTool(renderers=[self.hex_renderer]))
         fig.add_tools(HoverTool(renderers=[self.hex_renderer], tooltips=[
             ("hex", "@id"), ("terrain", "@terrain"), ("place", "@name"), ("units", "@units")]))
+        # terrain marks: two small markers per hex (bocage, marsh, forest, rough, hills...)
+        tx, ty, tm, tc = [], [], [], []
+        for s, x, y in zip(self.hexes, xs, ys, strict=True):
+            mark = TERRAIN_STYLE.get(s.terrain, DEFAULT_TERRAIN)[1]
+            if not mark:
+                continue
+            for dx, dy in ((-0.45, -0.3), (0.45, -0.3)):
+                tx.append(x + dx * lay.size)
+                ty.append(y + dy * lay.size)
+                tm.append(mark)
+                tc.append(TERRAIN_MARK_COLOUR.get(s.terrain, "#444444"))
+        fig.scatter(x="x", y="y", marker="m", line_color="c", fill_color="c", size=7,
+                    line_width=1.5, name=f"{name}-terrain-marks",
+                    source=ColumnDataSource(dict(x=tx, y=ty, m=tm, c=tc)))
         # features (fortification, airfield, village)
         fx, fy, fm, fc = [], [], [], []
         for s, x, y in zip(self.hexes, xs, ys, strict=True):
@@ -247,8 +259,9 @@ class HexMap(pn.viewable.Viewer):
         self.highlight_source = ColumnDataSource(self._empty_highlights(), name=f"{name}-hl")
         fig.hex_tile(q="q", r="r", size=lay.size, orientation=orientation,
                      source=self.highlight_source, fill_color="fill", fill_alpha="fill_alpha",
-                     line_color="line", line_width="line_width", hatch_pattern="hatch",
-                     hatch_color="line", hatch_alpha="hatch_alpha", hatch_scale=10)
+                     line_color="line", line_width="line_width")
+        fig.scatter(x="x", y="y", marker="mark", size="mark_size", line_color="line",
+                    fill_color="line", line_width=2, source=self.highlight_source)
         self.label_source = ColumnDataSource(dict(x=[], y=[], t=[]), name=f"{name}-labels")
         fig.text(x="x", y="y", text="t", text_font_size="9pt", text_align="center",
                  text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
@@ -258,8 +271,10 @@ class HexMap(pn.viewable.Viewer):
         self._counter_size = (cw, ch)
         self.counter_source = ColumnDataSource(self._empty_counters(), name=f"{name}-counters")
         fig.rect(x="x", y="y", width=cw, height=ch, source=self.counter_source,
-                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw",
-                 hatch_pattern="hatch", hatch_color="#555", hatch_alpha=0.5, hatch_scale=6)
+                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw")
+        # a reduced (flipped) counter: paler, with a diagonal stripe
+        fig.segment(x0="sx0", y0="sy0", x1="sx1", y1="sy1", line_color="#555",
+                    line_width=2, line_alpha="stripe", source=self.counter_source)
         fig.text(x="x", y="ytop", text="letter", source=self.counter_source,
                  text_font_size="8pt", text_align="center", text_baseline="middle",
                  text_font_style="bold", text_color="#111")
@@ -276,13 +291,14 @@ class HexMap(pn.viewable.Viewer):
 
     @staticmethod
     def _empty_highlights() -> dict[str, list]:
-        return dict(q=[], r=[], kind=[], fill=[], fill_alpha=[], line=[], line_width=[],
-                    hatch=[], hatch_alpha=[])
+        return dict(q=[], r=[], x=[], y=[], kind=[], fill=[], fill_alpha=[], line=[],
+                    line_width=[], mark=[], mark_size=[])
 
     @staticmethod
     def _empty_counters() -> dict[str, list]:
         return dict(x=[], y=[], ytop=[], ybottom=[], uid=[], letter=[], values=[], colour=[],
-                    alpha=[], hatch=[], edge=[], lw=[], hex=[], title=[])
+                    alpha=[], stripe=[], sx0=[], sy0=[], sx1=[], sy1=[], edge=[], lw=[], hex=[],
+                    title=[])
 
     def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The two corners hexes a and b share (None when not adjacent)."""
@@ -328,7 +344,11 @@ class HexMap(pn.viewable.Viewer):
             data["values"].append(c.values)
             data["colour"].append(c.colour)
             data["alpha"].append(0.55 if c.reduced else 1.0)
-            data["hatch"].append("/" if c.reduced else " ")
+            data["stripe"].append(0.8 if c.reduced else 0.0)
+            data["sx0"].append(x - 0.45 * cw)
+            data["sy0"].append(y - 0.45 * ch)
+            data["sx1"].append(x + 0.45 * cw)
+            data["sy1"].append(y + 0.45 * ch)
             sel = c.uid == selected
             data["edge"].append("#e6b800" if sel else "#222")
             data["lw"].append(3.0 if sel else 1.0)
@@ -339,11 +359,15 @@ class HexMap(pn.viewable.Viewer):
                 badges["x"].append(x + 0.5 * cw)
                 badges["y"].append(y + 0.5 * ch)
                 badges["n"].append(str(c.stack))
-        self.counter_source.data = data
-        self.badge_source.data = badges
+        # only what changed goes to the browser (a selection changes two cells, not the map)
+        _update(self.counter_source, data)
+        _update(self.badge_source, badges)
         ids = self.hex_source.data["id"]
-        self.hex_source.patch({"units": [(slice(0, len(ids)),
-                                          [", ".join(units_text.get(i, [])) for i in ids])]})
+        units = [", ".join(units_text.get(i, [])) for i in ids]
+        old = self.hex_source.data["units"]
+        changed = [(k, u) for k, (u, o) in enumerate(zip(units, old, strict=True)) if u != o]
+        if changed:
+            self.hex_source.patch({"units": changed})
 
     def set_highlights(self, highlights: Sequence[Highlight]) -> None:
         data = self._empty_highlights()
@@ -352,20 +376,22 @@ class HexMap(pn.viewable.Viewer):
             style = HIGHLIGHT_STYLE.get(h.kind, HIGHLIGHT_STYLE["selected"])
             data["q"].append(h.hex.q)
             data["r"].append(h.hex.r)
+            hx, hy = self.layout.to_xy(h.hex)
+            data["x"].append(hx)
+            data["y"].append(hy)
+            data["mark"].append(style.get("mark") or "dot")
+            data["mark_size"].append(14 if style.get("mark") else 0)
             data["kind"].append(h.kind)
             data["fill"].append(h.fill or style.get("fill_color", "#ffffff"))
             data["fill_alpha"].append(style.get("fill_alpha", 0.3))
             data["line"].append(style.get("line_color", "#000"))
             data["line_width"].append(style.get("line_width", 1.0))
-            data["hatch"].append(style.get("hatch_pattern", " "))
-            data["hatch_alpha"].append(style.get("hatch_alpha", 0.0))
             if h.label:
-                x, y = self.layout.to_xy(h.hex)
-                labels["x"].append(x)
-                labels["y"].append(y - 0.62 * self.layout.size)
+                labels["x"].append(hx)
+                labels["y"].append(hy - 0.62 * self.layout.size)
                 labels["t"].append(h.label)
-        self.highlight_source.data = data
-        self.label_source.data = labels
+        _update(self.highlight_source, data)
+        _update(self.label_source, labels)
 
     @staticmethod
     def reach_colour(fraction: float) -> str:
@@ -376,3 +402,22 @@ class HexMap(pn.viewable.Viewer):
 
 
 ClickHandler = Callable[[str], None]
+
+
+def _update(source: ColumnDataSource, data: dict[str, list]) -> None:
+    """Replace a source's columns; when only some cells changed (same length), patch them."""
+    current = source.data
+    if set(current) == set(data) and all(len(current[k]) == len(v) for k, v in data.items()):
+        patches = {}
+        for k, v in data.items():
+            cells = [(i, new) for i, (new, old) in enumerate(zip(v, current[k], strict=True))
+                     if new != old]
+            if cells:
+                patches[k] = cells
+        changed = sum(len(c) for c in patches.values())
+        if changed * 2 > sum(len(v) for v in data.values()):
+            source.data = data  # most cells changed: one replacement is cheaper to send
+        elif patches:
+            source.patch(patches)
+        return
+    source.data = data

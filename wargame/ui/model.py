@@ -212,7 +212,14 @@ class CampaignState(param.Parameterized):
         """The selected unit's legal destinations (the engine's legal_destinations)."""
         if not self.selected_unit or not self.s.phase.is_movement:
             return {}
-        return self.s.legal_destinations(self.selected_unit)
+        # asked by the unit card and the map in one refresh: computed once per position
+        s = self.s
+        key = (id(s), len(s.log), s.phase, self.selected_unit)
+        cached = getattr(self, "_reach_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, s.legal_destinations(self.selected_unit))
+            self._reach_cache = cached
+        return cached[1]
 
     def mp_left(self, reach: Reach) -> float:
         mp, _ = self.s.movement_of(self.selected_unit)
