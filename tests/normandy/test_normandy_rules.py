@@ -103,8 +103,8 @@ def test_naval_support_reaches_three_hexes_from_the_invasion_coast_but_not_from_
 
 
 def test_offmap_road_from_avranches_to_south_of_vire(game):
-    # CN 4.2.2: a motorized unit leaving Avranches (1125) by the red arrows reaches 1825
-    # having spent 5 points (10 road hexes x 0.5) and goes on from there.
+    # CN 4.2.2: a motorized unit leaving Avranches (1125) by the red arrows spends 5 points
+    # (10 road hexes x 0.5) "and restarts the count at 5.5 in hex 1825".
     state = advance_to_turn(game.new_state(1), 1)
     while state.phase is not Phase.AXIS_MOVEMENT:
         if state.pending is not None:
@@ -118,7 +118,7 @@ def test_offmap_road_from_avranches_to_south_of_vire(game):
     state.units["de-901-lehr"].spent = 0
     state._cache.clear()
     reach = state.reach("de-901-lehr")
-    assert reach[H("1825")].cost == 10 and reach[H("1825")].prev == H("1125")
+    assert reach[H("1825")].cost == 11 and reach[H("1825")].prev == H("1125")  # half-points
     # the arrows are German only (scenario rule offmap_road_sides: [axis])
     allied = next(u.id for u in game.scenario.units.values()
                   if u.side == "allied" and u.type == "motorized_infantry")

@@ -576,14 +576,15 @@ class State:
 
     def _offmap_roads(self, side: str, movement_class: str) -> dict[Hex, list[tuple[Hex, int]]] | None:
         """CN 4.2.2: German units may use the red off-map arrows, paying the road hexes between
-        the two ends (Avranches 1125 to south of Vire 1825: 10 road hexes, 5 points motorized)."""
+        the two ends, then the road into the far end: Avranches 1125 to south of Vire 1825 is
+        10 road hexes, 5 points motorized, "and the count restarts at 5.5 in hex 1825"."""
         if side not in (self.game.rule("offmap_road_sides") or []):
             return None
         road = self.game.tables.road_cost[movement_class]
         out: dict[Hex, list[tuple[Hex, int]]] = {}
         for link in self.game.board.offmap_roads:
             a, b = Hex.from_id(link["from"]), Hex.from_id(link["to"])
-            cost = int(round(link["road_hexes"] * road * 2))
+            cost = int(round((link["road_hexes"] + 1) * road * 2))
             out.setdefault(a, []).append((b, cost))
             out.setdefault(b, []).append((a, cost))
         return out
