@@ -25,6 +25,7 @@ chromium:
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check wargame tests bench tools
 	$(PY) -m pytest -q
+	$(PY) -m pytest -q --nbval-lax --nbval-current-env notebooks/
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -420,3 +420,16 @@ def test_victory_points_cities_and_losses():
     for i in range(4):
         s.units[f"g{i}"].status = "eliminated"
     assert s.victory_points()["allied"] == 15 + 2 * (4 - 1)  # CN 11.2.2: a third forgiven
+
+
+def test_artillery_in_the_attacked_hex_does_not_support_itself():
+    # CN 8.0: support is measured to the defender's hex; the guns in that hex are defenders
+    # already and count their defence only (docs/rules-notes.md)
+    units = [unit("a", "allied", a=6), unit("bat", "axis", "artillery", 2, 1, 4, rng=3),
+             unit("far", "axis", "artillery", 2, 1, 4, rng=3)]
+    s = to_allied_combat(game(units, {"a": "0303", "bat": "0304", "far": "0306"}).new_state())
+    assert s.artillery_in_range("axis", H("0304")) == ["far"]
+    s.apply(Attack("0304", ("a",)))
+    assert s.pending is not None and s.pending.kind == "defence"
+    offered = {u for option in s.pending.options for u in option.artillery}
+    assert offered == {"far"}

@@ -330,3 +330,17 @@ def test_terrain_marks_are_markers_not_hatches():
     marks = next(r for r in hm.figure.renderers if r.name == "hexmap-terrain-marks")
     bocage = sum(1 for info in Game("normandy").board.hexes.values() if info.terrain == "bocage")
     assert list(marks.data_source.data["m"]).count(TERRAIN_STYLE["bocage"][1]) == 2 * bocage
+
+
+def test_normandy_history_panel_uses_the_checked_history():
+    from wargame.ui import CampaignDashboard
+
+    d = CampaignDashboard("normandy", seed=SEED)
+    text = d.history.pane.object
+    heading = text.split("<h4>")[1].split("</h4>")[0]
+    assert heading == "History: D-Day, 6 June 1944"
+    d.model.s.turn = 11  # Charnwood: Caen north of the Orne only
+    d.history.refresh()
+    assert "hexes 2813" in d.history.pane.object
+    assert Hex.from_id("2813") in d.model.history_hexes()
+    assert Hex.from_id("2913") not in d.model.history_hexes()

@@ -816,6 +816,8 @@ class State:
             d = self.game.units[uid]
             if d.side != side or d.range <= 0 or us.status != "on_map" or us.fired or us.attacked:
                 continue
+            if us.hex == target:
+                continue  # docs/rules-notes.md: artillery attacked in its hex defends, no more
             if us.hex.distance(target) <= d.range:
                 out.append(uid)
         return out

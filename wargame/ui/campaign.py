@@ -494,9 +494,14 @@ class HistoryPanel(_View):
             self.pane.object = _box(f"<h4>History</h4>No entry for turn {m.s.turn}.")
             return
         cities = ", ".join(_esc(c) for c in entry.allied_cities) or "none"
+        if entry.allied_hexes:
+            cities += f" (and in part: hexes {', '.join(_esc(h) for h in entry.allied_hexes)})"
+        title = f"{_esc(entry.title)}, " if entry.title else ""
+        events = "".join(f"<li><b>{_esc(d)}</b>: {_esc(t)}</li>" for d, t in entry.events)
         self.pane.object = _box(
-            f"<h4>History: {_esc(entry.dates)}</h4><div>{_esc(entry.text)}</div>"
-            f"<div class='wg-rule'>Allied-held cities: {cities}</div>")
+            f"<h4>History: {title}{_esc(entry.dates)}</h4><div>{_esc(entry.text)}</div>"
+            + (f"<ul class='wg-log'>{events}</ul>" if events else "")
+            + f"<div class='wg-rule'>Allied-held cities at the end of the turn: {cities}</div>")
 
     def __panel__(self):
         return pn.Column(self.pane, self.overlay, width=SIDE_W)

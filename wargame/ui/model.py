@@ -50,11 +50,16 @@ class HistoryEntry:
     dates: str
     text: str
     allied_cities: tuple[str, ...]
+    title: str = ""
+    allied_hexes: tuple[str, ...] = ()  # cities held only in part (Caen 2813 after Charnwood)
+    events: tuple[tuple[str, str], ...] = ()  # (date, text)
 
 
 def load_history(scenario: Scenario) -> list[HistoryEntry] | None:
-    """``history.yaml`` next to the scenario's ``scenario.yaml``: a list of
-    ``{turn, dates, text, allied_cities}``. None when the scenario has no such file."""
+    """The scenario's ``history.yaml``, checked by ``wargame.history`` (dates, cities, sources),
+    as one entry per turn. A bare list of ``{turn, dates, text, allied_cities}`` (small test and
+    demo scenarios) is read as it is. None when the scenario has no such file; a broken full
+    history file raises the ScenarioError naming file and field."""
     src = Path(scenario.source) if scenario.source and not scenario.source.startswith("<") else None
     if src is None:
         return None
@@ -68,6 +73,15 @@ def load_history(scenario: Scenario) -> list[HistoryEntry] | None:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return None
+    if isinstance(raw, dict) and "format_version" in raw:
+        from wargame.history import history_from_data
+
+        hist = history_from_data(raw, scenario, source=str(path))
+        return [HistoryEntry(
+            turn=t.turn, dates=t.dates_label, text=t.text, allied_cities=t.allied_cities,
+            title=t.title, allied_hexes=tuple(h for hexes in t.allied_hexes.values() for h in hexes),
+            events=tuple((e.date, e.text) for e in t.events),
+        ) for t in hist.turns]
     if isinstance(raw, dict):
         raw = raw.get("turns") or raw.get("history") or []
     out = []
@@ -339,6 +353,7 @@ class CampaignState(param.Parameterized):
         out = []
         for name in entry.allied_cities:
             out.extend(places.get(name, ()))
+        out.extend(Hex.from_id(h) for h in entry.allied_hexes)
         return out
 
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
