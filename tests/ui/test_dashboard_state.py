@@ -344,3 +344,29 @@ def test_normandy_history_panel_uses_the_checked_history():
     assert "hexes 2813" in d.history.pane.object
     assert Hex.from_id("2813") in d.model.history_hexes()
     assert Hex.from_id("2913") not in d.model.history_hexes()
+
+
+def test_click_predictions_match_what_the_server_draws():
+    # the browser draws predictions[hex] at once (HexMap._PREDICT_JS); the server's answer to
+    # the same click must be the same picture, or the map would flicker between two answers
+    from wargame.ui import CampaignDashboard
+    from wargame.ui.hexmap import HexMap
+
+    d = CampaignDashboard(Game(demo_scenario()), seed=SEED)
+    table, zoc = d.predictions()
+    assert table and zoc
+    src = d.map.predict_source.data
+    assert len(src["idx"]) == sum(len(rows) for rows in table.values())
+    for origin, rows in table.items():
+        d.model.select_unit(None)
+        d.click(origin)
+        hl = d.map.highlight_source.data
+        reach = {(q, r): f for q, r, k, f in zip(hl["q"], hl["r"], hl["kind"], hl["fill"],
+                                                  strict=True) if k == "reach"}
+        assert reach == {(h.q, h.r): HexMap.reach_colour(frac) for h, frac, _, _ in rows}
+        assert {(q, r) for q, r, k in zip(hl["q"], hl["r"], hl["kind"], strict=True)
+                if k == "zoc"} == {(h.q, h.r) for h in zoc}
+    # no prediction while a decision is pending or in a combat phase
+    d.model.select_unit(None)
+    d.turn.end.clicks += 1
+    assert d.predictions() == ({}, set()) and list(d.map.predict_source.data["idx"]) == []

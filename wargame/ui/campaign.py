@@ -562,9 +562,10 @@ class CampaignDashboard(pn.viewable.Viewer):
             reach = m.reachable()
             if reach:
                 mp, _ = s.movement_of(m.selected_unit)
+                labelled = len(reach) <= HexMap.MAX_REACH_LABELS
                 for h, r in reach.items():
                     left = m.mp_left(r)
-                    label = f"{left:g}" if not r.engaged else f"{left:g}!"
+                    label = "" if not labelled else f"{left:g}" if not r.engaged else f"{left:g}!"
                     out.append(Highlight(h, "reach", HexMap.reach_colour(left / max(mp, 1)),
                                          label))
                 out += [Highlight(h, "zoc") for h in m.enemy_zoc()]
@@ -594,6 +595,58 @@ class CampaignDashboard(pn.viewable.Viewer):
             self.map.set_highlights(self.highlights())
             for v in self.views:
                 v.refresh()
+        self._schedule_predictions()
+
+    # ------------------------------------------------------------------ click prediction
+    def _prediction_key(self) -> tuple:
+        s = self.model.s
+        return (id(s), len(s.log), s.phase, s.pending is None)
+
+    def _schedule_predictions(self) -> None:
+        """After each change of position, send the browser what a click on each friendly stack
+        would show (HexMap.set_predictions), so the reachable hexes appear without waiting for
+        the server. Sent after the main update (next tick) when served, at once otherwise."""
+        key = self._prediction_key()
+        if key == getattr(self, "_predicted", None):
+            return
+        self._predicted = key
+        doc = pn.state.curdoc
+        if doc is not None and doc.session_context is not None:
+            doc.add_next_tick_callback(lambda: self._send_predictions(key))
+        else:
+            self._send_predictions(key)
+
+    def _send_predictions(self, key: tuple) -> None:
+        if key != self._prediction_key():
+            return  # the position changed again meanwhile: a newer call follows
+        self.map.set_predictions(*self.predictions())
+
+    def predictions(self) -> tuple[dict[str, list[tuple[Hex, float, float, bool]]], set[Hex]]:
+        """For each hex holding units of the side to move: the rows the map would draw if the
+        first of them were selected (same as ``highlights`` for ``reach``), and the enemy
+        zones of engagement. Empty outside movement phases or while a decision is pending."""
+        m, s = self.model, self.model.s
+        side = m.side
+        if not s.phase.is_movement or s.pending is not None or side is None or s.is_over:
+            return {}, set()
+        out: dict[str, list[tuple[Hex, float, float, bool]]] = {}
+        seen: set[Hex] = set()
+        for uid, us in s.units.items():
+            if us.status != "on_map" or us.hex in seen or s.side_of(uid) != side:
+                continue
+            seen.add(us.hex)
+            own = [u for u in s.units_at(us.hex) if s.side_of(u) == side]
+            first = own[0]
+            reach = s.legal_destinations(first)
+            if not reach:
+                continue
+            mp, _ = s.movement_of(first)
+            rows = []
+            for h, r in reach.items():
+                left = max(0.0, (2 * mp - r.cost) / 2)
+                rows.append((h, left / max(mp, 1), left, bool(r.engaged)))
+            out[us.hex.id] = rows
+        return out, m.enemy_zoc()
 
     def click(self, hex_id: str) -> None:
         """Same path as a click on the map (for notebooks and tests)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, HoverTool, TapTool, WheelZoomTool
+from bokeh.models import ColumnDataSource, CustomJS, HoverTool, TapTool, WheelZoomTool
 from bokeh.plotting import figure
 
 from wargame.hexgrid import Hex, Layout
@@ -128,6 +128,10 @@ class HexMap(pn.viewable.Viewer):
 
     on_click = param.Callable(default=None, doc="called with the clicked hex id")
 
+    # points-left labels are written on reachable hexes only when there are few of them: a
+    # long move is read from the shading (and 300 labels cost a third of a repaint)
+    MAX_REACH_LABELS = 80
+
     def __init__(self, hexes: Sequence[HexSpec], layout: Layout | None = None, *,
                  hexsides: Iterable[tuple[Hex, Hex, str]] = (),
                  roads: Iterable[tuple[Hex, Hex]] = (),
@@ -138,6 +142,7 @@ class HexMap(pn.viewable.Viewer):
         self.hexes = list(hexes)
         self._index = {spec.id: i for i, spec in enumerate(self.hexes)}
         self.clicks = 0
+        self._clicked = False
         self._build(list(hexsides), list(roads), width, height, name)
         self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
 
@@ -288,6 +293,94 @@ class HexMap(pn.viewable.Viewer):
                  text_align="center", text_baseline="middle", text_color="white")
         self.figure = fig
         self.hex_source.selected.on_change("indices", self._on_indices)
+        self._build_prediction(name)
+
+    # ------------------------------------------------------------------ click prediction
+    _PREDICT_JS = """
+const sel = src.selected.indices;
+if (sel.length === 0) return;
+const i = sel[0];
+const H = hl.data;
+const kinds = Array.from(H.kind);
+const busy = ['reach', 'entry', 'target', 'retreat', 'attacker'];
+if (kinds.some(k => busy.includes(k))) return;  // a unit is selected: the click may be an order
+const S = src.data;
+for (let j = 0; j < kinds.length; j++) {
+  if (kinds[j] === 'selected' && H.q[j] === S.q[i] && H.r[j] === S.r[i]) return;  // cycling a stack
+}
+const P = pred.data;
+const rows = [];
+for (let j = 0; j < P.origin.length; j++) { if (P.origin[j] === i) rows.push(j); }
+if (rows.length === 0) return;
+const cols = Object.keys(H);
+const out = {};
+for (const c of cols) out[c] = [];
+for (let j = 0; j < kinds.length; j++) {  // keep the overlays (history)
+  if (kinds[j] === 'selected' || kinds[j] === 'zoc') continue;
+  for (const c of cols) out[c].push(H[c][j]);
+}
+const hexcol = (f) => { f = Math.max(0, Math.min(1, f));
+  const h = (v) => Math.floor(v).toString(16).padStart(2, '0');
+  return '#' + h(250 - 180 * f) + h(220 - 40 * f) + h(90 - 40 * f); };
+const add = (k, kind, fill, st) => {
+  out.q.push(S.q[k]); out.r.push(S.r[k]); out.x.push(S.x[k]); out.y.push(S.y[k]);
+  out.kind.push(kind); out.fill.push(fill); out.fill_alpha.push(st.fill_alpha);
+  out.line.push(st.line_color); out.line_width.push(st.line_width);
+  out.mark.push(st.mark || 'dot'); out.mark_size.push(st.mark ? 14 : 0); };
+const lx = [], ly = [], lt = [];
+for (const j of rows) {
+  const k = P.idx[j];
+  add(k, 'reach', hexcol(P.frac[j]), styles.reach);
+  if (rows.length > max_labels) continue;
+  lx.push(S.x[k]); ly.push(S.y[k] - 0.62 * size);
+  lt.push(String(P.left[j]) + (P.engaged[j] ? '!' : ''));
+}
+const Z = zoc.data;
+for (let j = 0; j < Z.idx.length; j++) add(Z.idx[j], 'zoc', styles.zoc.fill_color, styles.zoc);
+add(i, 'selected', styles.selected.fill_color, styles.selected);
+// in place + change.emit(): drawn now, not synced back; the server's answer replaces it
+for (const c of cols) H[c] = out[c];
+hl.change.emit();
+const L = lab.data;
+L.x = lx; L.y = ly; L.t = lt;
+lab.change.emit();
+"""
+
+    def _build_prediction(self, name: str) -> None:
+        """Reachable hexes drawn in the browser the moment a counter is clicked, from a table
+        the server sends after each change of position (``set_predictions``); the server's own
+        answer follows and replaces it with the same picture. Without a table, nothing happens
+        in the browser and the server answers as before."""
+        self.predict_source = ColumnDataSource(
+            dict(origin=[], idx=[], frac=[], left=[], engaged=[]), name=f"{name}-predict")
+        self.predict_zoc = ColumnDataSource(dict(idx=[]), name=f"{name}-predict-zoc")
+        styles = {k: HIGHLIGHT_STYLE[k] for k in ("reach", "zoc", "selected")}
+        self.hex_source.selected.js_on_change("indices", CustomJS(
+            args=dict(src=self.hex_source, hl=self.highlight_source, lab=self.label_source,
+                      pred=self.predict_source, zoc=self.predict_zoc, styles=styles,
+                      size=self.layout.size, max_labels=self.MAX_REACH_LABELS),
+            code=self._PREDICT_JS))
+
+    def set_predictions(self, reach_by_hex: dict[str, list[tuple[Hex, float, float, bool]]],
+                        zoc: Iterable[Hex] = ()) -> None:
+        """``reach_by_hex``: for the hex a click would select a unit in, the rows
+        (destination, fraction of movement left, points left, engaged) the server would draw.
+        An empty mapping turns prediction off."""
+        index = self._index
+        data: dict[str, list] = dict(origin=[], idx=[], frac=[], left=[], engaged=[])
+        for origin, rows in reach_by_hex.items():
+            o = index[origin]
+            for h, frac, left, engaged in rows:
+                data["origin"].append(o)
+                data["idx"].append(index[h.id])
+                data["frac"].append(float(frac))
+                data["left"].append(float(left))
+                data["engaged"].append(1 if engaged else 0)
+        zdata = dict(idx=[index[h.id] for h in zoc if h.id in index] if reach_by_hex else [])
+        if data != dict(self.predict_source.data):
+            self.predict_source.data = data
+        if zdata != dict(self.predict_zoc.data):
+            self.predict_zoc.data = zdata
 
     @staticmethod
     def _empty_highlights() -> dict[str, list]:
@@ -316,6 +409,7 @@ class HexMap(pn.viewable.Viewer):
             return
         idx = new[0]
         hex_id = self.hex_source.data["id"][idx]
+        self._clicked = True
         self.hex_source.selected.indices = []
         self.clicks += 1
         if self.on_click is not None:
@@ -390,8 +484,13 @@ class HexMap(pn.viewable.Viewer):
                 labels["x"].append(hx)
                 labels["y"].append(hy - 0.62 * self.layout.size)
                 labels["t"].append(h.label)
-        _update(self.highlight_source, data)
-        _update(self.label_source, labels)
+        # replaced whole, and always after a click: the browser may be showing a prediction
+        # (_PREDICT_JS) the server's copy does not know about
+        force, self._clicked = self._clicked, False
+        if force or data != dict(self.highlight_source.data):
+            self.highlight_source.data = data
+        if force or labels != dict(self.label_source.data):
+            self.label_source.data = labels
 
     @staticmethod
     def reach_colour(fraction: float) -> str:
