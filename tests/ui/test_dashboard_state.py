@@ -370,3 +370,20 @@ def test_click_predictions_match_what_the_server_draws():
     d.model.select_unit(None)
     d.turn.end.clicks += 1
     assert d.predictions() == ({}, set()) and list(d.map.predict_source.data["idx"]) == []
+
+
+def test_new_game_with_variant_rules_from_the_dashboard():
+    from wargame.ui import CampaignDashboard
+
+    d = CampaignDashboard("normandy", seed=SEED)
+    assert d.turn.variants.visible and len(d.turn.variants.options) == 8
+    assert d.model.game.variants == ()
+    d.turn.variants.value = ["bfn-19.1", "bfn-19.4"]
+    d.turn.seed.value = 7
+    d.turn.new.clicks += 1
+    assert set(d.model.game.variants) == {"bfn-19.1", "bfn-19.4"}
+    assert d.model.s.seed == 7
+    saved = json.loads(d.model.save_json())
+    assert set(saved.get("variants", [])) == {"bfn-19.1", "bfn-19.4"}
+    demo = CampaignDashboard(Game(demo_scenario()), seed=SEED)
+    assert not demo.turn.variants.visible

@@ -17,6 +17,7 @@ from typing import Any
 
 from wargame.operational.actions import IllegalAction, action_from_dict
 from wargame.operational.state import SAVE_FORMAT_VERSION, Game, State
+from wargame.operational.variants import normalize_variants
 from wargame.scenario_errors import ScenarioError
 
 __all__ = ["to_save", "from_save", "save_game", "load_game", "replay", "undo", "SAVE_FORMAT_VERSION"]
@@ -64,6 +65,10 @@ def from_save(data: Any, source: str = "<save>", game: Game | None = None) -> St
     variants = data.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise ScenarioError(source, "variants", "a list of variant names", variants)
+    try:
+        variants = list(normalize_variants(variants))  # BFN 19: the variant rules played
+    except ValueError as exc:
+        raise ScenarioError(source, "variants", "known variant names", str(exc)) from None
     if game is None:
         scenario = data.get("scenario")
         if not isinstance(scenario, str):
@@ -71,6 +76,8 @@ def from_save(data: Any, source: str = "<save>", game: Game | None = None) -> St
         game = Game(scenario, variants=variants)
     elif data.get("scenario") != game.scenario.id:
         raise ScenarioError(source, "scenario", repr(game.scenario.id), data.get("scenario"))
+    elif list(game.variants) != variants:
+        raise ScenarioError(source, "variants", repr(list(game.variants)), variants)
     state = replay(game, seed, actions, source)
     expected = data.get("fingerprint")
     if expected is not None and json.loads(json.dumps(state.fingerprint())) != expected:

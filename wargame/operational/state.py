@@ -18,6 +18,7 @@ from typing import Any
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES, t
+from wargame.operational import variants as bfn
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -135,11 +136,11 @@ class Game:
 
     def __init__(self, scenario: Scenario | str, variants: tuple[str, ...] | list[str] = ()) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-        self.tables = self.scenario.tables
+        self.variants = bfn.normalize_variants(variants)  # BFN 19: optional variant rules
+        self.tables = bfn.variant_tables(self.scenario.tables, self.variants)
         self.board = self.scenario.board
         self.units = self.scenario.units
         self.divisions = self.scenario.divisions
-        self.variants = tuple(variants)
         self.steps = StepCosts(self.tables, self.board)
         self.rule_prefix = self.tables.rule_prefix
 
@@ -187,6 +188,11 @@ class State:
     def naval_rule(self) -> str:
         naval = self.game.rule("naval_support") or {}
         return naval.get("rule", f"{self.rule_prefix} 10.0")
+
+    @property
+    def landing_rule(self) -> str:
+        """The rule cited for landings from the sea (CN 11.1.1; OD 5.3 for Dragoon)."""
+        return (self.game.rule("setup_landings") or {}).get("rule", "CN 11.1.1")
 
     @property
     def side_to_act(self) -> str | None:
@@ -280,7 +286,7 @@ class State:
         entry = self.game.rule("entry_turn_movement")
         if entry and d.side == entry["side"] and us.entered_turn == self.turn:
             return int(entry["movement"]), str(entry["movement_class"])
-        return d.movement, self.unit_type(uid).movement_class
+        return d.movement, bfn.movement_class(self, uid, self.unit_type(uid).movement_class)  # BFN 19.5
 
     def stack_room(self, h: Hex, side: str, exclude: str | None = None) -> int:
         n = sum(1 for u in self.units_at(h) if u != exclude and self.side_of(u) == side)
@@ -336,7 +342,7 @@ class State:
         for h, info in self.game.board.hexes.items():
             if info.airfield or (info.terrain == "city"):
                 hexes.add(h)
-        for m in (self.game.rule("mulberries") or {}).get("harbours", []):
+        for m in bfn.mulberry_harbours(self, self.game.rule("mulberries")):  # BFN 19.4: chosen beaches
             hexes.add(Hex.from_id(m["landing"]))
         return hexes
 
@@ -351,6 +357,8 @@ class State:
         for uid, h in self.game.scenario.setup:
             d = self.game.units[uid]
             if d.type in types and d.nation in intact_faces:
+                if bfn.drop_override(self, uid, h):
+                    continue  # BFN 19.8: Pegasus Bridge
                 die = self.dice.d6()
                 ok = die in intact_faces[d.nation]
                 if not ok:
@@ -368,6 +376,7 @@ class State:
             allied_air = 0  # CN 6.0: no air power on turn 5
         self.air_points = {"allied": allied_air, "axis": 0}
         self._emit("air_points", f"{self.rule_prefix} 6.0", side="Allied", points=allied_air)
+        bfn.start_of_turn(self)  # BFN 19.1, 19.2, 19.4, 19.6.2: the daily rolls
         self._withdrawals()
         self._mulberry_turn()
 
@@ -426,7 +435,7 @@ class State:
     def _withdrawals(self) -> None:
         """CN 4.2.2 (82nd and 101st on turn 13), OD 4.2.2 (British para turn 4, 148th turn 5):
         removed unless encircled, then as soon as freed."""
-        for w in self.game.rule("withdrawals", []) or []:
+        for w in bfn.withdrawal_rules(self, self.game.rule("withdrawals", []) or []):  # BFN 19.2
             if self.turn < w["turn"]:
                 continue
             members = [u for u, d in self.game.units.items() if d.division in w.get("divisions", []) or u in w.get("units", [])]
@@ -446,7 +455,7 @@ class State:
     # ------------------------------------------------------------------ Mulberries (CN 9.0)
     def _mulberry_turn(self) -> None:
         rule = self.game.rule("mulberries")
-        if not rule:
+        if not rule or bfn.replaces_cn_mulberries(self.game):  # BFN 19.4 replaces CN 9.0
             return
         state = self.flags.setdefault("mulberries", {m["name"]: "planned" for m in rule["harbours"]})
         captured = self.flags.setdefault("landing_captured", {})
@@ -495,7 +504,7 @@ class State:
         if not rule:
             return False
         states = self.flags.get("mulberries") or {}
-        for m in rule["harbours"]:
+        for m in bfn.mulberry_harbours(self, rule):  # BFN 19.4: the chosen beaches
             if Hex.from_id(m["landing"]) == h and states.get(m["name"]) == "operating":
                 return True
         port = Hex.from_id(rule["port"])
@@ -506,6 +515,7 @@ class State:
         rule = self.game.rule("naval_support")
         if not rule:
             return 0
+        rule = bfn.naval_rule(self, rule)  # BFN 19.1: after the battleships leave
         cols = int(rule["columns"])
         if rule.get("coast_hexes") and target in self.game.board.coast:
             return cols  # OD 9.0: any combat in a coast hex
@@ -538,6 +548,7 @@ class State:
             out.append(Shift("defenders forced into a maquis area", +1, "OD 10.0"))
         if any(self.units[u].in_maquis for u in attackers):
             out.append(Shift("attackers forced into a maquis area", -1, "OD 10.0"))
+        out.extend(bfn.combat_shifts(self, attackers, defenders))  # BFN 19.5-19.7
         return out
 
     def encircled(self, h: Hex, side: str) -> bool:
@@ -613,6 +624,9 @@ class State:
             return IllegalAction("units with movement 0 cannot move", f"{p} 5.3")
         if us.stopped:
             return IllegalAction("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
+        pinned = bfn.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
+        if pinned:
+            return pinned
         frozen = self.game.rule("no_move_first_turn_types")
         if frozen and self.turn == self.game.scenario.first_turn and self.game.units[uid].type in frozen["types"] \
                 and any(u == uid for u, _ in self.game.scenario.setup):
@@ -736,6 +750,7 @@ class State:
                             actions.append(Enter(uid, h.id))
             for h in self.carpet_targets():
                 actions.append(CarpetBomb(h.id))
+            actions.extend(bfn.extra_actions(self))  # BFN 19.3
         else:
             actions.extend(self._attack_actions(side))
             landing = self.game.rule("first_turn_landing")
@@ -837,7 +852,7 @@ class State:
             Attack: self._do_attack,
             Bombard: self._do_bombard,
             CarpetBomb: self._do_carpet,
-        }.get(type(action))
+        }.get(type(action)) or bfn.action_handler(self, action)
         if handler is None:
             raise IllegalAction(f"{action.kind} is only an answer to a pending decision")
         handler(action)
@@ -1079,6 +1094,7 @@ class State:
         side = self.phase.side
         if self.phase.is_movement:
             self._end_of_movement(side)
+            bfn.end_of_movement(self, side)  # BFN 19.3.3: the bombs fall
         else:
             self._end_of_combat(side)
         i = PHASES.index(self.phase)
@@ -1104,7 +1120,7 @@ class State:
             # CN 7.0: Allied units that stay disengaged through their movement phase recover.
             for uid, us in self.units.items():
                 if self.side_of(uid) == side and us.status == "on_map" and us.reduced \
-                        and not us.started_engaged and not self.engaged(uid):
+                        and not us.started_engaged and not self.engaged(uid) and not bfn.no_recovery(self, uid):
                     us.reduced = False
                     self._emit("recover", rec.get("rule", f"{self.rule_prefix} 7.0"), unit=self.game.units[uid].name)
         maquis = self.game.rule("maquis_areas")
@@ -1138,9 +1154,9 @@ class State:
     def _end_of_combat(self, side: str) -> None:
         for uid, us in self.units.items():
             if us.status == "at_sea" and self.side_of(uid) == side:
-                # CN 11.1.1: a unit that could not occupy its landing hex is destroyed.
+                # CN 11.1.1 / OD 5.3: a unit that could not occupy its landing hex is destroyed.
                 if self.units_at(us.hex) and any(self.side_of(u) != side for u in self.units_at(us.hex)):
-                    self._eliminate(uid, " (could not land)", "CN 11.1.1")
+                    self._eliminate(uid, " (could not land)", self.landing_rule)
                 else:
                     self._land(uid)
         self._note_mulberry_captures()
@@ -1149,11 +1165,11 @@ class State:
         us = self.units[uid]
         side = self.side_of(uid)
         if self.stack_room(us.hex, side) <= 0:
-            self._eliminate(uid, " (no room to land)", "CN 11.1.1")
+            self._eliminate(uid, " (no room to land)", self.landing_rule)
             return
         us.status = "on_map"
         self._take_control(us.hex, side)
-        self._emit("landing", "CN 11.1.1", unit=self.game.units[uid].name, hex=us.hex.id)
+        self._emit("landing", self.landing_rule, unit=self.game.units[uid].name, hex=us.hex.id)
 
     # control and victory ----------------------------------------------------------------
     def _take_control(self, h: Hex, side: str) -> None:
@@ -1196,6 +1212,19 @@ class State:
                         and (e["intact"] or not v.get("intact")))
                 score[v["scorer"]] += n * v["points"]
                 lines.append((v["scorer"], f"{v['side']} units exited x{n}", n * v["points"]))
+            elif kind == "divisions_exited":
+                # OD 11.2.1: a division that left by the edge intact and with all its elements
+                # (every piece exited there, none reduced when it left).
+                out = {e["unit"]: e for e in exits if e["edge"] in v["edges"]}
+                n = 0
+                for div in sorted(self.game.divisions):
+                    members = self.game.scenario.division_units(div)
+                    if not members or self.side_of(members[0]) != v["side"]:
+                        continue
+                    if all(m in out and (out[m]["intact"] or not v.get("intact")) for m in members):
+                        n += 1
+                score[v["scorer"]] += n * v["points"]
+                lines.append((v["scorer"], f"{v['side']} divisions exited x{n}", n * v["points"]))
             elif kind == "other_cities":
                 n = sum(1 for h, info in board.hexes.items() if info.terrain == "city" and h not in counted_hexes
                         and self.control.get(h) == v["scorer"])
@@ -1288,7 +1317,9 @@ class State:
         if set(a.artillery) & set(a.attackers):
             raise IllegalAction("a unit cannot both attack and fire as artillery", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
-        if a.air and any(self.unit_type(u).guerrilla for u in a.attackers) and not self._guerrilla_supported(a.attackers):
+        if (a.air or a.artillery) and not self._guerrilla_supported(a.attackers):
+            # OD 10.0: guerrillas get no air or artillery support unless stacked with other
+            # Allied units (an attack with an unstacked guerrilla gets none at all).
             raise IllegalAction("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
         defenders = self.units_at(target)
         combat = Combat(kind="attack", side=side, target=target, attackers=list(a.attackers),
@@ -1303,6 +1334,8 @@ class State:
         dside = self.other(side)
         defence_arty = self.artillery_in_range(dside, target)
         can_air = self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns
+        if not self._guerrilla_supported(tuple(defenders)):
+            defence_arty, can_air = [], False  # OD 10.0: lone guerrillas defend unsupported
         if can_air or defence_arty:
             options = [DeclareDefence(0, ())]
             if defence_arty:
@@ -1315,9 +1348,10 @@ class State:
             return
         self._roll_attack()
 
-    def _guerrilla_supported(self, attackers: tuple[str, ...]) -> bool:
-        for uid in attackers:
-            if self.unit_type(uid).guerrilla:
+    def _guerrilla_supported(self, units: tuple[str, ...]) -> bool:
+        """OD 10.0: every guerrilla among ``units`` shares its hex with a non-guerrilla ally."""
+        for uid in units:
+            if self.unit_type(uid).guerrilla and self.units[uid].status == "on_map":
                 mates = [u for u in self.units_at(self.units[uid].hex) if u != uid and not self.unit_type(u).guerrilla]
                 if not mates:
                     return False
@@ -1334,6 +1368,8 @@ class State:
                 raise IllegalAction(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
             raise IllegalAction("units forced into a maquis area get no artillery support", "OD 10.0")
+        if (a.air or a.artillery) and not self._guerrilla_supported(tuple(c.defenders)):
+            raise IllegalAction("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
         self.pending = None
         c.defence_air = a.air
         c.defence_artillery = list(a.artillery)
@@ -1460,7 +1496,8 @@ class State:
 
     def carpet_targets(self) -> list[Hex]:
         rule = self.game.rule("carpet_bombing")
-        if not rule or self.phase is not Phase.ALLIED_MOVEMENT or self.pending is not None:
+        if not rule or self.phase is not Phase.ALLIED_MOVEMENT or self.pending is not None \
+                or bfn.enabled(self.game, "bfn-19.3"):  # BFN 19.3 replaces CN 6.3
             return []
         if self.turn < rule["from_turn"] or len(self.carpet_turns) >= rule["uses"]:
             return []
@@ -1825,7 +1862,7 @@ class State:
             self._take_control(h, c.side)
         if us.status == "at_sea":
             us.status = "on_map"
-            self._emit("landing", "CN 11.1.1", unit=self.game.units[a.unit].name, hex=us.hex.id)
+            self._emit("landing", self.landing_rule, unit=self.game.units[a.unit].name, hex=us.hex.id)
         c.advanced.add(a.unit)
         self._emit("advance", f"{p} 5.2", unit=self.game.units[a.unit].name, to=us.hex.id)
 

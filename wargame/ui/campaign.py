@@ -375,7 +375,20 @@ class TurnPanel(_View):
         self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
         self.end.on_click(lambda e: self.model.end_phase())
         self.undo.on_click(lambda e: self.model.undo())
-        self.new.on_click(lambda e: self.model.new_game(self.seed.value))
+        # BFN 19 variant rules, chosen for the next new game (names with title and rule)
+        from wargame.ui.model import variant_choices
+
+        choices = variant_choices() if model.game.scenario.id == "normandy" else []
+        self.variants = pn.widgets.MultiChoice(
+            label="Variant rules for a new game (Battle for Normandy 19)",
+            options={f"{c['title']} ({c['rule']})": c["name"] for c in choices},
+            value=[v for v in model.game.variants if v in {c["name"] for c in choices}],
+            width=SIDE_W - 20, visible=bool(choices))
+        self.variant_help = pn.pane.HTML(_box("".join(
+            f"<div class='wg-rule'><b>{_esc(c['rule'])}</b> {_esc(c['title'])}: "
+            f"{_esc(c['description'])}</div>" for c in choices)), width=SIDE_W - 20,
+            visible=bool(choices))
+        self.new.on_click(lambda e: self.model.new_game(self.seed.value, list(self.variants.value)))
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
         self.carpet.on_click(self._carpet)
@@ -439,6 +452,9 @@ class TurnPanel(_View):
             pn.Row(self.end, self.undo, self.save),
             self._carpet_row,
             pn.Row(self.seed, self.new),
+            self.variants,
+            pn.Card(self.variant_help, title="About the variants", collapsed=True,
+                    width=SIDE_W - 10, visible=self.variants.visible),
             pn.Row(pn.pane.HTML(_box("Load a save:")), self.load),
             self.hide,
             width=SIDE_W,

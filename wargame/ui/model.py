@@ -37,6 +37,7 @@ from wargame.operational.combat import Assessment, BombardAssessment, assess_bom
 from wargame.operational.movement import Reach
 from wargame.operational.save import from_save, to_save, undo
 from wargame.operational.state import Game, State
+from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import UI, result_words
@@ -102,9 +103,10 @@ def make_game(scenario: Game | Scenario | str, variants: tuple[str, ...] | list[
     """A Game for an id, a Scenario or a Game; Games of bundled ids are shared (immutable)."""
     if isinstance(scenario, Game):
         return scenario
+    variants = normalize_variants(variants)  # BFN 19: canonical names share one Game
     if isinstance(scenario, Scenario):
-        return Game(scenario, variants=tuple(variants))
-    key = (scenario, tuple(variants))
+        return Game(scenario, variants=variants)
+    key = (scenario, variants)
     if key not in _GAMES:
         if scenario == "demo":
             from wargame.ui.demo import demo_scenario
@@ -113,6 +115,12 @@ def make_game(scenario: Game | Scenario | str, variants: tuple[str, ...] | list[
         else:
             _GAMES[key] = Game(scenario, variants=tuple(variants))
     return _GAMES[key]
+
+
+def variant_choices() -> list[dict[str, str]]:
+    """The optional variant rules for a new-game control: name, title, description, rule."""
+    return [{"name": v.id, "title": v.title, "description": v.description, "rule": v.rule}
+            for v in VARIANTS.values()]
 
 
 def describe_option(state: State, action: Action) -> str:
@@ -574,7 +582,10 @@ class CampaignState(param.Parameterized):
         self._changed()
         return True
 
-    def new_game(self, seed: int) -> None:
+    def new_game(self, seed: int, variants: tuple[str, ...] | list[str] | None = None) -> None:
+        """A new game; ``variants`` (BFN 19 names) starts it under other variant rules."""
+        if variants is not None:
+            self.game = make_game(self.game.scenario, variants)
         self.state = self.game.new_state(int(seed))
         self.selected_unit = None
         self.selected_hex = None

@@ -21,7 +21,7 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = DEFAULT_SEED,
     seed = DEFAULT_SEED if seed is None else int(seed)
     try:
         dash = CampaignDashboard(scenario, seed=seed, variants=tuple(variants))
-    except (ScenarioError, FileNotFoundError, OSError) as exc:
+    except (ScenarioError, FileNotFoundError, OSError, ValueError) as exc:  # ValueError: variants
         dash = CampaignDashboard("demo", seed=seed)
         dash.model.message = (f"Scenario {scenario!r} could not be loaded ({exc}); showing the "
                               "small demo scenario instead.")
@@ -45,7 +45,9 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     origins = [f"localhost:{port}", f"127.0.0.1:{port}"]
     if address not in ("127.0.0.1", "localhost"):
         origins.append("*")
-    variants = tuple(variants)
+    from wargame.operational.variants import normalize_variants
+
+    variants = normalize_variants(variants)  # unknown names: ValueError before serving
 
     def app() -> Any:
         return build_dashboard(scenario, seed, variants)

@@ -1,0 +1,51 @@
+"""Helpers for the Battle for Normandy §19 variant tests: loaded dice and shared games."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from wargame.dice import Dice
+from wargame.operational import state as state_module
+from wargame.operational.state import Game
+
+
+class LoadedDice(Dice):
+    """Dice that read from a list (faces as ``die`` returns them: a d10 reading 0 is 1), then
+    fall back to the seeded generator."""
+
+    def __init__(self, values: list[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.values = list(values)
+
+    def die(self, sides: int) -> int:
+        if self.values:
+            value = self.values.pop(0)
+            assert 1 <= value <= sides, f"loaded {value} on a d{sides}"
+            self.sides_log.append(sides)
+            return value
+        return super().die(sides)
+
+
+@cache
+def game(*variants: str) -> Game:
+    return Game("normandy", variants=variants)
+
+
+@pytest.fixture
+def loaded_start(monkeypatch):
+    """A new state whose dice start with ``values`` (for the dice rolled during setup)."""
+
+    def _start(g: Game, *values: int, seed: int = 0):
+        monkeypatch.setattr(state_module, "Dice", lambda s: LoadedDice(list(values), s))
+        st = g.new_state(seed)
+        monkeypatch.setattr(state_module, "Dice", Dice)
+        return st
+
+    return _start
+
+
+def load(state, *values: int):
+    state.dice = LoadedDice(list(values), state.seed)
+    return state
