@@ -15,7 +15,10 @@ from typing import Any
 from wargame.paths import scenarios_root
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 
-__all__ = ["list_scenarios", "describe", "scenario_folder", "NATIONS", "NON_LAND_TERRAIN"]
+__all__ = [
+    "list_scenarios", "describe", "scenario_folder", "NATIONS", "NON_LAND_TERRAIN",
+    "MEMOIR_PREFIX", "memoir_scenarios", "describe_memoir",
+]
 
 NATIONS = ("german", "american", "british", "canadian", "russian", "french")
 """The nations of docs/data-formats.md (units.yaml), in the order summaries show them."""
@@ -43,8 +46,9 @@ def _meta(folder: Path) -> dict[str, Any]:
 def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
     """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id.
 
-    Folders without a scenario.yaml (e.g. ``scenarios/memoir44/`` with its own index) are
-    skipped; a scenario.yaml that does not parse is listed with its error as title.
+    Folders without a scenario.yaml are skipped; a scenario.yaml that does not parse is listed
+    with its error as title. Memoir '44 scenarios come from ``scenarios/memoir44/scenarios.yaml``
+    (ids ``memoir44-<rulebook number>`` and ``memoir44-overlord``, game ``memoir44``).
     """
     out = []
     for folder in _folders(root):
@@ -60,7 +64,10 @@ def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
                 "title": str(meta.get("title", folder.name)),
             }
         )
-    return sorted(out, key=lambda d: d["id"])
+    out = sorted(out, key=lambda d: d["id"])
+    return out + [
+        {"id": d["id"], "game": d["game"], "title": d["title"]} for d in memoir_scenarios(root)
+    ]
 
 
 def scenario_folder(scenario_id: str, root: Path | None = None) -> Path:
@@ -137,6 +144,8 @@ def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
     units_by_nation (only the nations present), ss_count, units_provenance. Fields whose file
     is missing or unreadable are ``None``. Raises ``KeyError`` for an unknown id.
     """
+    if scenario_id.startswith(MEMOIR_PREFIX):
+        return describe_memoir(scenario_id, root)
     folder = scenario_folder(scenario_id, root)
     meta = _meta(folder)
     turns = meta.get("turns") if isinstance(meta.get("turns"), dict) else {}
@@ -161,4 +170,82 @@ def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
             out.update(summarise(reader(path)))
         except (ScenarioError, ValueError, AttributeError, TypeError) as exc:
             out["warnings"].append(f"{path.name}: {exc}")
+    return out
+
+
+# Memoir '44 -------------------------------------------------------------------------------
+MEMOIR_PREFIX = "memoir44-"
+MEMOIR_KINDS = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
+_SIDES = {"ALLIES": "allies", "AXIS": "axis"}
+
+
+def _memoir_index(root: Path | None = None) -> dict[str, dict[str, Any]]:
+    path = (root or scenarios_root()) / "memoir44" / "scenarios.yaml"
+    if not path.is_file():
+        return {}
+    data = load_yaml(path)
+    scenarios = data.get("scenarios") if isinstance(data, dict) else None
+    if not isinstance(scenarios, dict):
+        return {}  # an empty or foreign index lists nothing (the engine's loader validates)
+    return {str(k): v for k, v in scenarios.items()}
+
+
+def memoir_scenarios(root: Path | None = None) -> list[dict[str, Any]]:
+    """The Memoir '44 scenarios as {id, game, title, number}, in rulebook order."""
+    items = sorted(_memoir_index(root).items(),
+                   key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0))
+    return [{"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": str(e.get("title", sid)),
+             "number": sid} for sid, e in items]
+
+
+def _memoir_units(path: Path) -> dict[str, dict[str, int]]:
+    """Units on the board at set-up by side and type, from the .m44 layout (SED unit names
+    ``inf|tank|gun`` + optional ``2`` + ``ger|us``...; ``ger`` is the Axis)."""
+    out = {side: dict.fromkeys(MEMOIR_KINDS.values(), 0) for side in ("allies", "axis")}
+    data = load_json(path)
+    for item in data["board"]["hexagons"]:
+        unit = item.get("unit")
+        if not unit:
+            continue
+        name = str(unit["name"])
+        side = "axis" if name.endswith("ger") else "allies"
+        kind = next(k for k in MEMOIR_KINDS if name.startswith(k))
+        out[side][MEMOIR_KINDS[kind]] += 1
+    return out
+
+
+def _by_side(values: Any) -> dict[str, int]:
+    values = values if isinstance(values, dict) else {}
+    return {_SIDES[k]: int(values[k]) for k in ("ALLIES", "AXIS") if k in values}
+
+
+def describe_memoir(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
+    """A summary of one Memoir '44 scenario: medals_to_win and units_by_side {allies, axis}
+    each {infantry, armor, artillery} (units at set-up; M44 Game Set-up), cards, who starts.
+    Raises ``KeyError`` for an unknown id."""
+    sid = scenario_id.removeprefix(MEMOIR_PREFIX)
+    index = _memoir_index(root)
+    if sid not in index:
+        known = ", ".join(MEMOIR_PREFIX + k for k in index) or "(none)"
+        raise KeyError(f"no bundled scenario {scenario_id!r}; Memoir '44: {known}")
+    entry = index[sid]
+    folder = (root or scenarios_root()) / "memoir44"
+    out: dict[str, Any] = {
+        "id": MEMOIR_PREFIX + sid,
+        "game": "memoir44",
+        "title": str(entry.get("title", sid)),
+        "number": sid,
+        "turns": {"first": None, "last": None},
+        "medals_to_win": _by_side(entry.get("medals")),
+        "cards": _by_side(entry.get("cards")),
+        "starts": _SIDES.get(str(entry.get("starts")), None),
+        "special_rules": sorted((entry.get("special") or {}).keys()),
+        "units_by_side": None,
+        "warnings": [],
+    }
+    path = folder / str(entry.get("file", ""))
+    try:
+        out["units_by_side"] = _memoir_units(path)
+    except (ScenarioError, OSError, ValueError, KeyError, TypeError, StopIteration) as exc:
+        out["warnings"].append(f"{path.name}: {exc}")
     return out

@@ -1,5 +1,7 @@
 """The ``wargame`` command: odds, bombard, scenario list/info/validate, serve.
 
+Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
+
 Exit codes: 0 success; 1 a scenario failed validation; 2 bad input (argparse errors, negative
 strengths, unknown scenario); 3 a feature that is not installed yet (scenario validation).
 Heavy modules (pandas, Panel, the scenario loader) are imported inside the commands.
@@ -16,6 +18,8 @@ from typing import Any, TextIO
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
+MEMOIR = "memoir44"
+M44_TARGETS = ("infantry", "armor", "artillery")
 
 # Every user-facing sentence of this module, in one place for translation (DESIGN.md).
 TEXT = {
@@ -49,6 +53,27 @@ TEXT = {
     "info.places": "{count} named places",
     "info.warning": "note: {warning}",
     "info.provenance": "{what}: {provenance}",
+    "odds.need": "--attack and --defense are required for {game}",
+    "m44.dice": "Memoir '44: number of battle dice rolled",
+    "m44.target": "Memoir '44: the target unit type",
+    "m44.figures": "Memoir '44: figures in the target unit (adds the chance to eliminate it)",
+    "m44.attacker": "Memoir '44: the attacking unit type (dice from range and terrain)",
+    "m44.distance": "Memoir '44: distance to the target in hexes (with --attacker)",
+    "m44.terrain": "Memoir '44: the target's terrain (woods, hills, bunker, sandbags ...)",
+    "m44.stars": "Memoir '44: stars also hit (Air Power)",
+    "m44.need": "Memoir '44 odds need --target and either --dice or --attacker with --distance",
+    "m44.head": "Memoir '44: {dice} dice against {target}{figures}",
+    "m44.figures_note": " ({figures} figures)",
+    "m44.battle": "{attacker} at {distance} hex(es) against {target} in {terrain}: "
+                  "{base} dice{steps} -> {dice}",
+    "m44.hits_head": "  hits  chance",
+    "m44.hits_row": "  {k:>4}  {pct:>6.2f}%  {bar}",
+    "m44.expected": "expected hits {value:.3f}",
+    "m44.eliminate": "eliminate ({figures} hits or more): {pct:.2f}%",
+    "m44.flag": "at least one flag: {pct:.2f}%",
+    "info.medals": "medals to win: Allies {allies}, Axis {axis}",
+    "info.side_units": "{side}: {infantry} infantry, {armor} armor, {artillery} artillery",
+    "info.cards": "cards: Allies {allies}, Axis {axis}; {starts} start",
 }
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table.
@@ -97,12 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
-    odds.add_argument("--game", choices=GAMES, required=True)
-    odds.add_argument("--attack", type=_non_negative, required=True, help="total attack")
+    odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True)
+    odds.add_argument("--attack", type=_non_negative, default=None, help="total attack")
     odds.add_argument(
-        "--defense", "--defence", dest="defense", type=_non_negative, required=True,
+        "--defense", "--defence", dest="defense", type=_non_negative, default=None,
         help="total defence",
     )
+    # Memoir '44: battle dice (M44 p.12) -- either --dice N or --attacker/--distance/--terrain
+    odds.add_argument("--dice", type=_non_negative, default=None, help=TEXT["m44.dice"])
+    odds.add_argument("--target", choices=M44_TARGETS, default=None, help=TEXT["m44.target"])
+    odds.add_argument("--figures", type=_non_negative, default=None, help=TEXT["m44.figures"])
+    odds.add_argument("--attacker", choices=M44_TARGETS, default=None, help=TEXT["m44.attacker"])
+    odds.add_argument("--distance", type=_non_negative, default=None, help=TEXT["m44.distance"])
+    odds.add_argument("--terrain", default="plain", help=TEXT["m44.terrain"])
+    odds.add_argument("--stars-hit", action="store_true", help=TEXT["m44.stars"])
     odds.add_argument(
         "--shift", type=_whole, action="append", default=[], metavar="N",
         help="column shift, repeatable: + to the right (attacker), - to the left (defender)",
@@ -144,7 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--scenario", default="normandy")
     serve.add_argument("--port", type=_non_negative, default=5006)
     serve.add_argument("--seed", type=_whole, default=None)
-    serve.add_argument("--variant", action="append", default=[], metavar="NAME")
+    serve.add_argument("--variant", action="append", default=[], metavar="NAME",
+                       help="optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 "
+                            "(Battle for Normandy 19; see docs/notes-incoming/bfn.md)")
     serve.add_argument("--no-show", dest="show", action="store_false")
     serve.set_defaults(handler=_cmd_serve)
     return parser
@@ -185,6 +220,10 @@ def _outcome_lines(outcomes, out: TextIO) -> None:
 
 
 def _cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
+    if args.game == MEMOIR:
+        return _cmd_memoir_odds(args, out)
+    if args.attack is None or args.defense is None:
+        raise UsageError(TEXT["odds.need"].format(game=args.game))
     from wargame.analysis.odds import odds_distribution
     from wargame.operational.tables import load_tables
 
@@ -209,6 +248,50 @@ def _cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
         line += TEXT["odds.clamped"]
     print(line, file=out)
     _outcome_lines(result.outcomes, out)
+    return 0
+
+
+def _cmd_memoir_odds(args: argparse.Namespace, out: TextIO) -> int:
+    """Memoir '44 battle dice: exact hits distribution (M44 p.12 Resolving Combat)."""
+    from wargame.analysis.memoir import battle_odds, dice_odds
+
+    if args.target is None or (args.dice is None and (
+            args.attacker is None or args.distance is None)):
+        raise UsageError(TEXT["m44.need"])
+    battle = None
+    try:
+        if args.dice is not None:
+            result = dice_odds(args.dice, args.target, args.figures or None, args.stars_hit)
+        else:
+            battle = battle_odds(args.attacker, args.target, args.distance, args.terrain,
+                                 figures=args.figures or None)
+            result = battle.odds or dice_odds(0, args.target, args.figures or None)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        data = result.to_json_dict()
+        if battle is not None:
+            data["battle"] = battle.to_json_dict()
+            data["battle"].pop("odds")
+        _print_json(data, out)
+        return 0
+    if battle is not None:
+        steps = "".join(f", {r} {n:+d}" for r, n in battle.steps)
+        print(TEXT["m44.battle"].format(attacker=battle.attacker, distance=battle.distance,
+                                        target=battle.target, terrain=battle.terrain,
+                                        base=battle.base_dice, steps=steps, dice=battle.dice),
+              file=out)
+    fig = TEXT["m44.figures_note"].format(figures=result.figures) if result.figures else ""
+    print(TEXT["m44.head"].format(dice=result.dice, target=result.target, figures=fig), file=out)
+    print(TEXT["m44.hits_head"], file=out)
+    for k, p in enumerate(result.hits):
+        print(TEXT["m44.hits_row"].format(k=k, pct=float(p) * 100, bar="#" * round(p * 40)),
+              file=out)
+    print(TEXT["m44.expected"].format(value=float(result.expected_hits)), file=out)
+    if result.eliminate is not None:
+        print(TEXT["m44.eliminate"].format(figures=result.figures,
+                                           pct=float(result.eliminate) * 100), file=out)
+    print(TEXT["m44.flag"].format(pct=float(result.at_least_one_flag) * 100), file=out)
     return 0
 
 
@@ -265,7 +348,8 @@ def _describe(scenario_id: str) -> dict[str, Any]:
 
 def _print_summary(info: dict[str, Any], out: TextIO) -> None:
     print(f"{info['id']}: {info['title']} [{info['game']}]", file=out)
-    print(TEXT["info.turns"].format(**info["turns"]), file=out)
+    if info["turns"]["first"] is not None or info["game"] != MEMOIR:
+        print(TEXT["info.turns"].format(**info["turns"]), file=out)
     if info.get("hex_count") is not None:
         detail = ", ".join(f"{k} {v}" for k, v in info["terrain_counts"].items())
         print(TEXT["info.hexes"].format(count=info["hex_count"], detail=detail), file=out)
@@ -282,6 +366,11 @@ def _print_summary(info: dict[str, Any], out: TextIO) -> None:
     for what, key in (("map", "provenance"), ("units", "units_provenance")):
         if info.get(key):
             print(TEXT["info.provenance"].format(what=what, provenance=info[key]), file=out)
+    if info.get("medals_to_win"):
+        print(TEXT["info.medals"].format(**info["medals_to_win"]), file=out)
+        print(TEXT["info.cards"].format(starts=info["starts"], **info["cards"]), file=out)
+    for side, counts in (info.get("units_by_side") or {}).items():
+        print(TEXT["info.side_units"].format(side=side, **counts), file=out)
     for warning in info.get("warnings", []):
         print(TEXT["info.warning"].format(warning=warning), file=out)
 
@@ -318,16 +407,28 @@ def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     info = _describe(args.scenario)  # unknown scenario: exit 2 before starting anything
+    if info["game"] == MEMOIR:
+        try:
+            from wargame.ui.memoir import serve_memoir
+        except ImportError as exc:
+            _print_summary(info, out)
+            print(TEXT["serve.not_yet"].format(error=exc), file=out)
+            return 0
+        serve_memoir(scenario=info["number"], port=args.port, seed=args.seed, show=args.show)
+        return 0
     try:
         from wargame.ui.serve import serve_dashboard
     except ImportError as exc:
         _print_summary(info, out)
         print(TEXT["serve.not_yet"].format(error=exc), file=out)
         return 0
-    serve_dashboard(
-        scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
-        show=args.show,
-    )
+    try:
+        serve_dashboard(
+            scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
+            show=args.show,
+        )
+    except ValueError as exc:  # an unknown --variant (wargame/operational/variants.py)
+        raise UsageError(str(exc)) from None
     return 0
 
 

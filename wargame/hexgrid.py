@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "Hex",
@@ -37,6 +37,19 @@ class Hex:
 
     q: int
     r: int
+    # hexes are dictionary keys everywhere (maps, reach, caches): the hash is computed once
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.q, self.r)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Hex:
+            return NotImplemented
+        return self.q == other.q and self.r == other.r  # type: ignore[attr-defined]
 
     @property
     def s(self) -> int:

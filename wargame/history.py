@@ -320,7 +320,7 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     if not isinstance(cities, list):
         raise ScenarioError(src, f"{where}allied_cities", "a list of victory city names", cities)
     for j, name in enumerate(cities):
-        if name not in city_hexes:
+        if not isinstance(name, str) or name not in city_hexes:
             raise ScenarioError(src, f"{where}allied_cities[{j}]",
                                 f"a CN 11.2 victory city of the scenario ({city_list})", name)
     if len(set(cities)) != len(cities):
@@ -332,7 +332,7 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     partial: dict[str, tuple[str, ...]] = {}
     for name, hexes in partial_raw.items():
         fw = f"{where}allied_hexes.{name}"
-        if name not in city_hexes:
+        if not isinstance(name, str) or name not in city_hexes:
             raise ScenarioError(src, fw, f"a CN 11.2 victory city of the scenario ({city_list})",
                                 name)
         if name in cities:
@@ -366,7 +366,7 @@ def _after_the_game(raw: Any, src: str, city_hexes: dict[str, tuple[str, ...]], 
         if not isinstance(item, dict):
             raise ScenarioError(src, where, "a mapping {place, when, note}", item)
         place = item.get("place")
-        if place not in city_hexes:
+        if not isinstance(place, str) or place not in city_hexes:
             raise ScenarioError(src, f"{where}.place",
                                 f"a CN 11.2 victory city of the scenario ({city_list})", place)
         if place in last_turn.allied_cities:

@@ -116,6 +116,10 @@ class Event:
         return {"kind": self.kind, "data": self.data}
 
 
+# Bumped whenever any unit moves, dies or appears: states cache "who is where" against it.
+_POSITIONS = [0]
+
+
 @dataclass
 class Unit:
     id: int
@@ -125,6 +129,13 @@ class Unit:
     figures: int
     max_figures: int
     special: str | None = None  # special, resistance, elite
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # who is where changes with the hex, or with figures only when the unit dies/revives
+        if name == "hex" or (name == "figures" and (value <= 0) != (
+                self.__dict__.get("figures", 0) <= 0)):
+            _POSITIONS[0] += 1
+        object.__setattr__(self, name, value)
 
     @property
     def alive(self) -> bool:
@@ -213,6 +224,9 @@ class MemoirState:
         self.win_reason: str = ""
         self.history: list[Action] = []
         self.setup_events: list[Event] = []
+        # speed only: (positions version, units, hex -> unit, board index numbers or None,
+        # live units by side or None)
+        self._occ: tuple | None = None
 
     @classmethod
     def new(cls, game: MemoirGame, seed: int = 0) -> MemoirState:
@@ -292,20 +306,66 @@ class MemoirState:
     def is_over(self) -> bool:
         return self.winner is not None
 
+    def occupancy(self) -> dict[Hex, Unit]:
+        """hex -> live unit (cached until a unit moves or loses figures)."""
+        occ = self._occ
+        if occ is None or occ[0] != _POSITIONS[0] or occ[1] is not self.units:
+            index = rules.static_of(self.scenario).index
+            table: dict[Hex, Unit] = {}
+            occ_ix: set[int] = set()
+            alive: list[Unit] = []
+            for u in self.units.values():
+                h = u.hex
+                if h is not None and u.figures > 0:
+                    table[h] = u
+                    alive.append(u)
+                    i = index.get(h)
+                    if i is not None:
+                        occ_ix.add(i)
+            by_side = {None: alive, AXIS: [u for u in alive if u.side == AXIS],
+                       ALLIES: [u for u in alive if u.side == ALLIES]}
+            occ = self._occ = (_POSITIONS[0], self.units, table, occ_ix, by_side)
+        return occ[2]
+
+    def _occupied_ix(self) -> set[int]:
+        """The occupied hexes as board index numbers (cached with ``occupancy``)."""
+        self.occupancy()
+        return self._occ[3]
+
     def unit_at(self, h: Hex) -> Unit | None:
-        for u in self.units.values():
-            if u.alive and u.hex == h:
-                return u
-        return None
+        return self.occupancy().get(h)
 
     def live_units(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+        """Units on the board (of ``side``), in id order (a new list: callers may change it)."""
+        self.occupancy()  # refreshes the cache below when units moved, died or appeared
+        return list(self._occ[4][side])
 
     def _terrain(self, ignore: Unit | None = None) -> rules.Terrainish:
-        occ = {u.hex: u for u in self.units.values() if u.alive and u is not ignore}
-        return rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
+        occ = self.occupancy()
+        t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
+        index = rules.static_of(self.scenario).index
+        occ_ix = self._occupied_ix()
+        if ignore is not None and ignore.alive:
+            occ = dict(occ)
+            occ.pop(ignore.hex, None)
+            t.occupied = occ
+            occ_ix = occ_ix - {index.get(ignore.hex)}
+        t.occupied_ix = occ_ix
+        return t
 
     def medals(self, side: str) -> int:
+        """Medals of ``side`` now: eliminated (or exited) enemy units plus objectives."""
+        key = (side, _POSITIONS[0], len(self.medal_units[side]), len(self.permanent))
+        cached = self.__dict__.get("_medal_cache")
+        if cached is not None and key in cached:
+            return cached[key]
+        total = self._medals(side)
+        if cached is None or len(cached) > 8:
+            cached = self.__dict__["_medal_cache"] = {}
+        cached[key] = total
+        return total
+
+    def _medals(self, side: str) -> int:
         total = sum(n for _, n in self.medal_units[side])
         for i, obj in enumerate(self.scenario.objectives):
             if obj.side != side:
@@ -327,6 +387,8 @@ class MemoirState:
                 new.game = v
             elif k in ("history", "setup_events"):
                 new.__dict__[k] = list(v)
+            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked"):
+                new.__dict__[k] = {} if k == "_moves" else None
             else:
                 new.__dict__[k] = copy.deepcopy(v)
         return new
@@ -399,18 +461,23 @@ class MemoirState:
         return st, events
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action, validate: bool = True) -> list[Event]:
+        """Play ``action``; returns its events. Illegal: ``IllegalAction``, state unchanged.
+
+        ``validate=False`` skips the legality check, like python-chess's ``Board.push``: only
+        for an action just taken from ``legal_actions()`` of this very state (playouts).
+        """
         if self.winner:
             raise IllegalAction("the game is over", R_TURN)
-        legal = self.legal_actions()
-        work = self.clone()
-        events = work._apply(action)  # raises the specific IllegalAction if there is one
-        if action not in legal:
-            raise IllegalAction(f"{action} is not one of the {len(legal)} legal actions "
-                                f"(unexpected arguments?)", R_TURN)
-        work.history.append(action)
-        self.__dict__.update(work.__dict__)
-        return events
+        if not validate or action in self._legal_for(action):
+            # Legal: apply in place (legal actions never raise; the property tests check it).
+            events = self._apply(action)
+            self.history.append(action)
+            return events
+        # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
+        self.clone()._apply(action)  # raises the specific IllegalAction if there is one
+        raise IllegalAction(f"{action} is not one of the legal actions "
+                            f"(unexpected arguments?)", R_TURN)
 
     def _apply(self, a: Action) -> list[Event]:
         ev: list[Event] = []
@@ -456,8 +523,13 @@ class MemoirState:
                 ev += self._finish_turn()
                 continue
             break
-        ev += self._check_objectives()
-        ev += self._check_victory()
+        # objectives and medals change only when units move, die or score (speed only)
+        key = (_POSITIONS[0], len(self.medal_units[AXIS]), len(self.medal_units[ALLIES]),
+               len(self.permanent), id(self.units))
+        if self.winner or self.__dict__.get("_checked") != key:
+            ev += self._check_objectives()
+            ev += self._check_victory()
+            self.__dict__["_checked"] = key
         return ev
 
     def _end_turn(self) -> list[Event]:
@@ -483,23 +555,35 @@ class MemoirState:
         sched = (self.scenario.opt("draw_schedule") or {}).get(self.active) or {}
         n = int(sched.get(self.side_turns[self.active], n))
         if ctx.get("effect") == "recon" and not ctx.get("recon_alt"):
-            # Recon: draw two, keep one.
-            drawn = []
+            # Recon: draw two, keep one. A scenario that draws n > 1 (Pegasus Bridge): the
+            # first n - 1 as usual, the last one by Recon's draw-2-keep-1.
+            if n > 1:
+                ev += self._draw(self.active, n - 1)
+                if self.winner:
+                    return ev
+            drawn: list[int] = []
+            tail: list[Event] = []
             for _ in range(2):
-                cid = self._take_from_deck(ev)
+                cid = self._take_from_deck(tail)
                 if cid is None:
                     break
                 drawn.append(cid)
-            if self.winner:
-                return ev
-            if len(drawn) == 2:
+                if self.winner:
+                    break
+            ev += [e for e in tail if e.kind == "reshuffle"]
+            if len(drawn) == 2 and not self.winner:
                 self.pending.append({"kind": "keep", "owner": self.active, "cards": drawn})
                 ev.append(Event("draw", {"side": self.active, "count": 2}))
                 return ev
             self.hands[self.active] += drawn
             ev.append(Event("draw", {"side": self.active, "count": len(drawn)}))
+            ev += [e for e in tail if e.kind != "reshuffle"]
+            if self.winner:
+                return ev
         else:
             ev += self._draw(self.active, n)
+            if self.winner:
+                return ev
         ctx["finish_turn"] = True
         return ev
 
@@ -529,30 +613,38 @@ class MemoirState:
     def _take_from_deck(self, ev: list[Event]) -> int | None:
         if not self.deck:
             if self.scenario.opt("no_reshuffle") or not self.discard:
-                winner = self.scenario.opt("deck_exhausted_winner")
-                if winner and not self.winner:
-                    # Vassieux: the deck runs out and the Allies have not won.
-                    self.winner = winner
-                    self.win_reason = " (command deck exhausted)"
+                self._deck_out(ev)
                 return None
             ev += self._reshuffle()
         return self.deck.pop()
 
+    def _deck_out(self, ev: list[Event]) -> None:
+        """Vassieux special rule: the deck is never reshuffled; when it runs out and the
+        Allies have not won, the scenario's ``deck_exhausted_winner`` wins. "Runs out" is read
+        as BGA does (Cards.php pickForLocation): a card must be drawn and none is left."""
+        winner = self.scenario.opt("deck_exhausted_winner")
+        if winner and not self.winner:
+            self.winner = winner
+            self.win_reason = " (command deck exhausted)"
+            self.pending = []
+            ev.append(Event("deck_exhausted", {}))
+            ev.append(Event("victory", {"side": winner, "medals": self.medals(winner),
+                                        "why": self.win_reason}))
+
     def _draw(self, side: str, n: int) -> list[Event]:
         got = 0
-        ev: list[Event] = []
+        tail: list[Event] = []
         for _ in range(n):
-            cid = self._take_from_deck(ev)
+            cid = self._take_from_deck(tail)
             if cid is None:
                 break
             self.hands[side].append(cid)
             got += 1
-        ev.append(Event("draw", {"side": side, "count": got}))
-        if self.winner:
-            ev.append(Event("deck_exhausted", {}))
-            ev.append(Event("victory", {"side": self.winner, "medals": self.medals(self.winner),
-                                        "why": self.win_reason}))
-        return ev
+            if self.winner:
+                break
+        return ([e for e in tail if e.kind == "reshuffle"]
+                + [Event("draw", {"side": side, "count": got})]
+                + [e for e in tail if e.kind != "reshuffle"])
 
     def _reshuffle(self) -> list[Event]:
         """M44 p.13: when the deck runs out, shuffle the discards into a new deck."""
@@ -717,7 +809,12 @@ class MemoirState:
         # "If you do not command any unit of that type, issue an order to 1 unit of your choice."
         if effect in _FALLBACK_ONE and not any(self._fits_any_slot(u, slots)
                                                for u in self.live_units(side)):
+            # M44 Appendix 4: the fallback is a plain order, without the card's own abilities
+            # (no Dig-In sandbags, Armor Assault die, Behind Enemy Lines moves ...).
             ctx["slots"] = [{"count": 1}]
+            ctx["effect"] = "fallback"
+            ctx.pop("bonus_close", None)
+            ctx.pop("bonus_all", None)
         self.phase = "order"
         return ev
 
@@ -727,7 +824,7 @@ class MemoirState:
             return False
         if "kinds" in slot and u.kind not in slot["kinds"]:
             return False
-        if "sections" in slot and not (self.board.board_sections(u.hex) & set(slot["sections"])):
+        if "sections" in slot and self.board.board_sections(u.hex).isdisjoint(slot["sections"]):
             return False
         flt = slot.get("filter")
         if flt == "adjacent" and not self._adjacent_enemies(u):
@@ -739,17 +836,27 @@ class MemoirState:
     def _fits_any_slot(self, u: Unit, slots: list[dict[str, Any]]) -> bool:
         return any(self._fits_slot(u, s) for s in slots)
 
-    def _assignable(self, uids: list[int]) -> bool:
-        """Can these units all be ordered by the card's slots? (small bipartite matching)"""
+    def _assignable(self, uids: list[int],
+                    fits: dict[int, list[int]] | None = None) -> bool:
+        """Can these units all be ordered by the card's slots? (small bipartite matching)
+
+        ``fits`` caches unit id -> indices of the slots it fits (``_orderable``)."""
         slots = self.ctx["slots"]
         caps = [s.get("count") for s in slots]
         options = []
         for uid in uids:
-            u = self.units[uid]
-            opts = [i for i, s in enumerate(slots) if self._fits_slot(u, s)]
+            if fits is not None and uid in fits:
+                opts = fits[uid]
+            else:
+                u = self.units[uid]
+                opts = [i for i, s in enumerate(slots) if self._fits_slot(u, s)]
+                if fits is not None:
+                    fits[uid] = opts
             if not opts:
                 return False
             options.append(opts)
+        if len(slots) == 1:
+            return caps[0] is None or len(uids) <= caps[0]
         order = sorted(range(len(uids)), key=lambda i: len(options[i]))
         used = [0] * len(slots)
 
@@ -768,8 +875,30 @@ class MemoirState:
 
     def _orderable(self) -> list[int]:
         ordered = self.ctx["ordered"]
+        # which slots each unit fits does not change during the order phase (nothing moves)
+        key = (self.turn, self.active, _POSITIONS[0], id(self.ctx["slots"]))
+        cached = self.__dict__.get("_fits")
+        if cached is None or cached[0] != key:
+            cached = (key, {})
+            self.__dict__["_fits"] = cached
+        fits = cached[1]
+        slots = self.ctx["slots"]
+        if len(slots) == 1:  # one slot (most cards): room left, then the units that fit it
+            cap = slots[0].get("count")
+            if cap is not None and len(ordered) >= cap:
+                return []
+            out = []
+            for u in self.live_units(self.active):
+                if u.id in ordered:
+                    continue
+                opts = fits.get(u.id)
+                if opts is None:
+                    opts = fits[u.id] = [0] if self._fits_slot(u, slots[0]) else []
+                if opts:
+                    out.append(u.id)
+            return out
         return [u.id for u in self.live_units(self.active)
-                if u.id not in ordered and self._assignable(ordered + [u.id])]
+                if u.id not in ordered and self._assignable(ordered + [u.id], fits)]
 
     def _do_order(self, a: Action) -> list[Event]:
         if a.kind == "order":
@@ -826,6 +955,32 @@ class MemoirState:
         return {"inf": 2, "tank": 3, "gun": 1}[u.kind]
 
     def move_options(self, uid: int) -> dict[Hex, int]:
+        """Destinations of unit ``uid``'s move now and their cost (hexes of movement).
+
+        Cached (speed only): a result stays valid while the unit, the phase, the card and the
+        wire are the same and no unit appeared or left within reach of the unit (its longest
+        move; paths of that length stay within that distance)."""
+        u = self.units[uid]
+        key = (uid, u.hex, self.phase, self.ctx.get("effect"), len(self.wire))
+        cache = self.__dict__.setdefault("_moves", {})
+        version = _POSITIONS[0]
+        hit = cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[2]
+        st = rules.static_of(self.scenario)
+        i = st.index.get(u.hex)
+        radius = 3 if self.phase == "battle" else max(1, min(3, self.max_move(u)))
+        near = st.within[radius][i] & self._occupied_ix() if i is not None else frozenset()
+        if hit is not None and hit[1] == near:
+            cache[key] = (version, near, hit[2])
+            return hit[2]
+        if len(cache) > 256:
+            cache.clear()
+        result = self._move_options(uid)
+        cache[key] = (version, near, result)
+        return result
+
+    def _move_options(self, uid: int) -> dict[Hex, int]:
         u = self.units[uid]
         if self.board.at(u.hex).bunker and u.kind == "gun":
             return {}  # M44 Bunkers: artillery starting in a bunker may not leave it
@@ -849,9 +1004,33 @@ class MemoirState:
         if a.kind == "end_moves":
             self.phase = "battle"
             return []
+        if a.kind == "exit":
+            return self._exit_unit(a)
         if a.kind != "move":
             raise IllegalAction(f"move units or end movement, not {a.kind!r}", R_MOVE)
         return self._move_unit(a)
+
+    def _can_exit(self, uid: int) -> bool:
+        """Overlord Omaha Beach victory conditions: a unit of ``exit_medals`` side leaving the
+        board by the enemy's edge scores a medal and is removed. We let an ordered unit that
+        starts its move on the enemy's home row step off the board as its move."""
+        side = self.scenario.opt("exit_medals")
+        u = self.units.get(uid)
+        return (bool(side) and u is not None and u.alive and u.side == side
+                and self.phase == "move" and uid in self._movable()
+                and u.hex.r == self.board.home_row(other_side(side)))
+
+    def _exit_unit(self, a: Action) -> list[Event]:
+        if not self._can_exit(a.unit):
+            raise IllegalAction("only an ordered unit of the scenario's side on the enemy's "
+                                "edge row may leave the board", "M44 Overlord Omaha Beach")
+        u = self.units[a.unit]
+        frm = u.hex
+        ev = self._leave_hex(u)
+        u.hex = None
+        self.ctx["moved"][str(u.id)] = 1
+        self.medal_units[u.side].append([u.id, 1])
+        return [Event("exited", {"unit": u.id, "frm": _m44(frm), "side": u.side})] + ev
 
     def _move_unit(self, a: Action) -> list[Event]:
         if a.unit not in self._movable():
@@ -957,13 +1136,49 @@ class MemoirState:
 
     def battle_targets(self, uid: int) -> list[Hex]:
         u = self.units[uid]
-        return [e.hex for e in self.live_units(other_side(u.side))
-                if self.battle_dice(u, e)[0] > 0]
+        if not u.alive or not self.can_battle(u)[0]:
+            return []
+        ctx = self.ctx
+        # cached while nothing that battle_dice reads can have changed (speed only)
+        key = (uid, _POSITIONS[0], self.turn, ctx.get("effect"), len(self.wire),
+               len(self.sandbags), ctx.get("bonus_all", 0), ctx.get("bonus_close", 0))
+        cache = self.__dict__.get("_targets")
+        if cache is None or len(cache) > 64:
+            cache = self.__dict__["_targets"] = {}
+        if key in cache:
+            return list(cache[key])
+        reach = len(rules.RANGE[u.kind]) - 1
+        out = [e.hex for e in self.live_units(other_side(u.side))
+               if u.hex.distance(e.hex) <= reach
+               and self.battle_dice(u, e, check_order=False)[0] > 0]
+        cache[key] = out
+        return list(out)
+
+    def _overrun_focus(self) -> int | None:
+        """The armour unit whose overrun battle must come next (M44 p.13 Armor Overrun: all
+        its battles are completed before the next unit battles), if it still can battle."""
+        uid = self.ctx.get("overrun_now")
+        if uid is None:
+            return None
+        u = self.units[uid]
+        if not u.alive or self.ctx["battles"].get(str(uid), 0) <= 0:
+            return None
+        return uid if self.battle_targets(uid) else None
 
     def _do_battle(self, a: Action) -> list[Event]:
         if a.kind == "end_battles":
             self.ctx["end_turn"] = True
             return []
+        focus = self._overrun_focus()
+        if focus is not None:
+            if a.kind == "skip_overrun" and a.unit == focus:
+                self.ctx["overrun_now"] = None
+                self.ctx["battles"][str(focus)] = 0
+                return []
+            if a.kind != "battle" or a.unit != focus:
+                raise IllegalAction(f"unit {focus} must battle its overrun first (or give it "
+                                    "up)", "M44 p.13 Armor Overrun")
+            self.ctx["overrun_now"] = None
         if a.kind == "move":
             return self._move_unit(a)
         if a.kind == "remove_wire":
@@ -1079,6 +1294,8 @@ class MemoirState:
                 for n in self.board.retreat_steps(h, u.side):
                     if n in t.occupied or not rules.can_enter(t, u.kind, n, retreat=True):
                         continue
+                    if not rules.step_allowed(t, h, n):
+                        continue  # Arnhem: off the bridge only at its ends
                     nxt.add(n)
             if not nxt:
                 break
@@ -1132,8 +1349,8 @@ class MemoirState:
         if u.id not in self.ctx.get("ordered", []):
             return []
         t = self._terrain(ignore=u)
-        if not rules.can_enter(t, u.kind, h):
-            return []  # M44 Take Ground: terrain restrictions apply
+        if not rules.can_enter(t, u.kind, h) or not rules.step_allowed(t, u.hex, h):
+            return []  # M44 p.13 Take Ground: terrain (and scenario movement) restrictions apply
         self.pending.append({"kind": "take_ground", "owner": u.side, "unit": u.id,
                              "hex": [h.q, h.r]})
         return []
@@ -1303,6 +1520,7 @@ class MemoirState:
             # M44 p.13 Armor Overrun: one more battle, once per turn.
             ctx["overrun"].append(u.id)
             ctx["battles"][str(u.id)] = ctx["battles"].get(str(u.id), 0) + 1
+            ctx["overrun_now"] = u.id  # to be fought (or given up) before anyone else battles
             ev.append(Event("overrun", {"unit": u.id}))
         return ev
 
@@ -1346,6 +1564,28 @@ class MemoirState:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
+        return self._legal_actions(None)
+
+    def _legal_for(self, a: Action) -> list[Action]:
+        """The legal actions that could equal ``a`` (a subset of ``legal_actions``, for speed:
+        only its unit's moves and battles, only the one unit it orders)."""
+        if not self.pending and not self.winner:
+            ph, k = self.phase, a.kind
+            if (ph, k) in (("order", "end_orders"), ("move", "end_moves"),
+                           ("battle", "end_battles")):
+                return [Action(k)]
+            if ph == "order" and k == "order":
+                ordered = self.ctx["ordered"]
+                u = self.units.get(a.unit) if isinstance(a.unit, int) else None
+                if (u is not None and u.alive and u.side == self.active
+                        and u.id not in ordered and self._assignable(ordered + [u.id])):
+                    return [Action("order", unit=u.id)]
+                return []
+        if a.kind in ("move", "battle", "remove_wire") and a.unit is not None:
+            return self._legal_actions(a.unit)
+        return self._legal_actions(None)
+
+    def _legal_actions(self, only_unit: int | None) -> list[Action]:
         if self.winner:
             return []
         if self.pending:
@@ -1359,20 +1599,30 @@ class MemoirState:
         if ph == "move":
             out = []
             for uid in self._movable():
+                if only_unit is not None and uid != only_unit:
+                    continue
                 for h in self.move_options(uid):
                     out.append(Action("move", unit=uid, hex=h))
+                if self.scenario.opt("exit_medals") and self._can_exit(uid):
+                    out.append(Action("exit", unit=uid))
             return out + [Action("end_moves")]
         if ph == "battle":
+            focus = self._overrun_focus()
+            if focus is not None:
+                return [Action("battle", unit=focus, hex=h) for h in self.battle_targets(focus)
+                        ] + [Action("skip_overrun", unit=focus), Action("end_battles")]
             out = []
             for uid in self.ctx["ordered"]:
                 u = self.units[uid]
-                if not u.alive:
+                if not u.alive or (only_unit is not None and uid != only_unit):
                     continue
                 for h in self.battle_targets(uid):
                     out.append(Action("battle", unit=uid, hex=h))
                 if u.kind == "inf" and u.hex in self.wire and self.can_battle(u)[0]:
                     out.append(Action("remove_wire", unit=uid))
             for uid in self._movable():
+                if only_unit is not None and uid != only_unit:
+                    continue
                 for h in self.move_options(uid):
                     out.append(Action("move", unit=uid, hex=h))
             return out + [Action("end_battles")]

@@ -66,6 +66,7 @@ class Terrainish:
     occupied: dict[Hex, object]  # hex -> unit
     sandbags: set[Hex]
     wire: set[Hex]
+    occupied_ix: set[int] | None = None  # the same hexes as static(t).index numbers (speed)
 
     @property
     def board(self) -> Board:
@@ -88,8 +89,7 @@ class Terrainish:
         return bh.terrain in (self.scenario.opt("impassable_terrain") or ())
 
 
-def can_enter(t: Terrainish, kind: str, h: Hex, retreat: bool = False) -> bool:
-    """May a unit of ``kind`` enter ``h`` (ignoring occupation)?"""
+def _can_enter_static(t: Terrainish, kind: str, h: Hex) -> bool:
     if not t.board.on_board(h) or t.impassable(h):
         return False
     bh = t.board.at(h)
@@ -97,7 +97,96 @@ def can_enter(t: Terrainish, kind: str, h: Hex, retreat: bool = False) -> bool:
         return False  # M44 Bunkers: armour and artillery may not enter
     if bh.hedgehog and kind != "inf":
         return False  # M44 Hedgehogs: only infantry may enter
-    if retreat and bh.terrain == "ocean":
+    return True
+
+
+class _Static:
+    """What never changes during a game, precomputed once per scenario (speed only)."""
+
+    def __init__(self, t: Terrainish) -> None:
+        board = t.board
+        hexes = board.all_hexes()
+        self.terrain: dict[Hex, str] = {h: board.terrain(h) for h in hexes}
+        onb = set(hexes)
+        self.nbrs: dict[Hex, tuple[Hex, ...]] = {
+            h: tuple(n for n in h.neighbours() if n in onb) for h in hexes}
+        self.enter: dict[str, frozenset[Hex]] = {
+            kind: frozenset(h for h in hexes if _can_enter_static(t, kind, h))
+            for kind in ("inf", "tank", "gun")}
+        self.cliffs = frozenset(t.scenario.opt("cliffs") or ())
+        self.cliffs_no_armour = bool(t.scenario.opt("cliffs_no_armour"))
+        self.steep_hills = bool(t.scenario.opt("steep_hills"))
+        # Arnhem special rules: the bridge deck is entered and left only by its end hexes.
+        self.deck = frozenset(t.scenario.opt("bridge_deck") or ())
+        self.deck_ends = frozenset(t.scenario.opt("bridge_ends") or ())
+        # The same as small integers (hexes hash slowly): the movement search runs on these.
+        self.hexes: list[Hex] = hexes
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
+        ix = self.index
+        self.i_terrain: list[str] = [self.terrain[h] for h in hexes]
+        # hexes within 3 (the longest move) of each hex: what can change a unit's moves
+        self.within: dict[int, list[frozenset[int]]] = {
+            r: [frozenset(ix[o] for o in h.within(r) if o in onb) for h in hexes]
+            for r in (1, 2, 3)}
+        self.within3 = self.within[3]
+        self.i_nbrs: list[tuple[int, ...]] = [tuple(ix[n] for n in self.nbrs[h]) for h in hexes]
+        self.i_enter: dict[str, list[bool]] = {
+            kind: [h in self.enter[kind] for h in hexes] for kind in self.enter}
+        # per step (a, b) extra cost: 2 for cliffs from beach/ocean and steep hills, None if the
+        # step is forbidden (armour up the Omaha bluffs); absent = 1.
+        self.i_cost: dict[str, dict[tuple[int, int], int | None]] = {}
+        for kind in ("inf", "tank", "gun"):
+            costs: dict[tuple[int, int], int | None] = {}
+            for a in hexes:
+                for b in self.nbrs[a]:
+                    c = _step_cost(self, kind, a, b)
+                    if c != 1:
+                        costs[(ix[a], ix[b])] = c
+            self.i_cost[kind] = costs
+        # per kind and hex: the enterable neighbours with the step's cost (forbidden steps and
+        # impassable hexes left out), and per hex the cap on the move's length (ocean 1,
+        # beach 2), hedgerow and stop flags -- the movement search's inner loop reads only these
+        self.i_steps: dict[str, list[tuple[tuple[int, int], ...]]] = {}
+        for kind in ("inf", "tank", "gun"):
+            enter, costs = self.i_enter[kind], self.i_cost[kind]
+            self.i_steps[kind] = [
+                tuple((b, costs.get((a, b), 1)) for b in self.i_nbrs[a]
+                      if enter[b] and costs.get((a, b), 1) is not None)
+                for a in range(len(hexes))]
+        self.i_cap: list[int] = [1 if x == "ocean" else 2 if x == "beach" else 99
+                                 for x in self.i_terrain]
+        self.i_hedgerow: list[bool] = [x == "hedgerow" for x in self.i_terrain]
+        self.i_stop: list[bool] = [x in STOP_TERRAIN for x in self.i_terrain]
+
+
+_STATIC: dict[int, tuple[Scenario, _Static]] = {}
+
+
+def static(t: Terrainish) -> _Static:
+    return static_of(t.scenario)
+
+
+def static_of(scenario: Scenario) -> _Static:
+    """The scenario's precomputed tables (built once per scenario object)."""
+    key = id(scenario)
+    hit = _STATIC.get(key)
+    if hit is None or hit[0] is not scenario:
+        if len(_STATIC) > 64:
+            _STATIC.clear()
+        hit = (scenario, _Static(Terrainish(scenario, {}, set(), set())))
+        _STATIC[key] = hit
+    return hit[1]
+
+
+def can_enter(t: Terrainish, kind: str, h: Hex, retreat: bool = False) -> bool:
+    """May a unit of ``kind`` enter ``h`` (ignoring occupation)?
+
+    Impassable ground, M44 Bunkers and Hedgehogs (infantry only); M44 Ocean: no retreat into it.
+    """
+    st = static(t)
+    if h not in st.enter[kind]:
+        return False
+    if retreat and st.terrain[h] == "ocean":
         return False  # M44 Ocean: impassable for retreat moves
     return True
 
@@ -183,56 +272,94 @@ def crosses(a: Hex, b: Hex, hexes: frozenset[Hex]) -> bool:
 
 def step_cost(t: Terrainish, kind: str, cur: Hex, nxt: Hex) -> int | None:
     """Movement cost of one step, or None if forbidden by a scenario rule."""
-    board = t.board
-    cliffs = t.scenario.opt("cliffs") or frozenset()
-    if nxt in cliffs and board.terrain(cur) in ("beach", "ocean"):
-        if kind == "tank" and t.scenario.opt("cliffs_no_armour"):
+    return _step_cost(static(t), kind, cur, nxt)
+
+
+def step_allowed(t: Terrainish, cur: Hex, nxt: Hex) -> bool:
+    """Scenario limits on crossing between two adjacent hexes (any move, retreat, take ground).
+
+    Arnhem special rules: units enter or leave the bridge deck only from or to the hexes
+    identified as its ends; movement along the deck is normal.
+    """
+    return _deck_ok(static(t), cur, nxt)
+
+
+def _deck_ok(st: _Static, cur: Hex, nxt: Hex) -> bool:
+    if not st.deck:
+        return True
+    on_cur, on_nxt = cur in st.deck, nxt in st.deck
+    if on_cur == on_nxt:
+        return True
+    deck_hex, other = (cur, nxt) if on_cur else (nxt, cur)
+    return (deck_hex, other) in st.deck_ends
+
+
+def _step_cost(st: _Static, kind: str, cur: Hex, nxt: Hex) -> int | None:
+    if not _deck_ok(st, cur, nxt):
+        return None  # Arnhem: on or off the bridge only at its ends
+    if nxt in st.cliffs and st.terrain[cur] in ("beach", "ocean"):
+        if kind == "tank" and st.cliffs_no_armour:
             return None  # Omaha Beach special rules: tanks may not climb the bluffs
         return 2  # Pointe-du-Hoc / Omaha: climbing the cliff from the beach is a 2-hex move
-    if (t.scenario.opt("steep_hills") and board.terrain(nxt) == "hills"
-            and board.terrain(cur) != "hills"):
+    if st.steep_hills and st.terrain[nxt] == "hills" and st.terrain[cur] != "hills":
         return 2  # Mortain special rules: moving up onto a hill is a 2-hex move
     return 1
 
 
 def reachable(t: Terrainish, kind: str, start: Hex, max_dist: int) -> dict[Hex, int]:
-    """Destinations of a regular move and their cost (M44 p.6-7 Movement, Appendix 2)."""
-    board = t.board
+    """Destinations of a regular move and their cost (M44 p.6-7 Movement, Appendix 2).
+
+    A search over (hex, cost, remaining limit) labels: a path is dropped when an earlier one
+    reached the same hex no dearer and with at least the same limit (it can do no more).
+    Ocean: a unit moving in the ocean moves 1 hex at most; Beaches: 2 at most; Woods, Hedgerows,
+    Villages and Wire: stop on entry; Hedgerows: entered only from an adjacent hex at the start
+    of the move and left only to an adjacent hex.
+    """
     out: dict[Hex, int] = {}
     if max_dist <= 0:
         return out
-    start_terrain = board.terrain(start)
-    limit0 = max_dist
-    if start_terrain == "ocean":
-        limit0 = min(limit0, 1)  # M44 Ocean: a unit moving in the ocean moves 1 hex at most
-    elif start_terrain == "beach":
-        limit0 = min(limit0, 2)  # M44 Beaches: 2 hexes at most
-    if start_terrain == "hedgerow":
+    st = static(t)
+    s0 = st.index.get(start)
+    if s0 is None:
+        return out
+    steps = st.i_steps[kind]
+    cap = st.i_cap
+    hedgerow = st.i_hedgerow
+    stop = st.i_stop
+    ix = st.index
+    blocked = t.occupied_ix if t.occupied_ix is not None else {
+        ix[h] for h in t.occupied if h in ix}
+    wire = {ix.get(h) for h in t.wire} if t.wire else ()
+    limit0 = min(max_dist, cap[s0])  # M44 Ocean / Beaches: a move starting there
+    if hedgerow[s0]:
         limit0 = min(limit0, 1)  # M44 Hedgerows: leave only to an adjacent hex
-
-    def dfs(cur: Hex, cost: int, limit: int, visited: frozenset[Hex]) -> None:
-        for nxt in cur.neighbours():
-            if nxt in visited or nxt in t.occupied or not can_enter(t, kind, nxt):
-                continue
-            c = step_cost(t, kind, cur, nxt)
-            if c is None:
+    best_cost: dict[int, int] = {s0: 0}
+    best_limit: dict[int, int] = {s0: limit0}
+    found: dict[int, int] = {}
+    stack = [(s0, 0, limit0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        cur, cost, limit = pop()
+        for nxt, c in steps[cur]:
+            if nxt in blocked or nxt == s0:
                 continue
             new_cost = cost + c
-            terrain = board.terrain(nxt)
-            new_limit = limit
-            if terrain == "ocean":
-                new_limit = min(new_limit, 1)
-            elif terrain == "beach":
-                new_limit = min(new_limit, 2)
+            new_limit = limit if cap[nxt] >= limit else cap[nxt]
             if new_cost > new_limit:
                 continue
-            if terrain == "hedgerow" and cur != start:
+            if hedgerow[nxt] and cur != s0:
                 continue  # M44 Hedgerows: must start the move adjacent to the hedgerow
-            if nxt not in out or out[nxt] > new_cost:
-                out[nxt] = new_cost
-            stop = terrain in STOP_TERRAIN or nxt in t.wire
-            if not stop:
-                dfs(nxt, new_cost, new_limit, visited | {nxt})
-
-    dfs(start, 0, limit0, frozenset({start}))
-    return out
+            seen = best_cost.get(nxt)
+            if seen is not None:
+                if seen <= new_cost and best_limit[nxt] >= new_limit:
+                    continue
+                if new_cost <= seen:
+                    best_cost[nxt], best_limit[nxt] = new_cost, new_limit
+            else:
+                best_cost[nxt], best_limit[nxt] = new_cost, new_limit
+            if nxt not in found or found[nxt] > new_cost:
+                found[nxt] = new_cost
+            if not (stop[nxt] or nxt in wire):
+                push((nxt, new_cost, new_limit))
+    hexes = st.hexes
+    return {hexes[i]: c for i, c in found.items()}

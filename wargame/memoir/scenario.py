@@ -153,6 +153,10 @@ def load_scenario(scenario_id: str | int) -> Scenario:
     for key in ("cliffs", "impassable", "wide_river"):
         if key in special:
             special[key] = _hexes(special[key])
+    if "bridge_deck" in special:
+        special["bridge_deck"] = _hexes(special["bridge_deck"])
+        special["bridge_ends"] = frozenset(
+            (m44_to_hex(*deck), m44_to_hex(*end)) for deck, end in special.get("bridge_ends", ()))
     if "seawalls" in special:
         special["seawalls"] = {s: _hexes(v) for s, v in special["seawalls"].items()}
     if "recon_as_air_power" in special:

@@ -13,6 +13,7 @@ MESSAGES_EN: dict[str, str] = {
     "ordered": "{side} orders unit {unit} ({kind} at {hex}).",
     "orders_done": "{side} has ordered {count} unit(s).",
     "moved": "Unit {unit} moves {frm} -> {to}.",
+    "exited": "Unit {unit} leaves the board from {frm}: a medal for {side}.",
     "battle": "Unit {unit} battles {target} at distance {distance} with {dice} dice: {faces}.",
     "hits": "Unit {unit} loses {hits} figure(s), {left} left.",
     "eliminated": "Unit {unit} is eliminated; {side} gains {medals} medal(s).",

@@ -32,7 +32,7 @@ from wargame.memoir import (
 from wargame.memoir.dice import hits_distribution
 from wargame.memoir.scenario import load_scenario
 
-__all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
+__all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex", "serve_memoir"]
 
 # Every user-facing sentence of the dashboard (English now; Portuguese next).
 TEXT = {
@@ -442,6 +442,23 @@ def _dashboard_class():
 
     _DASH = _MemoirDashboard
     return _DASH
+
+
+def serve_memoir(scenario: str = "1", port: int = 5006, seed: int | None = 44,
+                 show: bool = False, address: str | None = None) -> None:
+    """Serve the Memoir '44 dashboard (``wargame serve --scenario memoir44-<n>``; blocks)."""
+    import os
+
+    import panel as pn
+
+    pn.extension()
+    address = address or os.environ.get("WARGAME_ADDRESS", "127.0.0.1")
+    origins = [f"localhost:{port}", f"127.0.0.1:{port}"]
+    if address not in ("127.0.0.1", "localhost"):
+        origins.append("*")
+    pn.serve(lambda: MemoirDashboard(scenario, 44 if seed is None else int(seed)), port=port,
+             address=address, allow_websocket_origin=origins, show=show,
+             title="wargame: Memoir '44")
 
 
 if __name__.startswith("bokeh"):  # panel serve wargame/ui/memoir.py
