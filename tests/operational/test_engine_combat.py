@@ -433,3 +433,25 @@ def test_artillery_in_the_attacked_hex_does_not_support_itself():
     assert s.pending is not None and s.pending.kind == "defence"
     offered = {u for option in s.pending.options for u in option.artillery}
     assert offered == {"far"}
+
+
+@pytest.mark.parametrize("allied_in_other_hex", [True, False])
+def test_caen_second_clause_allows_staying_on_emp(load_dice, allied_in_other_hex):
+    # CN 5.1.2: with the Allies in the other Caen hex since the start of the turn, Germans in
+    # Caen need not retreat at all: on an EMP too (docs/rules-notes.md)
+    units = [unit("b1", "allied", a=6), unit("b2", "allied", a=4), unit("x", "allied", a=1),
+             unit("e1", "axis", d=1), unit("e2", "axis", d=1)]
+    setup = {"b1": "0303", "b2": "0404", "e1": "0304", "e2": "0304",
+             "x": "0305" if allied_in_other_hex else "0808"}
+    g = game(units, setup, places={"Caen": ["0304", "0305"]},
+             rules={"no_retreat": [{"place": "Caen", "side": "axis", "other_hex_held": True}]})
+    s = to_allied_combat(g.new_state())
+    s.air_points["allied"] = 0
+    # 10 vs 2 = 5-1 (6-1 when x closes the ring, CN 5.1.3): dice 2 on 5-1, 3 on 6-1 give EMP
+    load_dice(s, 1, 2) if allied_in_other_hex else load_dice(s, 1, 1)
+    s.apply(Attack("0304", ("b1", "b2")))
+    assert s.combat.result == "EMP"
+    s.apply(EmpEliminate(("e1",)))
+    s.apply(EmpEliminate(("b2",)))
+    assert s.pending.kind == "retreat" and s.pending.unit == "e2"
+    assert (Retreat("e2", ()) in s.pending.options) is allied_in_other_hex

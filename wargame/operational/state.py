@@ -369,6 +369,11 @@ class State:
     def _start_turn(self) -> None:
         air = self.game.tables.air
         self.attacked_hexes.clear()
+        # CN 5.1.2 second clause: which hexes of a no-retreat city the enemy occupies now
+        self.flags["no_retreat_enemy_at_start"] = sorted(
+            h.id for rule in (self.game.rule("no_retreat", []) or [])
+            for h in self.game.board.places.get(rule["place"], ())
+            if any(self.side_of(u) != rule["side"] for u in self.units_at(h)))
         allied_air = air.per_turn + air.per_airfield * sum(
             1 for h, info in self.game.board.hexes.items() if info.airfield and self.control.get(h) == "allied"
         )
@@ -1748,14 +1753,24 @@ class State:
 
     def _may_stay(self, uid: str, h: Hex) -> bool:
         """CN 5.1.2 (Germans in Caen), OD 5.3 (Germans in Toulon and Marseille): defenders
-        need not retreat on DRI or DRB. DE and EMP still force the retreat."""
+        need not retreat on DRI or DRB. DE always forces the retreat ("em quaisquer
+        circunstâncias", 5.1.6). CN 5.1.2's second clause: Germans in one Caen hex need not
+        retreat at all (so not on EMP either) when the turn began with the Allies in the other
+        Caen hex (rule option ``other_hex_held``; docs/rules-notes.md)."""
         c = self.combat
         if c is None or uid not in c.defenders or not c.result:
             return False
-        if split_result(c.result)[0] not in ("DRI", "DRB"):
+        code = split_result(c.result)[0]
+        if code not in ("DRI", "DRB", "EMP"):
             return False
+        enemy_at_start = set(self.flags.get("no_retreat_enemy_at_start", ()))
         for rule in self.game.rule("no_retreat", []) or []:
-            if self.side_of(uid) == rule["side"] and h in self.game.board.places.get(rule["place"], ()):
+            hexes = self.game.board.places.get(rule["place"], ())
+            if self.side_of(uid) != rule["side"] or h not in hexes:
+                continue
+            if code in ("DRI", "DRB"):
+                return True
+            if rule.get("other_hex_held") and any(o.id in enemy_at_start for o in hexes if o != h):
                 return True
         return False
 
