@@ -1,5 +1,5 @@
-"""Browser fixtures for the Binder test: the dashboard tests' own fixtures (tests/ui/conftest.py,
-Debian chromium via python playwright), loaded from that file rather than copied."""
+"""Helpers for the Binder test, loaded from tests/ui/conftest.py rather than copied; the browser
+fixtures themselves are shared from tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ _spec.loader.exec_module(_ui)
 
 CHROME_ARGS = _ui.CHROME_ARGS
 free_port = _ui.free_port
-chromium_path = _ui.chromium_path  # fixtures: pytest registers them from this namespace
-wg_browser = _ui.wg_browser
-wg_page = _ui.wg_page
+# chromium_path, wg_browser and wg_page come from tests/conftest.py (one browser per session)
 
 
 @pytest.fixture(scope="session")

@@ -62,14 +62,6 @@ def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
 
 
 @pytest.fixture(scope="session")
-def chromium_path() -> str:
-    path = find_chromium()
-    if path is None:
-        pytest.skip("Debian chromium not found even after tools/ensure_chromium.sh")
-    return path
-
-
-@pytest.fixture(scope="session")
 def dashboard_server(chromium_path):
     port = free_port()
     proc = start_app(port)
@@ -79,22 +71,3 @@ def dashboard_server(chromium_path):
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-
-
-@pytest.fixture(scope="session")
-def wg_browser(chromium_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROME_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def wg_page(wg_browser):
-    context = wg_browser.new_context(viewport={"width": 1500, "height": 1100},
-                                     accept_downloads=True)
-    page = context.new_page()
-    yield page
-    context.close()
