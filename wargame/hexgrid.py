@@ -31,6 +31,10 @@ __all__ = [
 ]
 
 
+# Hex -> its six neighbours (hexes are immutable; maps are small)
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Hex:
     """A hex in axial coordinates."""
@@ -66,7 +70,10 @@ class Hex:
         return Hex(self.q + d.q, self.r + d.r)
 
     def neighbours(self) -> list[Hex]:
-        return [Hex(self.q + d.q, self.r + d.r) for d in DIRECTIONS]
+        cached = _NEIGHBOURS.get(self)
+        if cached is None:
+            cached = _NEIGHBOURS[self] = tuple(Hex(self.q + d.q, self.r + d.r) for d in DIRECTIONS)
+        return list(cached)  # a new list: callers may change it
 
     def distance(self, other: Hex) -> int:
         dq = self.q - other.q

@@ -156,8 +156,18 @@ def line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     """The hexes crossed by the centre-to-centre line a->b, nudged to each side.
 
     M44 Line of Sight: when the line runs along hexsides, the two nudged lines pick the hexes
-    on either side; the view is blocked only if both are blocked.
+    on either side; the view is blocked only if both are blocked. Memoised (pure geometry).
     """
+    cached = _LINES.get((a, b))
+    if cached is None:
+        cached = _LINES[(a, b)] = _line_variants(a, b)
+    return list(cached[0]), list(cached[1])
+
+
+_LINES: dict[tuple[Hex, Hex], tuple[list[Hex], list[Hex]]] = {}
+
+
+def _line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     n = a.distance(b)
     if n == 0:
         return [a], [a]
