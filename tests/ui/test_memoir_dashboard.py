@@ -19,7 +19,7 @@ def to_order_phase(store: MemoirStore) -> None:
         if trial.phase == "order" and any(x.kind == "order" for x in trial.legal_actions()):
             store.apply(a)
             return
-    pytest.skip("no ordering card in this hand")
+    raise AssertionError("no card in this seeded hand orders a unit")
 
 
 def test_display_hex_round_trip_and_ids():
