@@ -37,7 +37,14 @@ from wargame.operational.actions import (
     Retreat,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack, assess_bombardment
-from wargame.operational.movement import Reach, StepCosts, path_to, reachable, step_cost
+from wargame.operational.movement import (
+    Reach,
+    StepCosts,
+    blocked_and_zoc,
+    path_to,
+    reachable,
+    step_cost,
+)
 from wargame.operational.tables import split_result
 from wargame.scenario import Scenario, load_scenario
 
@@ -577,18 +584,31 @@ class State:
             return {}
         mp, mclass = self.movement_of(uid)
         side = self.side_of(uid)
-        enemy = self.other(side)
         return reachable(
             self.game.steps,
             mclass,
             us.hex,
             budget=2 * mp,
-            enemy_occupied=self.occupied_by(enemy),
-            enemy_zoc=self.zoc_of(enemy),
-            forbidden=self.maquis_forbidden(side),
+            enemy_occupied=frozenset(),
+            enemy_zoc=frozenset(),
             start_cost=us.spent,
             extra_steps=self._offmap_roads(side, mclass),
+            indexed_sets=self._move_obstacles(side),
         )
+
+    def _move_obstacles(self, side: str) -> tuple[frozenset[int], frozenset[int]]:
+        """For a unit of ``side``: the hexes it may not enter and the enemy zones of engagement,
+        numbered for the search, cached like ``zoc_of`` until the position changes."""
+        key = ("obstacles", side)
+        cache = self._cache.get(key)
+        if cache is not None:
+            return cache
+        enemy = self.other(side)
+        out = blocked_and_zoc(self.game.steps, self.occupied_by(enemy), self.zoc_of(enemy),
+                              self.maquis_forbidden(side))
+        if not self._applying:
+            self._cache[key] = out
+        return out
 
     def _offmap_roads(self, side: str, movement_class: str) -> dict[Hex, list[tuple[Hex, int]]] | None:
         """CN 4.2.2: German units may use the red off-map arrows, paying the road hexes between
