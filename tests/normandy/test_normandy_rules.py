@@ -68,6 +68,33 @@ def test_commando_lands_on_another_british_beach_if_sword_holds(game):
     assert hexes and set(hexes) <= gold_juno
 
 
+def test_commando_landing_never_offered_on_a_full_beach(game):
+    """CN 4.1.1 with CN 3.0: legal_actions offered the landing on another British beach even
+    when its hex already held four Allied units, and applying it was refused (found by the
+    greedy bot)."""
+    state = game.new_state(1)
+    state.apply(EndPhase())
+    juno = game.board.places["Juno"][0]
+    for u in state.units_at(juno):
+        state.units[u].status = "eliminated"
+        state.units[u].hex = None
+    allied = [u for u, us in state.units.items() if us.status == "waiting" and state.side_of(u) == "allied"
+              and u != "gb-1sb"][:4]
+    for u in allied:  # fill Juno to the stacking limit
+        state.units[u].status = "on_map"
+        state.units[u].hex = juno
+    state._cache.clear()
+    assert juno in state.entry_hexes("gb-1sb")
+    offered = [a for a in state.legal_actions() if isinstance(a, Enter) and a.unit == "gb-1sb"]
+    assert all(H(a.hex) != juno for a in offered)
+    for a in offered:  # everything offered is accepted
+        trial = state.clone()
+        trial.apply(a)
+    with pytest.raises(IllegalAction) as exc:
+        state.apply(Enter("gb-1sb", juno.id))
+    assert exc.value.rule == "CN 4.1.1"
+
+
 def test_turn_1_drop_on_division_hexes_or_beach_on_turn_2(game):
     state = advance_to_turn(game.new_state(1), 1)
     hexes = state.entry_hexes("us-325-82")

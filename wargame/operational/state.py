@@ -784,7 +784,7 @@ class State:
                 for h in self.entry_hexes(uid):
                     if h == Hex.from_id(landing["hex"]):
                         actions.extend(Enter(uid, h.id, j.id) for j in self._join_hexes(uid))
-                    else:
+                    elif self.stack_room(h, side, uid) > 0:  # CN 4.1.1 on the other beach
                         actions.append(Enter(uid, h.id))
         if self._end_phase_refusal() is None:
             actions.append(EndPhase())
