@@ -95,6 +95,26 @@ def test_commando_landing_never_offered_on_a_full_beach(game):
     assert exc.value.rule == "CN 4.1.1"
 
 
+def test_commando_landing_offered_only_in_the_allied_combat_phase_of_turn_0(game):
+    """CN 3.0 observation: the landing happens after the Allied combat phase of the first
+    turn. A commando still waiting afterwards is an ordinary reinforcement: legal_actions
+    offered its Enter in later combat phases (even the German one) and apply refused it."""
+    state = advance_to_turn(game.new_state(1), 1)
+    if state.units["gb-1sb"].status != "waiting":  # landed on turn 0: put it back to wait
+        state.units["gb-1sb"].status = "waiting"
+        state.units["gb-1sb"].hex = None
+        state._cache.clear()
+    while state.turn == 1:
+        if state.phase.is_combat:
+            offered = [a for a in state.legal_actions() if isinstance(a, Enter)]
+            assert offered == [], (state.phase, offered)
+        if state.pending is not None:
+            state.apply(auto_answer(state))
+            continue
+        actions = state.legal_actions()
+        state.apply(EndPhase() if EndPhase() in actions else next(a for a in actions if isinstance(a, Attack)))
+
+
 def test_turn_1_drop_on_division_hexes_or_beach_on_turn_2(game):
     state = advance_to_turn(game.new_state(1), 1)
     hexes = state.entry_hexes("us-325-82")

@@ -779,7 +779,8 @@ class State:
         else:
             actions.extend(self._attack_actions(side))
             landing = self.game.rule("first_turn_landing")
-            if landing and self.units.get(landing["unit"]) and self.units[landing["unit"]].status == "waiting":
+            if landing and self.turn == self.game.scenario.first_turn and self.units.get(landing["unit"]) \
+                    and self.units[landing["unit"]].status == "waiting":  # CN 3.0: turn 0 only
                 uid = landing["unit"]
                 for h in self.entry_hexes(uid):
                     if h == Hex.from_id(landing["hex"]):
