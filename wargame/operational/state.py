@@ -1297,7 +1297,8 @@ class State:
         if rule_min and air < tables_air.strike_min:
             raise IllegalAction(f"an air strike needs at least {tables_air.strike_min} points", f"{p} 6.0")
 
-    def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...]) -> None:
+    def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...],
+                         attackers: tuple[str, ...] = ()) -> None:
         p = self.rule_prefix
         in_range = set(self.artillery_in_range(side, target))
         if len(set(artillery)) != len(artillery):
@@ -1307,9 +1308,10 @@ class State:
                 raise IllegalAction(f"no unit {uid!r}", p)
             if uid not in in_range:
                 raise IllegalAction(f"{self.game.units[uid].name} is not artillery in range or was already used this phase", f"{p} 8.0")
-        if artillery and self.game.rule("maquis_areas"):
-            if any(self.units[u].in_maquis for u in self.units_at(target)) and self.side_of(artillery[0]) == self.side_of(self.units_at(target)[0]):
-                raise IllegalAction("units forced into a maquis area get no artillery support", "OD 10.0")
+        if artillery and any(self.units[u].in_maquis for u in attackers):
+            # OD 10.0: units forced into a maquis area get no artillery support of any kind
+            # (in defence: _do_declare_defence)
+            raise IllegalAction("units forced into a maquis area get no artillery support", "OD 10.0")
 
     def preview_attack(self, target: str, attackers: tuple[str, ...], artillery: tuple[str, ...] = (), air: int = 0,
                        defence_air: int = 0, defence_artillery: tuple[str, ...] = ()) -> Assessment:
@@ -1339,7 +1341,7 @@ class State:
         if self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []):
             if sum(1 for u in a.attackers if self.unit_type(u).armoured) > 1:
                 raise IllegalAction("only one armoured unit may attack a bocage hex", f"{p} 5.1.2")
-        self._check_artillery(side, target, a.artillery)
+        self._check_artillery(side, target, a.artillery, a.attackers)
         if set(a.artillery) & set(a.attackers):
             raise IllegalAction("a unit cannot both attack and fire as artillery", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
