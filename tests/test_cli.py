@@ -206,13 +206,41 @@ def test_serve_calls_the_dashboard(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "wargame.ui.serve", fake)
     code, _, _ = run(
         capsys, "serve", "--scenario", "normandy", "--port", "5077", "--seed", "3",
-        "--variant", "bfn_mulberry_construction", "--variant", "x", "--no-show",
+        "--variant", "bfn_mulberry_construction", "--variant", "x", "--no-show", "--computer", "axis",
     )
     assert code == 0
     assert calls == [
         {"scenario": "normandy", "port": 5077, "seed": 3,
-         "variants": ["bfn_mulberry_construction", "x"], "show": False}
+         "variants": ["bfn_mulberry_construction", "x"], "show": False, "computer": "axis"}
     ]
+
+
+def test_serve_refuses_an_unknown_computer_side(capsys):
+    code, _, err = run(capsys, "serve", "--computer", "germans", "--no-show")
+    assert code == 2 and "germans" in err
+
+
+def test_autoplay_dragoon_json_and_save(capsys, tmp_path):
+    from wargame.operational.save import load_game
+
+    path = tmp_path / "bots.json"
+    code, out, err = run(capsys, "autoplay", "--scenario", "dragoon", "--axis", "random", "--seed", "4",
+                         "--games", "2", "--json", "--save", str(path))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 2 and [r["seed"] for r in data["results"]] == [4, 5]
+    assert data["allied_wins"] + data["axis_wins"] + data["draws"] == 2
+    assert all(r["turn"] == 14 for r in data["results"])
+    assert "game 2/2 (seed 5): turn 14/14" in err  # progress on stderr
+    saved = load_game(path)  # the last game, loadable in the dashboard
+    assert saved.is_over and saved.victory_points()["allied"] == data["results"][-1]["allied"]
+
+
+def test_autoplay_refuses_memoir_and_unknown_variants(capsys):
+    code, _, err = run(capsys, "autoplay", "--scenario", "normandy", "--variant", "nonsense")
+    assert code == 2 and "nonsense" in err
+    code, _, err = run(capsys, "autoplay", "--scenario", "memoir44-1")
+    assert code == 2 and "memoir44" in err
 
 
 def test_serve_unknown_scenario_exits_2(capsys):

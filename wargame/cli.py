@@ -1,4 +1,4 @@
-"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve.
+"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay.
 
 Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
 
@@ -18,6 +18,7 @@ from typing import Any, TextIO
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
+PLAYERS = ("greedy", "random")
 MEMOIR = "memoir44"
 M44_TARGETS = ("infantry", "armor", "artillery")
 
@@ -29,6 +30,14 @@ TEXT = {
     "bombard.help": "exact odds of an air or artillery bombardment (CN/OD 6.2, 8.0)",
     "scenario.help": "list, describe and validate scenarios",
     "serve.help": "open the game dashboard in a browser",
+    "autoplay.help": "computer players replay a whole campaign (Normandy, Dragoon) and report the score",
+    "autoplay.progress": "game {game}/{games} (seed {seed}): turn {turn}/{last}",
+    "autoplay.row": "seed {seed}: Allies {allied} VP, Axis {axis} VP -> {winner}; units lost: "
+                    "Allied {allied_lost}, Axis {axis_lost}; {actions} actions",
+    "autoplay.summary": "{games} games, {allied_player} Allies vs {axis_player} Axis: Allies won {allied_wins}, "
+                        "Axis {axis_wins}, drawn {draws}; mean VP Allies {allied_mean:.1f}, Axis {axis_mean:.1f}",
+    "autoplay.saved": "last game saved to {path} (load it in the dashboard to replay it)",
+    "autoplay.memoir": "autoplay plays the campaign games ({games}), not {game}",
     "not_negative": "must be a whole number >= 0, got {value!r}",
     "whole_number": "must be a whole number, got {value!r}",
     "odds.head": "{title}: attack {attack} against defence {defence}",
@@ -179,9 +188,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=_whole, default=None)
     serve.add_argument("--variant", action="append", default=[], metavar="NAME",
                        help="optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 "
-                            "(Battle for Normandy 19; see docs/notes-incoming/bfn.md)")
+                            "(Battle for Normandy 19; see docs/bfn-variants.md)")
     serve.add_argument("--no-show", dest="show", action="store_false")
+    serve.add_argument("--computer", choices=("none", "axis", "allied"), default="none",
+                       help="the side the computer plays (greedy bot, wargame/bots/greedy.py)")
     serve.set_defaults(handler=_cmd_serve)
+
+    auto = sub.add_parser("autoplay", help=TEXT["autoplay.help"], description=TEXT["autoplay.help"])
+    auto.add_argument("--scenario", default="normandy")
+    auto.add_argument("--allied", choices=PLAYERS, default="greedy", help="who plays the Allies")
+    auto.add_argument("--axis", choices=PLAYERS, default="greedy", help="who plays the Axis")
+    auto.add_argument("--seed", type=_whole, default=1944, help="seed of the first game")
+    auto.add_argument("--games", type=_non_negative, default=1, help="games, seeds seed, seed+1, ...")
+    auto.add_argument("--variant", action="append", default=[], metavar="NAME",
+                      help="optional rule, repeatable (see serve --help)")
+    auto.add_argument("--save", default=None, metavar="PATH", help="write the last game's save file")
+    auto.add_argument("--json", action="store_true", help="print JSON")
+    auto.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    auto.set_defaults(handler=_cmd_autoplay)
     return parser
 
 
@@ -425,10 +449,78 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         serve_dashboard(
             scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
-            show=args.show,
+            show=args.show, computer=args.computer,
         )
     except ValueError as exc:  # an unknown --variant (wargame/operational/variants.py)
         raise UsageError(str(exc)) from None
+    return 0
+
+
+def _player(name: str, seed: int):
+    if name == "greedy":
+        from wargame.bots.greedy import GreedyPolicy
+
+        return GreedyPolicy()
+    from wargame.operational.auto import RandomPolicy
+
+    return RandomPolicy(seed)
+
+
+def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
+    """Seeded games between computer players; per game the score and losses, then a summary.
+    Progress goes to stderr, one line a turn (a Normandy bot campaign takes ~20-40 s)."""
+    info = _describe(args.scenario)
+    if info["game"] not in GAMES:
+        raise UsageError(TEXT["autoplay.memoir"].format(games=", ".join(GAMES), game=info["game"]))
+    from wargame.bots.greedy import play_policies
+    from wargame.operational.save import save_game
+    from wargame.ui.model import make_game
+
+    try:
+        game = make_game(args.scenario, list(args.variant))
+    except ValueError as exc:  # an unknown --variant
+        raise UsageError(str(exc)) from None
+    rows = []
+    state = None
+    for i in range(args.games):
+        seed = args.seed + i
+        state = game.new_state(seed)
+        policies = {"allied": _player(args.allied, seed * 2 + 1), "axis": _player(args.axis, seed * 2 + 2)}
+        last_turn = [None]
+
+        def progress(s, _action, i=i, seed=seed, last_turn=last_turn):
+            if not args.quiet and s.turn != last_turn[0]:
+                last_turn[0] = s.turn
+                print(TEXT["autoplay.progress"].format(game=i + 1, games=args.games, seed=seed, turn=s.turn,
+                                                       last=game.scenario.last_turn), file=sys.stderr)
+
+        play_policies(state, policies, on_action=progress)
+        vp = state.victory_points()
+        lost = {side: sum(1 for u, us in state.units.items() if us.status == "eliminated"
+                          and state.side_of(u) == side) for side in ("allied", "axis")}
+        winner = "allied" if vp["allied"] > vp["axis"] else "axis" if vp["axis"] > vp["allied"] else "draw"
+        rows.append({"seed": seed, "allied": vp["allied"], "axis": vp["axis"], "winner": winner,
+                     "allied_lost": lost["allied"], "axis_lost": lost["axis"], "actions": len(state.log),
+                     "turn": state.turn})
+    summary = {
+        "scenario": args.scenario, "allied_player": args.allied, "axis_player": args.axis,
+        "variants": list(args.variant), "games": len(rows),
+        "allied_wins": sum(r["winner"] == "allied" for r in rows),
+        "axis_wins": sum(r["winner"] == "axis" for r in rows),
+        "draws": sum(r["winner"] == "draw" for r in rows),
+        "allied_mean": sum(r["allied"] for r in rows) / len(rows) if rows else 0.0,
+        "axis_mean": sum(r["axis"] for r in rows) / len(rows) if rows else 0.0,
+    }
+    if args.save and state is not None:
+        path = save_game(state, args.save)
+        if not args.json:
+            print(TEXT["autoplay.saved"].format(path=path), file=out)
+    if args.json:
+        _print_json({**summary, "results": rows}, out)
+        return 0
+    for r in rows:
+        print(TEXT["autoplay.row"].format(**r), file=out)
+    print(TEXT["autoplay.summary"].format(**summary), file=out)
     return 0
 
 

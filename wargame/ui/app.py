@@ -1,7 +1,8 @@
 """The campaign dashboard as a Panel app: ``panel serve wargame/ui/app.py``.
 
 The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``, ``?demo=1`` for
-the small demo scenario) or the environment (``WARGAME_SCENARIO``, ``WARGAME_SEED``). Missing
+the small demo scenario, ``&computer=axis`` for a computer opponent) or the environment
+(``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``). Missing
 scenario data falls back to the demo scenario.
 """
 
@@ -35,7 +36,10 @@ def _app():
         seed = DEFAULT_SEED
     variants = [v for v in (_arg("variants") or os.environ.get("WARGAME_VARIANTS", "")).split(",")
                 if v]
-    return build_dashboard(scenario, seed, variants)
+    computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER", "none")
+    if computer not in ("none", "axis", "allied"):
+        computer = "none"
+    return build_dashboard(scenario, seed, variants, computer)
 
 
 if __name__.startswith("bokeh"):

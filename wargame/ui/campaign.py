@@ -370,6 +370,9 @@ class TurnPanel(_View):
         self.new = pn.widgets.Button(label="New game", width=100)
         self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
                                       width=240)
+        self.computer = pn.widgets.Select(
+            name="Computer plays", value=model.computer, width=180,
+            options={"nobody (two players)": "none", "the Axis": "axis", "the Allies": "allied"})
         self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
                                                width=160)
         self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
@@ -391,6 +394,7 @@ class TurnPanel(_View):
         self.new.on_click(lambda e: self.model.new_game(self.seed.value, list(self.variants.value)))
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
+        self.computer.param.watch(self._computer, "value")
         self.carpet.on_click(self._carpet)
         self._carpet_row = pn.Row(self.carpet_target, self.carpet)
 
@@ -400,6 +404,10 @@ class TurnPanel(_View):
     def _load(self, event) -> None:
         if event.new:
             self.model.load_json(event.new)
+
+    def _computer(self, event) -> None:
+        if not getattr(self, "_updating", False):
+            self.model.computer = event.new
 
     def _hide(self, event) -> None:
         self.model.hide_enemy = bool(event.new)
@@ -441,6 +449,8 @@ class TurnPanel(_View):
         try:
             if self.carpet_target.options != targets:
                 self.carpet_target.options = targets
+            if self.computer.value != m.computer:
+                self.computer.value = m.computer
         finally:
             self._updating = False
         self._carpet_row.visible = bool(targets)
@@ -452,6 +462,7 @@ class TurnPanel(_View):
             pn.Row(self.end, self.undo, self.save),
             self._carpet_row,
             pn.Row(self.seed, self.new),
+            self.computer,
             self.variants,
             pn.Card(self.variant_help, title="About the variants", collapsed=True,
                     width=SIDE_W - 10, visible=self.variants.visible),
@@ -527,9 +538,11 @@ class CampaignDashboard(pn.viewable.Viewer):
     """The whole campaign dashboard for a scenario id, Scenario or Game."""
 
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
-                 variants: tuple[str, ...] | list[str] = (), **params: Any) -> None:
+                 variants: tuple[str, ...] | list[str] = (), computer: str = "none",
+                 **params: Any) -> None:
         super().__init__(**params)
-        self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants)
+        self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
+                                   computer=computer)
         self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0))
         self.map.on_click = self.model.select_hex
         self.message = MessageBar(self.model)

@@ -148,6 +148,9 @@ def describe_option(state: State, action: Action) -> str:
     return action.describe()
 
 
+SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}
+
+
 class CampaignState(param.Parameterized):
     """Everything the campaign dashboard shows, and every command it sends to the engine."""
 
@@ -163,6 +166,8 @@ class CampaignState(param.Parameterized):
     message = param.String(default="")
     error = param.Boolean(default=False, doc="True when ``message`` is a refusal")
     hide_enemy = param.Boolean(default=False, doc="CN 5.1.1: hide the enemy's values")
+    computer = param.Selector(default="none", objects=["none", "axis", "allied"],
+                              doc="the side the computer plays (wargame/bots/greedy.py)")
     history_overlay = param.Boolean(default=False)
 
     def __init__(self, game: Game | Scenario | str = "demo", seed: int = 1944,
@@ -171,6 +176,13 @@ class CampaignState(param.Parameterized):
         super().__init__(state=game.new_state(seed), **params)
         self.game = game
         self.history = load_history(game.scenario)
+        self._bot = None
+        # (first, end) log positions of the computer's runs of actions, so that undo takes
+        # back the player's last action together with the computer's answer to it
+        self._computer_runs: list[tuple[int, int]] = []
+        self.param.watch(lambda e: self._computer_changed(), "computer")
+        if self.computer != "none":
+            self._computer_changed()
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -200,7 +212,60 @@ class CampaignState(param.Parameterized):
         self._after_action()
         return True
 
+    # ------------------------------------------------------------------ the computer player
+    def _computer_changed(self) -> None:
+        side = self.computer
+        if side == "none":
+            self._ok(UI["computer_off"])
+            self._changed()
+            return
+        self._ok(UI["computer_on"].format(side=SIDE_NAMES[side]))
+        self.computer_play()
+        self._changed()
+
+    def computer_to_act(self) -> bool:
+        """True when the side that must act now (the pending decision's, or the phase's) is
+        the computer's."""
+        s = self.s
+        if self.computer == "none" or s.is_over:
+            return False
+        side = s.pending.side if s.pending is not None else s.phase.side
+        return side == self.computer
+
+    def computer_play(self, limit: int = 5000) -> int:
+        """Let the computer act until it is the player's turn to act again; returns the
+        number of actions it made (each one legal: the engine applies it)."""
+        if not self.computer_to_act():
+            return 0
+        if self._bot is None:
+            from wargame.bots.greedy import GreedyPolicy
+
+            self._bot = GreedyPolicy()
+        s = self.s
+        first = len(s.log)
+        kinds: dict[str, int] = {}
+        while self.computer_to_act() and len(s.log) - first < limit:
+            action = self._bot.choose(s)
+            s.apply(action)
+            kinds[action.kind] = kinds.get(action.kind, 0) + 1
+        n = len(s.log) - first
+        if n:
+            self._computer_runs.append((first, len(s.log)))
+            summary = ", ".join(f"{k.replace('_', ' ')} x{v}" for k, v in sorted(kinds.items()))
+            self._ok(UI["computer_played"].format(side=SIDE_NAMES[self.computer],
+                                                  n=n, summary=summary, phase=self.phase_name))
+        return n
+
+    def _continue_computer(self) -> None:
+        if self.computer_to_act():
+            note = self.message
+            self.computer_play()
+            self.message = f"{note} {self.message}".strip()
+            self.selected_unit = None
+            self.reinforcement = None
+
     def _after_action(self) -> None:
+        self._continue_computer()
         s = self.s
         if self.selected_unit and s.units[self.selected_unit].status not in ("on_map", "waiting"):
             self.selected_unit = None
@@ -553,11 +618,25 @@ class CampaignState(param.Parameterized):
             self._changed()
             return False
         what = self.s.log[-1].get("kind", "action")
+        n_log = len(self.s.log)
+        runs = [r for r in self._computer_runs if r[1] <= n_log]
+        computer_steps = 0
+        if runs and runs[-1][1] == n_log and runs[-1][0] >= 1:
+            # the computer answered the player's last action: take both back
+            computer_steps = n_log - runs[-1][0]
+            what = self.s.log[runs[-1][0] - 1].get("kind", "action")
+            steps = computer_steps + steps
+            runs.pop()
+        steps = min(steps, n_log)
         self.state = undo(self.s, steps)
+        self._computer_runs = [r for r in runs if r[1] <= len(self.s.log)]
         self.selected_unit = None
         self.reinforcement = None
         self.clear_attack()
-        self._ok(UI["undone"].format(what=what))
+        if computer_steps:
+            self._ok(UI["computer_undone"].format(what=what, n=computer_steps))
+        else:
+            self._ok(UI["undone"].format(what=what))
         self._changed()
         return True
 
@@ -579,6 +658,8 @@ class CampaignState(param.Parameterized):
         self.reinforcement = None
         self.clear_attack()
         self._ok(UI["loaded"].format(turn=state.turn, phase=self.phase_name))
+        self._computer_runs = []
+        self._continue_computer()
         self._changed()
         return True
 
@@ -592,6 +673,8 @@ class CampaignState(param.Parameterized):
         self.reinforcement = None
         self.clear_attack()
         self._ok(UI["new_game"].format(seed=seed))
+        self._computer_runs = []
+        self._continue_computer()
         self._changed()
 
     def result_text(self) -> str:

@@ -12,7 +12,7 @@ DEFAULT_SEED = 1944
 
 
 def build_dashboard(scenario: str = "normandy", seed: int | None = DEFAULT_SEED,
-                    variants: tuple[str, ...] | list[str] = ()) -> Any:
+                    variants: tuple[str, ...] | list[str] = (), computer: str = "none") -> Any:
     """A dashboard for ``scenario``; falls back to the small demo scenario (with a note in the
     message bar) when the scenario's data cannot be loaded."""
     from wargame.scenario_errors import ScenarioError
@@ -20,7 +20,7 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = DEFAULT_SEED,
 
     seed = DEFAULT_SEED if seed is None else int(seed)
     try:
-        dash = CampaignDashboard(scenario, seed=seed, variants=tuple(variants))
+        dash = CampaignDashboard(scenario, seed=seed, variants=tuple(variants), computer=computer)
     except (ScenarioError, FileNotFoundError, OSError, ValueError) as exc:  # ValueError: variants
         dash = CampaignDashboard("demo", seed=seed)
         dash.model.message = (f"Scenario {scenario!r} could not be loaded ({exc}); showing the "
@@ -32,7 +32,7 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = DEFAULT_SEED,
 
 def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | None = DEFAULT_SEED,
                     variants: tuple[str, ...] | list[str] = (), show: bool = False,
-                    address: str | None = None) -> None:
+                    address: str | None = None, computer: str = "none") -> None:
     """Serve one dashboard per browser session at ``http://<address>:<port>/`` (blocks).
 
     ``address`` defaults to ``WARGAME_ADDRESS`` or 127.0.0.1; use 0.0.0.0 to serve a LAN or a
@@ -50,7 +50,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     variants = normalize_variants(variants)  # unknown names: ValueError before serving
 
     def app() -> Any:
-        return build_dashboard(scenario, seed, variants)
+        return build_dashboard(scenario, seed, variants, computer)
 
     pn.serve(app, port=port, address=address, allow_websocket_origin=origins, show=show,
              title="wargame: campaign dashboard")

@@ -71,6 +71,10 @@ UI: dict[str, str] = {
     "nothing_to_undo": "Nothing to undo.",
     "new_game": "New game, seed {seed}.",
     "bad_save": "Could not load the save: {error}",
+    "computer_played": "The computer ({side}) played {n} actions: {summary}. Now: {phase}.",
+    "computer_on": "The computer plays the {side}.",
+    "computer_off": "Nobody is played by the computer: both sides are yours.",
+    "computer_undone": "Undone: {what}, with the computer's {n} actions after it.",
 }
 
 

@@ -1,0 +1,432 @@
+"""A computer opponent for the campaign games (Campanha da Normandia, Operação Dragoon).
+
+``GreedyPolicy`` plays one side (or both) with plain, explainable heuristics, so a class can
+play the Allies against the computer's Germans, or watch two bots replay the campaign:
+
+* **Combat**: every legal attack is valued with the exact result distribution of the column
+  it would be resolved at (``State.preview_attack``: terrain, encirclement, divisions, naval
+  support, turn rules) as expected losses in steps, the defender's minus the attacker's.
+  Attacks worth it are made best first; artillery in range joins, and air points are added
+  when they buy a better expected result. Units engaged this phase that must attack
+  (CN/OD 4.1.2) attack even at poor odds, at the best target they have.
+* **Movement**: enemy hexes are ranked by the victory points near them and their weakness;
+  for each, the units that can reach a hex next to it are gathered until the summed attack
+  beats the defence by the side's required ratio plus one per terrain column; those units
+  move in (entering the zone of engagement commits them, 4.1.2). Every other unit moves
+  towards the nearest objective (enemy units and victory cities it does not hold) without
+  entering an enemy zone, preferring terrain that gives columns in defence, and a unit
+  holding a victory city of its side stays there.
+* **Carpet bombing** (CN 6.3): the Allies use it on the hex whose seven hexes hold the most
+  German units, when there are at least three.
+* **Decisions** (losses, retreats, advances, EMP, defence declarations) are answered by
+  ``auto_answer``.
+
+The policy is deterministic: no randomness of its own, so a bot game replays exactly from its
+seed and action log. It knows nothing the player at the table would not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from wargame.hexgrid import Hex
+from wargame.operational.actions import (
+    Action,
+    Attack,
+    Bombard,
+    CarpetBomb,
+    EndPhase,
+    Enter,
+    IllegalAction,
+    Move,
+)
+from wargame.operational.auto import auto_answer
+from wargame.operational.combat import terrain_columns
+from wargame.operational.state import State
+from wargame.operational.tables import split_result
+
+__all__ = ["GreedyPolicy", "Posture", "expected_steps", "play_policies"]
+
+
+@dataclass(frozen=True)
+class Posture:
+    """How boldly a side plays."""
+
+    engage_ratio: float  # summed attack / defence needed to move in next to an enemy hex
+    attack_threshold: float  # expected steps gained needed to attack when not forced
+
+
+ATTACKER = Posture(engage_ratio=2.0, attack_threshold=0.15)
+DEFENDER = Posture(engage_ratio=3.0, attack_threshold=0.4)
+
+# Expected losses in steps (a full-strength unit has two, a reduced one one) per result code
+# of the defender (first word) and attacker (second word); CN/OD 5.1.6. A retreat is worth
+# half a step (ground given up, maybe a worse hex).
+_RETREAT = 0.5
+
+
+def _steps(state: State, uids: Iterable[str]) -> int:
+    return sum(1 if state.units[u].reduced else 2 for u in uids)
+
+
+def expected_steps(state: State, distribution: dict[str, Fraction], attackers: tuple[str, ...],
+                   defenders: list[str]) -> float:
+    """Expected steps the defender loses minus the steps the attacker loses, for a CRT
+    distribution (``Assessment.distribution``)."""
+    d_all = _steps(state, defenders)
+    a_all = _steps(state, attackers)
+    value = 0.0
+    for result, p in distribution.items():
+        d_code, a_code = split_result(result)
+        gain = 0.0
+        if d_code == "DE":
+            gain += d_all
+        elif d_code == "DRB":
+            gain += 1 + _RETREAT
+        elif d_code == "DRI":
+            gain += _RETREAT
+        elif d_code == "DVB":
+            gain += 1
+        elif d_code == "EMP":
+            gain += 0.0  # CN 5.1.6: both sides lose matching strength, the defender retreats
+        if a_code == "AE":
+            gain -= a_all
+        elif a_code == "ARB":
+            gain -= 1 + _RETREAT
+        elif a_code == "ARI":
+            gain -= _RETREAT
+        elif a_code == "AVB":
+            gain -= 1
+        value += float(p) * gain
+    return value
+
+
+class GreedyPolicy:
+    """Heuristic play for the campaign engine; ``choose(state)`` returns one legal action.
+
+    ``sides`` names the sides it plays ("allied", "axis"); asked to choose for another side it
+    still answers (so one policy can play both). ``postures`` overrides the default posture:
+    the side that invaded (the scenario's first mover) attacks, the other defends.
+    """
+
+    def __init__(self, postures: dict[str, Posture] | None = None) -> None:
+        self.postures = postures or {}
+        self._plan: list[Action] = []
+        self._plan_key: tuple | None = None
+
+    # ------------------------------------------------------------------ entry point
+    def choose(self, state: State) -> Action:
+        if state.pending is not None:
+            return auto_answer(state)
+        key = (state.turn, state.phase, len(state.log))
+        if self._plan and self._plan_key == key:
+            action = self._plan.pop(0)
+            if _still_legal(state, action):
+                self._plan_key = (state.turn, state.phase, len(state.log) + 1)
+                return action
+        self._plan = []
+        if state.phase.is_movement:
+            plan = self._movement_plan(state)
+        else:
+            plan = self._combat_choice(state)
+        if not plan:
+            return EndPhase()
+        self._plan = plan[1:]
+        self._plan_key = (state.turn, state.phase, len(state.log) + 1)
+        return plan[0]
+
+    def posture(self, state: State, side: str) -> Posture:
+        if side in self.postures:
+            return self.postures[side]
+        return ATTACKER if side == "allied" else DEFENDER
+
+    # ------------------------------------------------------------------ objectives
+    def objectives(self, state: State, side: str) -> dict[Hex, int]:
+        """Hexes worth going to, with their weight: enemy units, and the victory cities the
+        side does not hold (weighted by their points, CN/OD 11.2)."""
+        enemy = state.other(side)
+        out: dict[Hex, int] = {h: 5 for h in state.occupied_by(enemy)}
+        board = state.game.board
+        for v in state.game.rule("victory", []) or []:
+            if v.get("kind") != "city":
+                continue
+            pts = int(v["points"].get(side, 0))
+            for h in board.places.get(v["place"], ()):
+                if state.control.get(h) != side:
+                    out[h] = max(out.get(h, 0), pts)
+        return out
+
+    def _held_cities(self, state: State, side: str) -> set[Hex]:
+        board = state.game.board
+        out: set[Hex] = set()
+        for v in state.game.rule("victory", []) or []:
+            if v.get("kind") == "city":
+                out.update(h for h in board.places.get(v["place"], ()) if state.control.get(h) == side)
+        return out
+
+    # ------------------------------------------------------------------ movement
+    def _movement_plan(self, state: State) -> list[Action]:
+        side = state.phase.side
+        if side is None:
+            return []
+        # CN 6.3: carpet bombing comes before any Allied move
+        targets = state.carpet_targets()
+        if targets:
+            best = self._carpet_target(state, targets)
+            if best is not None:
+                return [CarpetBomb(best.id)]
+        entry = self._entry(state, side)
+        if entry is not None:
+            return [entry]
+        return self._one_move(state, side)
+
+    def _carpet_target(self, state: State, targets: list[Hex]) -> Hex | None:
+        axis = state.occupied_by("axis")
+        board = state.game.board
+
+        def hit(h: Hex) -> int:
+            return sum(len(state.units_at(n)) for n in (h, *board.neighbours(h)) if n in axis)
+
+        best = max(targets, key=lambda h: (hit(h), h))
+        return best if hit(best) >= 3 else None
+
+    def _entry(self, state: State, side: str) -> Action | None:
+        """Bring on the first waiting reinforcement, at the entry hex nearest an objective."""
+        goals = self.objectives(state, side)
+        for uid in sorted(state.units):
+            us = state.units[uid]
+            if us.status != "waiting" or state.side_of(uid) != side:
+                continue
+            hexes = [h for h in state.entry_hexes(uid)
+                     if state._entry_cost(uid, h) is not None and state.stack_room(h, side) > 0]
+            if hexes:
+                h = min(hexes, key=lambda x: (_distance(x, goals), x))
+                return Enter(uid, h.id)
+        return None
+
+    def _one_move(self, state: State, side: str) -> list[Action]:
+        """The next move: first the moves of an attack group, then advances; [] when done."""
+        key = (state.turn, state.phase)
+        if getattr(self, "_moved_key", None) != key:
+            self._moved_key = key
+            self._done: set[str] = set()
+        movers = [u for u in sorted(state.units) if state.units[u].status == "on_map"
+                  and state.side_of(u) == side and u not in self._done and state._move_refusal(u) is None]
+        if not movers:
+            return []
+        for uid in movers:  # engaged units facing a hopeless obligatory attack pull back first
+            if state.engaged(uid):
+                dest = self._withdrawal(state, side, uid)
+                if dest is not None:
+                    self._done.add(uid)
+                    return [Move(uid, dest.id)]
+        group = self._attack_group(state, side, movers)
+        if group:
+            self._done.update(uid for uid, _ in group)
+            return [Move(uid, h.id) for uid, h in group]
+        for uid in movers:
+            self._done.add(uid)
+            dest = self._advance(state, side, uid)
+            if dest is not None:
+                return [Move(uid, dest.id)]
+        return []
+
+    def _attack_group(self, state: State, side: str, movers: list[str]) -> list[tuple[str, Hex]]:
+        """Units that together can engage one enemy hex at the posture's ratio, and where
+        each goes. Enemy hexes near valuable objectives and weakly held come first."""
+        posture = self.posture(state, side)
+        enemy = state.other(side)
+        board = state.game.board
+        goals = self.objectives(state, side)
+        held = self._held_cities(state, side)
+        reach = {}
+        for uid in movers:
+            if state.units[uid].hex in held and len(state.units_at(state.units[uid].hex)) == 1:
+                continue  # the last unit holding a victory city stays
+            if state.game.units[uid].attack <= 0 or state.game.units[uid].range > 0:
+                continue  # artillery supports from a distance (CN/OD 8.0)
+            reach[uid] = state.legal_destinations(uid)
+        if not reach:
+            return []
+        candidates = []
+        for e in state.occupied_by(enemy):
+            defence = sum(state.defence_of(u) for u in state.units_at(e))
+            cols, _ = terrain_columns(state, e)
+            value = max((w for h, w in goals.items() if h.distance(e) <= 1), default=5)
+            candidates.append((-(value / max(1, defence + 2 * cols)), e, defence, cols))
+        candidates.sort(key=lambda c: (c[0], c[1]))
+        for _, e, defence, cols in candidates[:30]:
+            around = set(board.neighbours(e))
+            present = [u for n in around for u in state.units_at(n) if state.side_of(u) == side
+                       and not state.units[u].attacked]
+            strength = sum(state.attack_of(u) for u in present)
+            need = (posture.engage_ratio + cols) * max(1, defence)
+            group: list[tuple[str, Hex]] = []
+            room: dict[Hex, int] = {}
+            for uid in sorted(reach, key=lambda u: -state.attack_of(u)):
+                if strength >= need:
+                    break
+                if any(uid == g for g, _ in group) or state.units[uid].hex in around:
+                    continue
+                spots = [h for h, r in reach[uid].items() if h in around]
+                spots = [h for h in spots if room.get(h, state.stack_room(h, side, uid)) > 0]
+                if not spots:
+                    continue
+                h = max(spots, key=lambda x: (terrain_columns(state, x)[0], -reach[uid][x].cost, x))
+                room[h] = room.get(h, state.stack_room(h, side, uid)) - 1
+                group.append((uid, h))
+                strength += state.attack_of(uid)
+            if group and strength >= need:
+                return group
+        return []
+
+    def _withdrawal(self, state: State, side: str, uid: str) -> Hex | None:
+        """CN/OD 4.1.2: a unit next to the enemy at the end of movement must attack (unless it
+        began there, did not move and holds dominant terrain). When the best attack it could
+        make with the friends next to the same enemy is worse than the posture accepts, it
+        breaks contact (one extra point) to the best hex outside enemy zones; None to stay."""
+        here = state.units[uid].hex
+        if here in self._held_cities(state, side) and len(state.units_at(here)) == 1:
+            return None
+        board = state.game.board
+        enemy = state.occupied_by(state.other(side))
+        adjacent = [n for n in board.neighbours(here) if n in enemy]
+        if not adjacent or state._dominant(here, adjacent):
+            return None
+        best = -99.0
+        for e in adjacent:
+            friends = tuple(sorted({u for n in board.neighbours(e) for u in state.units_at(n)
+                                    if state.side_of(u) == side and state.game.units[u].attack > 0}))
+            if uid not in friends:
+                continue
+            try:
+                a = state.preview_attack(e.id, friends)
+            except (IllegalAction, ValueError):
+                continue
+            best = max(best, expected_steps(state, a.distribution, friends, state.units_at(e)))
+        if best >= -self.posture(state, side).attack_threshold - 0.3:
+            return None
+        goals = self.objectives(state, side)
+        options = [h for h, r in state.legal_destinations(uid).items() if not r.engaged]
+        if not options:
+            return None
+        return min(options, key=lambda h: (-terrain_columns(state, h)[0], _distance(h, goals), h))
+
+    def _advance(self, state: State, side: str, uid: str) -> Hex | None:
+        """Towards the nearest objective, outside enemy zones, into good defensive terrain;
+        None to stay."""
+        here = state.units[uid].hex
+        if here in self._held_cities(state, side) and len(state.units_at(here)) == 1:
+            return None
+        if state.engaged(uid):
+            return None  # holding the line (breaking contact costs a point, 4.1.2)
+        goals = self.objectives(state, side)
+        if not goals:
+            return None
+        options = {h: r for h, r in state.legal_destinations(uid).items() if not r.engaged}
+
+        def score(h: Hex) -> tuple:
+            return (_distance(h, goals), -terrain_columns(state, h)[0], h)
+
+        best = min([here, *options], key=score)
+        return None if best == here else best
+
+    # ------------------------------------------------------------------ combat
+    def _combat_choice(self, state: State) -> list[Action]:
+        side = state.phase.side
+        posture = self.posture(state, side)
+        actions = state.legal_actions()
+        enters = [a for a in actions if isinstance(a, Enter)]
+        if enters:
+            return [enters[0]]  # CN turn 0: the commandos join the 6th Airborne
+        forced = state._end_phase_refusal() is not None
+        best: tuple[float, Action] | None = None
+        for a in actions:
+            if isinstance(a, Attack):
+                scored = self._best_attack(state, side, a)
+            elif isinstance(a, Bombard):
+                scored = self._bombard_value(state, a)
+            else:
+                continue
+            if forced and isinstance(a, Attack) and not (set(a.attackers) & state.must_attack):
+                continue
+            if best is None or scored[0] > best[0]:
+                best = scored
+        if best is None:
+            return []
+        if forced or best[0] > posture.attack_threshold:
+            return [_checked(state, best[1])]
+        return []
+
+    def _best_attack(self, state: State, side: str, attack: Attack) -> tuple[float, Action]:
+        artillery = tuple(u for u in state.artillery_in_range(side, Hex.from_id(attack.target))
+                          if u not in attack.attackers)  # CN/OD 8.0: attack or fire, not both
+        defenders = state.units_at(Hex.from_id(attack.target))
+        air_table = state.game.tables.air
+        top = 0
+        if state.turn not in air_table.no_air_turns:
+            top = min(state.air_points.get(side, 0), air_table.strike_max)
+        options = [0]
+        if not state._guerrilla_supported(attack.attackers):
+            artillery, top = (), 0  # OD 10.0: no air or artillery for unstacked guerrillas
+        if top >= air_table.strike_min:
+            options += list(range(max(1, air_table.strike_min), top + 1))
+        best: tuple[float, Action] | None = None
+        for air in options:
+            try:
+                a = state.preview_attack(attack.target, attack.attackers, artillery, air)
+            except (IllegalAction, ValueError):
+                continue
+            value = expected_steps(state, a.distribution, attack.attackers, defenders) - 0.02 * air
+            if best is None or value > best[0] + 1e-9:
+                best = (value, Attack(attack.target, attack.attackers, artillery, air))
+        return best if best is not None else (-99.0, attack)
+
+    def _bombard_value(self, state: State, bombard: Bombard) -> tuple[float, Action]:
+        from wargame.operational.combat import assess_bombardment
+
+        a = assess_bombardment(state, Hex.from_id(bombard.target), bombard.artillery, 0)
+        value = sum(float(p) * (1.0 if r in ("DB",) else 2.0 if r == "DE" else 0.0)
+                    for r, p in a.distribution.items())
+        return value, bombard
+
+
+def _checked(state: State, action: Action) -> Action:
+    """The action if the engine accepts it (tried on a copy), else the same attack without
+    air and artillery: rules on support (e.g. OD 10.0) are the engine's to judge."""
+    try:
+        state.clone().apply(action)
+        return action
+    except IllegalAction:
+        if isinstance(action, Attack):
+            return Attack(action.target, action.attackers)
+        return EndPhase()
+
+
+def _still_legal(state: State, action: Action) -> bool:
+    """A queued move is still legal (an earlier move of the plan may have filled its hex)."""
+    if isinstance(action, Move):
+        return Hex.from_id(action.to) in state.legal_destinations(action.unit)
+    return True
+
+
+def _distance(h: Hex, goals: dict[Hex, int]) -> float:
+    """Distance to the nearest objective, each objective's weight pulling it closer."""
+    return min(h.distance(g) - w / 10 for g, w in goals.items())
+
+
+def play_policies(state: State, policies: dict[str, object], max_actions: int = 200000,
+                  on_action=None) -> State:
+    """Play until the game ends, each side's actions (and the decisions it must answer)
+    chosen by its policy (anything with ``choose(state) -> Action``)."""
+    n = 0
+    while not state.is_over and n < max_actions:
+        side = state.pending.side if state.pending is not None else state.phase.side
+        action = policies[side].choose(state)
+        state.apply(action)
+        n += 1
+        if on_action is not None:
+            on_action(state, action)
+    return state
