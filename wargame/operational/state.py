@@ -476,12 +476,15 @@ class State:
             if state[name] != "planned":
                 continue
             landing = Hex.from_id(m["landing"])
-            if self.turn > self.game.scenario.first_turn and any(self.side_of(u) == "axis" for u in self.units_at(landing)):
-                state[name] = "cancelled"  # CN 9.0: enemy on the landing hex after turn 0
-                self._emit("mulberry", "CN 9.0", name=name, status="can no longer be installed")
-                continue
             taken = captured.get(name)
             if taken is None:
+                continue  # CN 9.0: not taken on turn 0: installed 4 turns after its capture
+            if self.turn > self.game.scenario.first_turn and any(self.side_of(u) == "axis" for u in self.units_at(landing)):
+                # CN 9.0: the enemy occupies the landing hex after turn 0, once the Allies had
+                # taken it (Germans still holding it only delay the harbour, as the sentence
+                # before says; docs/rules-notes.md)
+                state[name] = "cancelled"
+                self._emit("mulberry", "CN 9.0", name=name, status="can no longer be installed")
                 continue
             due = rule["install_turn"] if taken <= self.game.scenario.first_turn else taken + rule["delay_turns"]
             if self.turn >= max(due, rule["install_turn"]):
@@ -1533,7 +1536,11 @@ class State:
             return []
         if any(us.moved for uid, us in self.units.items() if self.side_of(uid) == "allied"):
             return []
-        return sorted(self.occupied_by("axis"))
+        # CN 6.3: the Allied player names any hex; the centre need not hold a German unit, so
+        # every land hex with a German unit on it or next to it (docs/rules-notes.md)
+        board = self.game.board
+        axis = self.occupied_by("axis")
+        return sorted({h for a in axis for h in (a, *board.neighbours(a)) if board.is_land(h)})
 
     def _weakest(self, uids: list[str]) -> str:
         """The owner's automatic pick for a loss: the unit worth least (docs/rules-notes.md)."""
