@@ -38,7 +38,7 @@ def test_construction_storm_and_repair_in_the_engine():
     s.turn = 5               # the storm: American odd -> 3d6 = 9; British even -> survives
     load(s, 1, 2, 3, 4, 2)
     s._start_turn()
-    assert s.flags["bfn"]["mulberry"]["American"] == {"progress": 12, "status": "repairing"}
+    assert s.flags["bfn"]["mulberry"]["American"] == {"progress": 12, "status": "repairing", "taken": True}
     assert s.flags["mulberries"]["American"] == "repairing"
     assert s.mulberries_operating() == 1
     assert not s.mulberry_landing_free(Hex.from_id("2010"))
@@ -128,3 +128,30 @@ def test_seeded_monte_carlo_matches_the_exact_mulberry_distribution():
     # the storm matters: about half the harbours are out on turn 5 (CN 9.0's own odds)
     t4, t5 = dist.set_index("cn_turn").loc[[4, 5], "p_working"]
     assert 0.4 < t5 / t4 < 0.6
+
+
+def test_germans_who_never_left_the_landing_hex_delay_the_harbour_and_retaking_cancels_it():
+    """CN 9.0 as the campaign reads it (docs/rules-notes.md), kept by BFN 19.4: German
+    units still on a landing hex after turn 0 only delay the harbour; Germans back on it after
+    the Allies had taken it cancel it."""
+    s = game("bfn-19.4").new_state(1)
+    omaha, gold = Hex.from_id("2010"), Hex.from_id("2410")
+    s.control[omaha] = "axis"
+    s.units["de-916-352"].status, s.units["de-916-352"].hex = "on_map", omaha  # never left
+    _held(s, "2410")
+    s._cache.clear()
+    s.turn = 2
+    load(s, 6, 6)            # 8 and 9 June: only the British harbour rolls
+    s._start_turn()
+    mul = s.flags["bfn"]["mulberry"]
+    assert mul["American"]["status"] != "cancelled" and mul["American"]["progress"] == 0
+    assert mul["British"]["progress"] == 12
+    # the Germans come back onto Gold after the Allies had it: that harbour is lost
+    s.units["de-915-352"].status, s.units["de-915-352"].hex = "on_map", gold
+    s.control[gold] = "axis"
+    s._cache.clear()
+    s.turn = 3
+    load(s)
+    s._start_turn()
+    assert mul["British"]["status"] == "cancelled"
+    assert mul["American"]["status"] != "cancelled"

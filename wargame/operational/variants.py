@@ -435,13 +435,20 @@ def start_of_turn(state: State) -> None:
 
 
 def _mulberry_cancel(state: State, f: dict) -> None:
-    """CN 9.0 kept: a harbour whose landing hex holds German units after turn 0 is lost."""
+    """CN 9.0 kept, read as the campaign reads it (docs/rules-notes.md): a harbour is lost when
+    German units are back on its landing hex after turn 0, once the Allies had taken it;
+    Germans who never left only delay it (no progress while the hex is not Allied)."""
     mul = f.setdefault("mulberry", {})
     for m in mulberry_harbours(state):
         h = mul.setdefault(m["name"], {"progress": 0, "status": "planned"})
+        landing = Hex.from_id(m["landing"])
+        if state.control.get(landing) == "allied":
+            h["taken"] = True
         if h["status"] == "cancelled" or state.turn <= state.game.scenario.first_turn:
             continue
-        if any(state.side_of(u) == "axis" for u in state.units_at(Hex.from_id(m["landing"]))):
+        if not (h.get("taken") or h.get("progress", 0) > 0):
+            continue
+        if any(state.side_of(u) == "axis" for u in state.units_at(landing)):
             h["status"] = "cancelled"
             _emit(state, "mulberry", "CN 9.0", f"Mulberry {m['name']}: can no longer be built.",
                   name=m["name"], status="cancelled")
