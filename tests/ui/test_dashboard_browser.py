@@ -171,6 +171,46 @@ def test_enemy_values_hidden_toggle(dashboard_server, wg_page):
         "de-inf-1", "de-inf-2"}
 
 
+def test_computer_opponent_plays_the_axis_turn(dashboard_server, wg_page):
+    """Pick "Computer plays: the Axis", end both Allied phases: the computer moves and fights
+    the Axis turn, the map shows its moves, the player has turn 2; undo takes it all back."""
+    page = wg_page
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{dashboard_server}?demo=1&seed={SEED}")
+    wait_for_map(page)
+    page.locator("select").filter(has_text="the Axis").select_option(label="the Axis")
+    page.locator(".wg-message").filter(has_text="The computer plays the Axis").wait_for()
+    before = dict(zip(source_column(page, "hexmap-counters", "uid"),
+                      source_column(page, "hexmap-counters", "hex"), strict=True))
+    page.get_by_role("button", name="End phase").click()
+    page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
+    page.get_by_role("button", name="End phase").click()
+    page.locator(".wg-message").filter(has_text="The computer (Axis) played").wait_for()
+    page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
+    assert "Turn 2" in page.locator(".wg-phase").inner_text()
+    # the same game in the engine: the bot's moves are on the map
+    engine = Game(demo_scenario()).new_state(SEED)
+    from wargame.bots.greedy import GreedyPolicy, play_policies
+
+    engine.apply(EndPhase())
+    engine.apply(EndPhase())
+    bot = GreedyPolicy()
+    play_policies(engine, {"axis": bot, "allied": None},
+                  max_actions=0)  # nothing: only checks the signature
+    while (engine.pending.side if engine.pending else engine.phase.side) == "axis":
+        engine.apply(bot.choose(engine))
+    after = dict(zip(source_column(page, "hexmap-counters", "uid"),
+                     source_column(page, "hexmap-counters", "hex"), strict=True))
+    assert after == {u: us.hex.id for u, us in engine.units.items() if us.hex is not None}
+    assert after != before
+    shot(page, "07-computer-axis")
+    page.get_by_role("button", name="Undo").click()
+    page.locator(".wg-message").filter(has_text="with the computer's").wait_for()
+    page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
+    assert not errors, errors
+
+
 def _normandy_ok() -> bool:
     try:
         Game("normandy")
