@@ -347,10 +347,12 @@ def test_air_points_30_a_turn_3_to_10_a_strike(game):
     state._start_turn()
     assert state.air_points == {"allied": 30, "axis": 0}
     from wargame.operational.actions import Bombard
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as exc:
         state.apply(Bombard("1011", (), air=2))
-    with pytest.raises(IllegalAction):
+    assert exc.value.rule == "OD 6.2"  # the 3-10 bounds are OD 6.2's observations
+    with pytest.raises(IllegalAction) as exc:
         state.apply(Bombard("1011", (), air=11))
+    assert exc.value.rule == "OD 6.2"
     state.apply(Bombard("1011", (), air=3))
     assert state.air_points["allied"] == 27
 

@@ -410,6 +410,7 @@ def test_od_8_0_one_combat_per_gun_a_phase_and_no_hex_attacked_twice_a_turn():
     with pytest.raises(IllegalAction) as exc:
         state.apply(Bombard("0307", (), 5))  # air after artillery on the same hex
     assert "already attacked" in exc.value.reason
+    assert exc.value.rule == "OD 8.0"  # OD 8.0 observations (CN has the sentence in 6.0)
     state.apply(Attack("0305", ("a",)))  # the other hex, without the gun: allowed
     resolve(state)
 

@@ -1281,7 +1281,8 @@ class State:
         if not defenders or all(self.side_of(u) == side for u in defenders):
             raise IllegalAction(f"no enemy unit in {target.id}", f"{p} 5.0")
         if (side, target) in self.attacked_hexes:
-            raise IllegalAction(f"{target.id} was already attacked this turn", f"{p} 6.0")
+            # CN 6.0 observations; OD 8.0 observations (the same sentence sits elsewhere)
+            raise IllegalAction(f"{target.id} was already attacked this turn", "OD 8.0" if p == "OD" else f"{p} 6.0")
         return side, target
 
     def _check_air(self, side: str, air: int, rule_min: bool) -> None:
@@ -1296,9 +1297,9 @@ class State:
         if air > self.air_points.get(side, 0):
             raise IllegalAction(f"only {self.air_points.get(side, 0)} air points left this turn", f"{p} 6.1")
         if air > tables_air.strike_max:
-            raise IllegalAction(f"at most {tables_air.strike_max} air points per combat", f"{p} 6.0")
+            raise IllegalAction(f"at most {tables_air.strike_max} air points per combat", "OD 6.2" if p == "OD" else f"{p} 6.0")
         if rule_min and air < tables_air.strike_min:
-            raise IllegalAction(f"an air strike needs at least {tables_air.strike_min} points", f"{p} 6.0")
+            raise IllegalAction(f"an air strike needs at least {tables_air.strike_min} points", "OD 6.2" if p == "OD" else f"{p} 6.0")
 
     def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...],
                          attackers: tuple[str, ...] = ()) -> None:
