@@ -17,6 +17,7 @@ from wargame.operational.actions import (
     Move,
     Retreat,
 )
+from wargame.operational.combat import assess_bombardment
 from wargame.operational.state import Game
 from wargame.operational.testing import small_scenario, unit
 
@@ -102,6 +103,18 @@ def test_turn_penalty_cn_5_1_1():
              rules={"attack_penalty_turns": {"allied": [1]}})
     a = to_allied_combat(g.new_state()).preview_attack("0304", ("a",))
     assert [x.columns for x in a.shifts] == [-1] and a.column_label == "1-1"
+
+
+def test_turn_penalty_does_not_touch_bombardments():
+    """docs/rules-notes.md: CN 5.1.1's turn-5 column ("perde uma coluna") and CN 9.0's
+    lost-Mulberry column apply to combats on the CRT, not to air or artillery bombardment,
+    which has its own table and names only terrain as a shift (CN 6.2, 8.0)."""
+    units = [unit("a", "allied", a=6), unit("art", "allied", "artillery", 4, 1, 4, rng=3), unit("d", "axis", d=3)]
+    g = game(units, {"a": "0303", "art": "0302", "d": "0305"}, rules={"attack_penalty_turns": {"allied": [1]}})
+    s = to_allied_combat(g.new_state())
+    assert [x.columns for x in s.turn_shifts("allied")] == [-1]  # the penalty is on this turn
+    b = assess_bombardment(s, Hex.from_id("0305"), ("art",), 0)
+    assert b.shifts == () and b.column == b.base_column
 
 
 def test_de_eliminates_one_chosen_and_the_rest_retreat(load_dice):
