@@ -371,7 +371,7 @@ class TurnPanel(_View):
         self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
                                       width=240)
         self.computer = pn.widgets.Select(
-            name="Computer plays", value=model.computer, width=180,
+            label="Computer plays", value=model.computer, width=180,
             options={"nobody (two players)": "none", "the Axis": "axis", "the Allies": "allied"})
         self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
                                                width=160)
