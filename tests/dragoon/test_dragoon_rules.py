@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -22,18 +21,7 @@ from wargame.operational.actions import (
 from wargame.operational.auto import auto_answer
 from wargame.operational.combat import terrain_columns
 from wargame.operational.state import Game, Phase
-
-
-class LoadedDice(Dice):
-    def __init__(self, values, seed=0):
-        super().__init__(seed)
-        self.values = list(values)
-
-    def die(self, sides):
-        if self.values:
-            self.sides_log.append(sides)
-            return self.values.pop(0)
-        return super().die(sides)
+from wargame.operational.testing import LoadedDice
 
 
 @pytest.fixture(scope="module")

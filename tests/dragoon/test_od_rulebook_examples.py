@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -27,22 +26,8 @@ from wargame.operational.actions import (
 from wargame.operational.auto import auto_answer
 from wargame.operational.combat import assess_bombardment
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import small_scenario, unit
+from wargame.operational.testing import LoadedDice, small_scenario, unit
 from wargame.scenario import load_scenario
-
-
-class LoadedDice(Dice):
-    """Dice that read from a list, then fall back to the seeded generator."""
-
-    def __init__(self, values, seed=0):
-        super().__init__(seed)
-        self.values = list(values)
-
-    def die(self, sides):
-        if self.values:
-            self.sides_log.append(sides)
-            return self.values.pop(0)
-        return super().die(sides)
 
 
 def H(hid: str) -> Hex:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Advance,
@@ -23,25 +22,13 @@ from wargame.operational.actions import (
     Retreat,
 )
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import small_scenario, unit
+from wargame.operational.testing import LoadedDice, small_scenario, unit
 
 
 def H(hid: str) -> Hex:
     return Hex.from_id(hid)
 
 
-class LoadedDice(Dice):
-    """Dice that read from a list, then fall back to the seeded generator."""
-
-    def __init__(self, values: list[int], seed: int = 0) -> None:
-        super().__init__(seed)
-        self.values = list(values)
-
-    def die(self, sides: int) -> int:
-        if self.values:
-            self.sides_log.append(sides)
-            return self.values.pop(0)
-        return super().die(sides)
 
 
 def load(state, *values: int):

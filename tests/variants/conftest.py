@@ -9,23 +9,7 @@ import pytest
 from wargame.dice import Dice
 from wargame.operational import state as state_module
 from wargame.operational.state import Game
-
-
-class LoadedDice(Dice):
-    """Dice that read from a list (faces as ``die`` returns them: a d10 reading 0 is 1), then
-    fall back to the seeded generator."""
-
-    def __init__(self, values: list[int], seed: int = 0) -> None:
-        super().__init__(seed)
-        self.values = list(values)
-
-    def die(self, sides: int) -> int:
-        if self.values:
-            value = self.values.pop(0)
-            assert 1 <= value <= sides, f"loaded {value} on a d{sides}"
-            self.sides_log.append(sides)
-            return value
-        return super().die(sides)
+from wargame.operational.testing import LoadedDice
 
 
 @cache
