@@ -68,7 +68,7 @@ def test_computer_playing_the_allies_starts_at_once_and_can_be_switched_off():
     m.computer = "axis"  # switched on during an Axis phase: it plays at once
     assert "The computer (Axis) played" in m.message
     assert not m.computer_to_act()  # until the player must act (a phase or a decision of theirs)
-    assert m.s.is_over or (m.s.pending.side if m.s.pending else m.s.phase.side) == "allied"
+    assert m.s.is_over or m.s.side_to_act == "allied"
 
 
 def test_new_game_and_load_hand_over_to_the_computer():

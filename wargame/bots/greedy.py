@@ -42,8 +42,8 @@ from wargame.operational.actions import (
     IllegalAction,
     Move,
 )
-from wargame.operational.auto import auto_answer
-from wargame.operational.combat import terrain_columns
+from wargame.operational.auto import auto_answer, play_policies
+from wargame.operational.combat import assess_bombardment, terrain_columns
 from wargame.operational.state import State
 from wargame.operational.tables import split_result
 
@@ -115,6 +115,8 @@ class GreedyPolicy:
         self.postures = postures or {}
         self._plan: list[Action] = []
         self._plan_key: tuple | None = None
+        self._moved_key: tuple | None = None
+        self._done: set[str] = set()  # units already moved (or left in place) this phase
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: State) -> Action:
@@ -158,6 +160,12 @@ class GreedyPolicy:
                     out[h] = max(out.get(h, 0), pts)
         return out
 
+    @staticmethod
+    def _holds_city(state: State, uid: str, held: set[Hex]) -> bool:
+        """The unit is the last one in a victory city its side holds (``held``): it stays."""
+        here = state.units[uid].hex
+        return here in held and len(state.units_at(here)) == 1
+
     def _held_cities(self, state: State, side: str) -> set[Hex]:
         board = state.game.board
         out: set[Hex] = set()
@@ -199,8 +207,7 @@ class GreedyPolicy:
             us = state.units[uid]
             if us.status != "waiting" or state.side_of(uid) != side:
                 continue
-            hexes = [h for h in state.entry_hexes(uid)
-                     if state._entry_cost(uid, h) is not None and state.stack_room(h, side) > 0]
+            hexes = state.legal_entry_hexes(uid)
             if hexes:
                 h = min(hexes, key=lambda x: (_distance(x, goals), x))
                 return Enter(uid, h.id)
@@ -209,9 +216,9 @@ class GreedyPolicy:
     def _one_move(self, state: State, side: str) -> list[Action]:
         """The next move: first the moves of an attack group, then advances; [] when done."""
         key = (state.turn, state.phase)
-        if getattr(self, "_moved_key", None) != key:
+        if self._moved_key != key:
             self._moved_key = key
-            self._done: set[str] = set()
+            self._done = set()
         movers = [u for u in sorted(state.units) if state.units[u].status == "on_map"
                   and state.side_of(u) == side and u not in self._done and state._move_refusal(u) is None]
         if not movers:
@@ -243,8 +250,8 @@ class GreedyPolicy:
         held = self._held_cities(state, side)
         reach = {}
         for uid in movers:
-            if state.units[uid].hex in held and len(state.units_at(state.units[uid].hex)) == 1:
-                continue  # the last unit holding a victory city stays
+            if self._holds_city(state, uid, held):
+                continue
             if state.game.units[uid].attack <= 0 or state.game.units[uid].range > 0:
                 continue  # artillery supports from a distance (CN/OD 8.0)
             reach[uid] = state.legal_destinations(uid)
@@ -287,9 +294,9 @@ class GreedyPolicy:
         began there, did not move and holds dominant terrain). When the best attack it could
         make with the friends next to the same enemy is worse than the posture accepts, it
         breaks contact (one extra point) to the best hex outside enemy zones; None to stay."""
-        here = state.units[uid].hex
-        if here in self._held_cities(state, side) and len(state.units_at(here)) == 1:
+        if self._holds_city(state, uid, self._held_cities(state, side)):
             return None
+        here = state.units[uid].hex
         board = state.game.board
         enemy = state.occupied_by(state.other(side))
         adjacent = [n for n in board.neighbours(here) if n in enemy]
@@ -317,9 +324,9 @@ class GreedyPolicy:
     def _advance(self, state: State, side: str, uid: str) -> Hex | None:
         """Towards the nearest objective, outside enemy zones, into good defensive terrain;
         None to stay."""
-        here = state.units[uid].hex
-        if here in self._held_cities(state, side) and len(state.units_at(here)) == 1:
+        if self._holds_city(state, uid, self._held_cities(state, side)):
             return None
+        here = state.units[uid].hex
         if state.engaged(uid):
             return None  # holding the line (breaking contact costs a point, 4.1.2)
         goals = self.objectives(state, side)
@@ -385,8 +392,6 @@ class GreedyPolicy:
         return best if best is not None else (-99.0, attack)
 
     def _bombard_value(self, state: State, bombard: Bombard) -> tuple[float, Action]:
-        from wargame.operational.combat import assess_bombardment
-
         a = assess_bombardment(state, Hex.from_id(bombard.target), bombard.artillery, 0)
         value = sum(float(p) * (1.0 if r in ("DB",) else 2.0 if r == "DE" else 0.0)
                     for r, p in a.distribution.items())
@@ -415,18 +420,3 @@ def _still_legal(state: State, action: Action) -> bool:
 def _distance(h: Hex, goals: dict[Hex, int]) -> float:
     """Distance to the nearest objective, each objective's weight pulling it closer."""
     return min(h.distance(g) - w / 10 for g, w in goals.items())
-
-
-def play_policies(state: State, policies: dict[str, object], max_actions: int = 200000,
-                  on_action=None) -> State:
-    """Play until the game ends, each side's actions (and the decisions it must answer)
-    chosen by its policy (anything with ``choose(state) -> Action``)."""
-    n = 0
-    while not state.is_over and n < max_actions:
-        side = state.pending.side if state.pending is not None else state.phase.side
-        action = policies[side].choose(state)
-        state.apply(action)
-        n += 1
-        if on_action is not None:
-            on_action(state, action)
-    return state

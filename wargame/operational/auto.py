@@ -23,7 +23,7 @@ from wargame.operational.actions import (
 )
 from wargame.operational.state import State
 
-__all__ = ["auto_answer", "RandomPolicy", "play_random_game"]
+__all__ = ["auto_answer", "RandomPolicy", "play_random_game", "play_policies"]
 
 
 def _value(state: State, uid: str) -> int:
@@ -103,8 +103,7 @@ class RandomPolicy:
                    if us.status == "waiting" and state.side_of(u) == side and state.entry_hexes(u)]
         if waiting and self._moves_this_phase < self.move_budget * 3:
             uid = self.rng.choice(waiting)
-            hexes = [h for h in state.entry_hexes(uid)
-                     if state._entry_cost(uid, h) is not None and state.stack_room(h, side) > 0]
+            hexes = state.legal_entry_hexes(uid)
             if hexes:
                 self._moves_this_phase += 1
                 return Enter(uid, self.rng.choice(hexes).id)
@@ -122,14 +121,21 @@ class RandomPolicy:
         return None
 
 
-def play_random_game(state: State, seed: int = 0, max_actions: int = 100000, on_action=None) -> State:
-    policy = RandomPolicy(seed)
+def play_policies(state: State, policies: dict[str, object], max_actions: int = 200000,
+                  on_action=None) -> State:
+    """Play until the game ends, each side's actions (and the decisions it must answer)
+    chosen by its policy (anything with ``choose(state) -> Action``)."""
     n = 0
     while not state.is_over and n < max_actions:
-        action = policy.choose(state)
+        action = policies[state.side_to_act].choose(state)
         state.apply(action)
         n += 1
         if on_action is not None:
             on_action(state, action)
     return state
+
+
+def play_random_game(state: State, seed: int = 0, max_actions: int = 100000, on_action=None) -> State:
+    policy = RandomPolicy(seed)  # one policy for both sides, as before (its own generator)
+    return play_policies(state, {"allied": policy, "axis": policy}, max_actions, on_action)
 

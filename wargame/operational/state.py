@@ -592,8 +592,6 @@ class State:
             mclass,
             us.hex,
             budget=2 * mp,
-            enemy_occupied=frozenset(),
-            enemy_zoc=frozenset(),
             start_cost=us.spent,
             extra_steps=self._offmap_roads(side, mclass),
             indexed_sets=self._move_obstacles(side),
@@ -773,9 +771,7 @@ class State:
                         actions.append(Move(uid, h.id))
                     actions.extend(self._exit_actions(uid))
                 elif us.status == "waiting":
-                    for h in self.entry_hexes(uid):
-                        if self._entry_cost(uid, h) is not None and self.stack_room(h, side) > 0:
-                            actions.append(Enter(uid, h.id))
+                    actions.extend(Enter(uid, h.id) for h in self.legal_entry_hexes(uid))
             for h in self.carpet_targets():
                 actions.append(CarpetBomb(h.id))
             actions.extend(bfn.extra_actions(self))  # BFN 19.3
@@ -793,6 +789,13 @@ class State:
         if self._end_phase_refusal() is None:
             actions.append(EndPhase())
         return actions
+
+    def legal_entry_hexes(self, uid: str) -> list[Hex]:
+        """Entry hexes a waiting reinforcement may enter now: the first hex's cost payable
+        (CN/OD 4.2.1) and room in its stack (4.1.1)."""
+        side = self.side_of(uid)
+        return [h for h in self.entry_hexes(uid)
+                if self._entry_cost(uid, h) is not None and self.stack_room(h, side) > 0]
 
     def _exit_actions(self, uid: str) -> list[Action]:
         us = self.units[uid]

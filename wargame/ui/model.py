@@ -229,8 +229,7 @@ class CampaignState(param.Parameterized):
         s = self.s
         if self.computer == "none" or s.is_over:
             return False
-        side = s.pending.side if s.pending is not None else s.phase.side
-        return side == self.computer
+        return s.side_to_act == self.computer
 
     def computer_play(self, limit: int = 5000) -> int:
         """Let the computer act until it is the player's turn to act again; returns the
