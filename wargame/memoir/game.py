@@ -15,10 +15,12 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from wargame.dice import Dice
+from wargame.errors import GameOver, IllegalAction, MalformedAction
 from wargame.hexgrid import Hex
+from wargame.protocol import Decision, Outcome
 
 from . import rules
 from .board import (
@@ -50,15 +52,6 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 1
-
-
-class IllegalAction(Exception):
-    """An action the rules forbid; the state is unchanged."""
-
-    def __init__(self, reason: str, rule: str) -> None:
-        super().__init__(f"{rule}: {reason}")
-        self.reason = reason
-        self.rule = rule
 
 
 @dataclass(frozen=True)
@@ -178,6 +171,42 @@ class MemoirGame:
 
     def new_initial_state(self, seed: int = 0) -> MemoirState:
         return MemoirState.new(self, seed)
+
+    # ------------------------------------------------------------------ the game protocol
+    kind: ClassVar[str] = "memoir"
+
+    @property
+    def scenario_id(self) -> str:
+        return f"memoir44-{self.scenario.id}"
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return (ALLIES, AXIS)
+
+    def options_json(self) -> dict[str, Any]:
+        return {"options": dict(self.options)}
+
+    def new_state(self, seed: int = 0) -> MemoirState:
+        return MemoirState.new(self, seed)
+
+    def action_from_dict(self, data: Any) -> Action:
+        """An action back from its JSON form; ``MalformedAction`` when it is not one."""
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise MalformedAction(f"a Memoir '44 action is a mapping with a 'kind', not {data!r:.80}")
+        try:
+            action = Action.from_dict(data)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise MalformedAction(f"not a Memoir '44 action: {exc}") from None
+        for name in ("unit", "card"):
+            value = getattr(action, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise MalformedAction(f"'{name}' must be a whole number, not {value!r:.40}")
+        if action.option is not None and not isinstance(action.option, str):
+            raise MalformedAction(f"'option' must be text, not {action.option!r:.40}")
+        if action.hex is not None and not all(isinstance(c, int) and not isinstance(c, bool)
+                                              for c in (action.hex.q, action.hex.r)):
+            raise MalformedAction("'hex' must be two whole numbers [q, r]")
+        return action
 
 
 # Rules cited in IllegalAction messages.
@@ -305,6 +334,48 @@ class MemoirState:
     @property
     def is_over(self) -> bool:
         return self.winner is not None
+
+    # ------------------------------------------------------------------ the game protocol
+    @property
+    def side_to_act(self) -> str | None:
+        return self.to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def action_log(self) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self.history]
+
+    @property
+    def pending_decision(self) -> Decision | None:
+        if not self.pending or self.winner:
+            return None
+        p = self.pending[-1]
+        kind = p.get("kind", "decision")
+        return Decision(kind, p["owner"], _PENDING_PROMPT.get(kind, kind),
+                        _PENDING_RULE.get(kind, R_TURN), tuple(self.legal_actions()), p.get("unit"))
+
+    def outcome(self) -> Outcome:
+        """M44 p.14 Victory: the first side to its medal count wins."""
+        scores = {ALLIES: self.medals(ALLIES), AXIS: self.medals(AXIS)}
+        return Outcome(self.winner, scores, self.win_reason or "M44 p.14 Victory medals",
+                       self.winner is not None)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """A plain-JSON summary of the position, compared after replaying a save."""
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "units": {str(u.id): [u.hex.q, u.hex.r, u.figures] if u.hex else [None, None, u.figures]
+                      for u in sorted(self.units.values(), key=lambda u: u.id)},
+            "hands": {k: sorted(v) for k, v in sorted(self.hands.items())},
+            "medals": {ALLIES: self.medals(ALLIES), AXIS: self.medals(AXIS)},
+            "dice_draws": self.dice.draws,
+            "winner": self.winner,
+        }
 
     def occupancy(self) -> dict[Hex, Unit]:
         """hex -> live unit (cached until a unit moves or loses figures)."""
@@ -468,7 +539,9 @@ class MemoirState:
         for an action just taken from ``legal_actions()`` of this very state (playouts).
         """
         if self.winner:
-            raise IllegalAction("the game is over", R_TURN)
+            raise GameOver("the game is over", R_TURN)
+        if not isinstance(action, Action):
+            raise MalformedAction(f"not a Memoir '44 action: {action!r:.80}", R_TURN)
         if not validate or action in self._legal_for(action):
             # Legal: apply in place (legal actions never raise; the property tests check it).
             events = self._apply(action)
@@ -1653,6 +1726,13 @@ class MemoirState:
         return "\n".join(lines)
 
 
+_PENDING_PROMPT = {
+    "ambush": "Ambush: answer the close assault first?",
+    "retreat": "Choose the hex the unit retreats to",
+    "take_ground": "Take the ground the enemy left?",
+    "keep": "Recon: keep one of the cards drawn",
+}
+
 _PENDING_RULE = {
     "ambush": "M44 Ambush",
     "retreat": R_RETREAT,
@@ -1682,12 +1762,7 @@ def _board_section(section: str, side: str) -> str:
 def _copy_dice(d: Dice) -> Dice:
     if type(d) is not Dice:
         return copy.deepcopy(d)  # test doubles (scripted dice)
-    new = Dice.__new__(Dice)
-    new.seed = d.seed
-    new._rng = random.Random()
-    new._rng.setstate(d._rng.getstate())
-    new.sides_log = list(d.sides_log)
-    return new
+    return d.copy()
 
 
 # ---------------------------------------------------------------------- policies

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
+from wargame.errors import IllegalAction
+
 __all__ = [
     "Action",
     "Move",
@@ -27,15 +29,6 @@ __all__ = [
     "action_from_dict",
     "IllegalAction",
 ]
-
-
-class IllegalAction(Exception):
-    """An action the rules refuse. ``rule`` cites the section (e.g. "CN 4.1.1")."""
-
-    def __init__(self, reason: str, rule: str = "") -> None:
-        self.reason = reason
-        self.rule = rule
-        super().__init__(f"{rule}: {reason}" if rule else reason)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from wargame.dice import Dice
+from wargame.errors import MalformedAction
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES, t
 from wargame.operational import variants as bfn
@@ -35,6 +36,7 @@ from wargame.operational.actions import (
     IllegalAction,
     Move,
     Retreat,
+    action_from_dict,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack, assess_bombardment
 from wargame.operational.movement import (
@@ -46,6 +48,8 @@ from wargame.operational.movement import (
     step_cost,
 )
 from wargame.operational.tables import split_result
+from wargame.protocol import Decision as DecisionView
+from wargame.protocol import Outcome
 from wargame.scenario import Scenario, load_scenario
 
 __all__ = ["Game", "State", "Phase", "Decision", "Event", "UnitState", "IllegalAction"]
@@ -157,6 +161,27 @@ class Game:
     def new_state(self, seed: int = 0) -> State:
         return State(self, seed)
 
+    # ------------------------------------------------------------------ the game protocol
+    kind = "campaign"
+
+    @property
+    def scenario_id(self) -> str:
+        return self.scenario.id
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return ("allied", "axis")  # CN/OD 3.0: the Allied player moves first each turn
+
+    def options_json(self) -> dict[str, Any]:
+        return {"variants": list(self.variants)}
+
+    def action_from_dict(self, data: Any) -> Action:
+        """An action back from its JSON form; ``MalformedAction`` when it is not one."""
+        try:
+            return action_from_dict(data)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise MalformedAction(f"not an action of the campaign games: {exc}") from None
+
 
 SAVE_FORMAT_VERSION = 1
 
@@ -210,6 +235,47 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    # ------------------------------------------------------------------ the game protocol
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def action_log(self) -> list[dict]:
+        return self.log
+
+    @property
+    def pending_decision(self) -> DecisionView | None:
+        d = self.pending
+        if d is None:
+            return None
+        return DecisionView(d.kind, d.side, d.prompt, d.rule, tuple(d.options), d.unit)
+
+    def outcome(self) -> Outcome:
+        """CN/OD 11.2: the side with more victory points wins (equal points: a draw); while
+        the game goes on this is the score if it ended now (``final`` False)."""
+        vp = self.victory_points()
+        scores = {"allied": int(vp["allied"]), "axis": int(vp["axis"])}
+        winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.get)
+        return Outcome(winner, scores, f"{self.rule_prefix} 11.2 victory points", self.is_terminal)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole position as plain JSON (the save format is seed + action log)."""
+        data = self.fingerprint()
+        data.update({
+            "game": "campaign",
+            "scenario": self.game.scenario.id,
+            "variants": list(self.game.variants),
+            "seed": self.seed,
+            "control": {h.id: side for h, side in sorted(self.control.items())},
+            "must_attack": sorted(self.must_attack),
+            "carpet_turns": list(self.carpet_turns),
+            "attacked_hexes": sorted([s, h.id] for s, h in self.attacked_hexes),
+            "pending_options": [a.to_dict() for a in self.pending.options] if self.pending else [],
+            "actions": len(self.log),
+        })
+        return data
 
     @staticmethod
     def other(side: str) -> str:
@@ -1938,6 +2004,7 @@ class State:
         snap["_events"] = len(self.events)
         snap["_rng"] = self.dice._rng.getstate()
         snap["_sides"] = len(self.dice.sides_log)
+        snap["_forced"] = list(getattr(self.dice, "_forced", ()))
         return snap
 
     def _restore(self, snap: dict[str, Any]) -> None:
@@ -1946,14 +2013,14 @@ class State:
         del self.events[snap["_events"]:]
         self.dice._rng.setstate(snap["_rng"])
         del self.dice.sides_log[snap["_sides"]:]
+        if hasattr(self.dice, "_forced"):
+            self.dice._forced = snap["_forced"]
 
     def clone(self) -> State:
         other = State.__new__(State)
         other.game = self.game
         other.seed = self.seed
-        other.dice = Dice(self.seed)
-        other.dice._rng.setstate(self.dice._rng.getstate())
-        other.dice.sides_log = list(self.dice.sides_log)
+        other.dice = self.dice.copy() if type(self.dice) is Dice else copy.deepcopy(self.dice)
         for k in self._MUTABLE:
             setattr(other, k, copy.deepcopy(getattr(self, k)))
         other.log = list(self.log)

@@ -1,0 +1,137 @@
+"""One family of refusals for every game.
+
+An illegal action raises a subclass of ``IllegalAction`` carrying the reason and the rule it
+breaks (``"CN 4.1.1"``, ``"OD 8.0"``, ``"M44 p.12 Retreat"``); the state is left unchanged.
+The subclass says what kind of refusal it is, so a caller (the dashboard, a bot, a room) can
+react to the kind without parsing text, as python-chess does with ``IllegalMoveError``.
+
+Both engines raise these classes; ``wargame.operational.actions.IllegalAction`` and
+``wargame.memoir.IllegalAction`` are this same class.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IllegalAction",
+    "MalformedAction",
+    "GameOver",
+    "NotYourTurn",
+    "WrongPhase",
+    "MovementRefused",
+    "StackingRefused",
+    "EngagementRefused",
+    "EntryRefused",
+    "CombatRefused",
+    "SupportRefused",
+    "DecisionRefused",
+    "EndPhaseRefused",
+    "CardRefused",
+    "OrderRefused",
+    "REFUSAL_KINDS",
+]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. ``rule`` cites the section (e.g. ``"CN 4.1.1"``)."""
+
+    kind = "illegal"
+
+    def __init__(self, reason: str, rule: str = "") -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"{rule}: {reason}" if rule else reason)
+
+
+class MalformedAction(IllegalAction):
+    """Not an action of this game, or its fields have the wrong type or shape."""
+
+    kind = "malformed"
+
+
+class GameOver(IllegalAction):
+    """The game has ended: nothing more may be played."""
+
+    kind = "game_over"
+
+
+class NotYourTurn(IllegalAction):
+    """The other side must act (its phase, or a decision it owns is pending)."""
+
+    kind = "not_your_turn"
+
+
+class WrongPhase(IllegalAction):
+    """This kind of action belongs to another phase of the turn."""
+
+    kind = "wrong_phase"
+
+
+class MovementRefused(IllegalAction):
+    """Movement points, path, terrain or a unit that may not move (CN/OD 4, M44 p.6)."""
+
+    kind = "movement"
+
+
+class StackingRefused(IllegalAction):
+    """Too many units in a hex (CN/OD 4.1.1; one unit a hex in Memoir '44)."""
+
+    kind = "stacking"
+
+
+class EngagementRefused(IllegalAction):
+    """Zones of engagement forbid it (CN/OD 4.1.2)."""
+
+    kind = "engagement"
+
+
+class EntryRefused(IllegalAction):
+    """Reinforcement entry, landings, exits and withdrawals (CN/OD 4.2, 3.0, 11.1)."""
+
+    kind = "entry"
+
+
+class CombatRefused(IllegalAction):
+    """An attack, battle or bombardment the rules do not allow (target, range, line of sight,
+    a hex attacked twice, a unit that already attacked)."""
+
+    kind = "combat"
+
+
+class SupportRefused(IllegalAction):
+    """Air points or artillery support the rules do not allow (CN/OD 6, 8)."""
+
+    kind = "support"
+
+
+class DecisionRefused(IllegalAction):
+    """An answer that is not one of the pending decision's options (losses, retreats, advance
+    after combat, defence declarations, Memoir's ambush, retreat and take-ground choices)."""
+
+    kind = "decision"
+
+
+class EndPhaseRefused(IllegalAction):
+    """The phase cannot end yet (obligatory attacks, CN/OD 4.1.2)."""
+
+    kind = "end_phase"
+
+
+class CardRefused(IllegalAction):
+    """A command card that cannot be played now (M44 p.5, Appendix 4)."""
+
+    kind = "card"
+
+
+class OrderRefused(IllegalAction):
+    """A unit that cannot be ordered by the card played (M44 p.6 Issue Orders)."""
+
+    kind = "order"
+
+
+REFUSAL_KINDS: dict[str, type[IllegalAction]] = {
+    cls.kind: cls
+    for cls in (IllegalAction, MalformedAction, GameOver, NotYourTurn, WrongPhase,
+                MovementRefused, StackingRefused, EngagementRefused, EntryRefused,
+                CombatRefused, SupportRefused, DecisionRefused, EndPhaseRefused, CardRefused,
+                OrderRefused)
+}

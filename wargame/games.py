@@ -1,0 +1,48 @@
+"""Every bundled game behind one door: ``open_game("normandy")``, ``open_game("memoir44-1")``.
+
+Callers above the engines (dashboards, saves, bots, the CLI, rooms) make games here and then
+use only the protocol of ``wargame.protocol``; they never ask which engine they hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargame.protocol import GameDefinition
+
+__all__ = ["open_game", "MEMOIR_PREFIX", "is_memoir_id"]
+
+MEMOIR_PREFIX = "memoir44-"
+
+
+def is_memoir_id(scenario_id: str) -> bool:
+    return str(scenario_id).startswith(MEMOIR_PREFIX)
+
+
+def open_game(scenario_id: str, variants: tuple[str, ...] | list[str] = (),
+              options: dict[str, Any] | None = None) -> GameDefinition:
+    """The game definition for a bundled scenario id (``wargame scenario list``).
+
+    ``variants`` are the Battle for Normandy variant rules of a campaign (BFN 19);
+    ``options`` are Memoir '44 rule options. Unknown ids raise ``ValueError`` naming the
+    known ones (via the engines' loaders).
+    """
+    scenario_id = str(scenario_id)
+    if is_memoir_id(scenario_id):
+        if variants:
+            raise ValueError("Battle for Normandy variants apply to the campaign games only")
+        from wargame.memoir.game import MemoirGame
+
+        return MemoirGame.from_scenario(scenario_id[len(MEMOIR_PREFIX):], **(options or {}))
+    if options:
+        raise ValueError(f"unknown rule options for a campaign: {sorted(options)}")
+    from wargame.operational.state import Game
+
+    return Game(scenario_id, variants=variants)
+
+
+def game_from_json(kind: str, scenario_id: str, options: dict[str, Any]) -> GameDefinition:
+    """The inverse of ``game.kind, game.scenario_id, game.options_json()``."""
+    if kind == "memoir":
+        return open_game(scenario_id, options=dict(options.get("options") or {}))
+    return open_game(scenario_id, variants=tuple(options.get("variants") or ()))
