@@ -42,8 +42,9 @@ class IllegalAction(Exception):
         super().__init__(f"{rule}: {reason}" if rule else reason)
 
 
-class MalformedAction(IllegalAction):
-    """Not an action of this game, or its fields have the wrong type or shape."""
+class MalformedAction(IllegalAction, ValueError):
+    """Not an action of this game, or its fields have the wrong type or shape (also a
+    ``ValueError``: it is refused before any rule is consulted)."""
 
     kind = "malformed"
 

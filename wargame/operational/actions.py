@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
-from wargame.errors import IllegalAction
+from wargame.errors import IllegalAction, MalformedAction
 
 __all__ = [
     "Action",
@@ -171,16 +171,58 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+MAX_LIST = 64  # no unit list or path of the campaign games comes near this
+MAX_TEXT = 64
+
+
+def check_fields(action: Action) -> None:
+    """Structural check before the rules: every field has its declared type (hex and unit ids
+    are short texts, air points whole numbers >= 0, lists of distinct ids). Raises
+    ``MalformedAction`` naming the field, so no malformed action reaches the rules as a
+    TypeError, and no unit or air point is counted twice."""
+    for f in fields(action):
+        value = getattr(action, f.name)
+        declared = str(f.type)
+        if declared == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise MalformedAction(f"{action.kind}: '{f.name}' must be a whole number, "
+                                      f"not {value!r:.40}")
+            if not 0 <= value <= 1000:
+                raise MalformedAction(f"{action.kind}: '{f.name}' must be between 0 and 1000")
+        elif declared == "str" or declared == "str | None":
+            if value is None and declared == "str | None":
+                continue
+            if not isinstance(value, str) or not 0 < len(value) <= MAX_TEXT:
+                raise MalformedAction(f"{action.kind}: '{f.name}' must be a short text (an id), "
+                                      f"not {value!r:.40}")
+        elif declared == "tuple[str, ...]":
+            if not isinstance(value, tuple) or len(value) > MAX_LIST or not all(
+                    isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in value):
+                raise MalformedAction(f"{action.kind}: '{f.name}' must be a list of ids, "
+                                      f"not {value!r:.40}")
+            if len(set(value)) != len(value):
+                raise MalformedAction(f"{action.kind}: '{f.name}' names the same id twice: "
+                                      f"{list(value)!r:.60}")
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
+    """An action back from its JSON form; ``MalformedAction`` (a ValueError too) when the
+    kind is unknown, a field is missing or unknown, or a field has the wrong type."""
     if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise ValueError(f"not an action: {data!r}; expected kind in {sorted(ACTION_TYPES)}")
+        raise MalformedAction(f"not an action: {data!r:.80}; expected kind in {sorted(ACTION_TYPES)}")
     cls = ACTION_TYPES[data["kind"]]
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(k for k in data if k != "kind" and k not in names)
+    if unknown:
+        raise MalformedAction(f"{cls.kind}: unknown field(s) {unknown!r:.60}")
     kwargs = {}
     for f in fields(cls):
         if f.name in data:
             value = data[f.name]
             kwargs[f.name] = tuple(value) if isinstance(value, list) else value
     try:
-        return cls(**kwargs)
+        action = cls(**kwargs)
     except TypeError as exc:
-        raise ValueError(f"action {data!r}: {exc}") from None
+        raise MalformedAction(f"action {data!r:.80}: {exc}") from None
+    check_fields(action)
+    return action

@@ -37,6 +37,7 @@ from wargame.operational.actions import (
     Move,
     Retreat,
     action_from_dict,
+    check_fields,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack, assess_bombardment
 from wargame.operational.movement import (
@@ -803,7 +804,8 @@ class State:
     def apply(self, action: Action) -> list[Event]:
         """Apply an action; returns the events it caused. Illegal: raises, state unchanged."""
         if not isinstance(action, Action):
-            raise IllegalAction(f"not an action: {action!r}")
+            raise MalformedAction(f"not an action: {action!r:.80}")
+        check_fields(action)
         if self.is_over:
             raise IllegalAction("the game is over", f"{self.rule_prefix} 11.2")
         snapshot = self._snapshot()
