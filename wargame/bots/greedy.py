@@ -27,6 +27,8 @@ seed and action log. It knows nothing the player at the table would not see.
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -113,31 +115,50 @@ class GreedyPolicy:
 
     def __init__(self, postures: dict[str, Posture] | None = None) -> None:
         self.postures = postures or {}
-        self._plan: list[Action] = []
-        self._plan_key: tuple | None = None
-        self._moved_key: tuple | None = None
-        self._done: set[str] = set()  # units already moved (or left in place) this phase
+        # A cache, not a memory: position key -> (turn and phase, units done this phase, the
+        # rest of the plan). The key is the action log (it fixes the position, given the
+        # seed), so after an undo the policy finds the entry it made on that very position and
+        # chooses as it did then: its choice depends on the position alone.
+        self._memo: OrderedDict[tuple, tuple[tuple, frozenset[str], tuple[Action, ...]]] = OrderedDict()
+
+    _MEMO_SIZE = 20_000
+
+    @staticmethod
+    def _key(state: State, then: Action | None = None) -> tuple:
+        tail = [json.dumps(a, sort_keys=True) for a in state.log[-2:]]
+        if then is not None:
+            tail = (tail + [json.dumps(then.to_dict(), sort_keys=True)])[-2:]
+        return (state.seed, len(state.log) + (then is not None), tuple(tail))
+
+    def _remember(self, state: State, action: Action, phase: tuple, done: set[str],
+                  plan: list[Action]) -> Action:
+        self._memo[self._key(state, action)] = (phase, frozenset(done), tuple(plan))
+        while len(self._memo) > self._MEMO_SIZE:
+            self._memo.popitem(last=False)
+        return action
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: State) -> Action:
         if state.pending is not None:
             return auto_answer(state)
-        key = (state.turn, state.phase, len(state.log))
-        if self._plan and self._plan_key == key:
-            action = self._plan.pop(0)
+        phase = (state.turn, state.phase)
+        entry = self._memo.get(self._key(state))
+        if entry is not None and entry[0] == phase:
+            done, plan = set(entry[1]), list(entry[2])
+        else:  # the first call of a phase (or a game loaded mid-phase): units that moved
+            done = {u for u, us in state.units.items() if us.moved and us.status == "on_map"}
+            plan = []
+        if plan:
+            action = plan.pop(0)
             if _still_legal(state, action):
-                self._plan_key = (state.turn, state.phase, len(state.log) + 1)
-                return action
-        self._plan = []
+                return self._remember(state, action, phase, done, plan)
         if state.phase.is_movement:
-            plan = self._movement_plan(state)
+            plan = self._movement_plan(state, done)
         else:
             plan = self._combat_choice(state)
         if not plan:
             return EndPhase()
-        self._plan = plan[1:]
-        self._plan_key = (state.turn, state.phase, len(state.log) + 1)
-        return plan[0]
+        return self._remember(state, plan[0], phase, done, plan[1:])
 
     def posture(self, state: State, side: str) -> Posture:
         if side in self.postures:
@@ -175,7 +196,7 @@ class GreedyPolicy:
         return out
 
     # ------------------------------------------------------------------ movement
-    def _movement_plan(self, state: State) -> list[Action]:
+    def _movement_plan(self, state: State, done: set[str]) -> list[Action]:
         side = state.phase.side
         if side is None:
             return []
@@ -188,7 +209,7 @@ class GreedyPolicy:
         entry = self._entry(state, side)
         if entry is not None:
             return [entry]
-        return self._one_move(state, side)
+        return self._one_move(state, side, done)
 
     def _carpet_target(self, state: State, targets: list[Hex]) -> Hex | None:
         axis = state.occupied_by("axis")
@@ -213,28 +234,25 @@ class GreedyPolicy:
                 return Enter(uid, h.id)
         return None
 
-    def _one_move(self, state: State, side: str) -> list[Action]:
-        """The next move: first the moves of an attack group, then advances; [] when done."""
-        key = (state.turn, state.phase)
-        if self._moved_key != key:
-            self._moved_key = key
-            self._done = set()
+    def _one_move(self, state: State, side: str, done: set[str]) -> list[Action]:
+        """The next move: first the moves of an attack group, then advances; [] when done.
+        ``done`` holds the units already moved (or left in place) this phase; it grows."""
         movers = [u for u in sorted(state.units) if state.units[u].status == "on_map"
-                  and state.side_of(u) == side and u not in self._done and state._move_refusal(u) is None]
+                  and state.side_of(u) == side and u not in done and state._move_refusal(u) is None]
         if not movers:
             return []
         for uid in movers:  # engaged units facing a hopeless obligatory attack pull back first
             if state.engaged(uid):
                 dest = self._withdrawal(state, side, uid)
                 if dest is not None:
-                    self._done.add(uid)
+                    done.add(uid)
                     return [Move(uid, dest.id)]
         group = self._attack_group(state, side, movers)
         if group:
-            self._done.update(uid for uid, _ in group)
+            done.update(uid for uid, _ in group)
             return [Move(uid, h.id) for uid, h in group]
         for uid in movers:
-            self._done.add(uid)
+            done.add(uid)
             dest = self._advance(state, side, uid)
             if dest is not None:
                 return [Move(uid, dest.id)]

@@ -1,0 +1,65 @@
+"""Playing games with computer players, for every game through the protocol.
+
+A policy is anything with ``choose(state) -> action`` (``wargame.protocol.Policy``) whose
+choice depends on the position alone, so undo, replay and rooms see a bot play the same way on
+the same position. ``make_policy`` names the bundled ones; ``play`` runs a game to its end (or
+a bound) with one policy per side. The dashboard's computer opponent, ``wargame autoplay`` and
+the analysis studies all use these two functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from wargame.bots.campaign_random import RandomPolicy
+from wargame.bots.greedy import GreedyPolicy
+from wargame.protocol import GameDefinition, GameState, Policy
+
+__all__ = ["POLICY_NAMES", "make_policy", "play", "play_policies", "play_random_game"]
+
+POLICY_NAMES: dict[str, tuple[str, ...]] = {
+    "campaign": ("greedy", "random"),
+    "memoir": ("random",),
+}
+
+
+def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
+    """The bundled policy ``name`` for ``game`` (``POLICY_NAMES[game.kind]``)."""
+    known = POLICY_NAMES.get(game.kind, ())
+    if name not in known:
+        raise ValueError(f"no computer player {name!r} for {game.kind} games; known: "
+                         f"{', '.join(known)}")
+    if game.kind == "campaign":
+        return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
+    from wargame.bots.memoir_random import MemoirRandomPolicy
+
+    return MemoirRandomPolicy(seed)
+
+
+def play(state: GameState, policies: dict[str, Policy], max_actions: int = 200_000,
+         on_action: Callable[[GameState, Any], None] | None = None) -> GameState:
+    """Play until the game ends (or ``max_actions``), each side's actions and the decisions
+    it must answer chosen by its policy. ``state`` is played in place and returned."""
+    n = 0
+    while not state.is_terminal and n < max_actions:
+        side = state.side_to_act
+        if side is None:
+            break
+        action = policies[side].choose(state)
+        state.apply(action)
+        n += 1
+        if on_action is not None:
+            on_action(state, action)
+    return state
+
+
+play_policies = play  # the name the campaign code used
+
+
+def play_random_game(state: GameState, seed: int = 0, max_actions: int = 100_000,
+                     on_action: Callable[[GameState, Any], None] | None = None) -> GameState:
+    """Both sides played by one random policy of ``seed`` (its own generator, never the
+    game's dice, so the game replays from its log)."""
+    policy = make_policy(state.game, "random", seed)
+    return play(state, dict.fromkeys(state.game.sides, policy), max_actions, on_action)
