@@ -8,7 +8,8 @@ import random
 import pytest
 from m44helpers import H, card_id, faces, make_state, order, play, uid
 
-from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame, random_action, rules
+from wargame.bots.memoir_random import random_action
+from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame, rules
 from wargame.memoir.board import BoardHex
 
 HANDS = {ALLIES: ["attack:center", "attack:center"], AXIS: ["attack:center", "attack:center"]}

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wargame.bots.memoir_random import auto_action, random_action
 from wargame.hexgrid import Hex
 from wargame.memoir import (
     ALLIES,
@@ -18,8 +19,6 @@ from wargame.memoir import (
     IllegalAction,
     MemoirGame,
     MemoirState,
-    auto_action,
-    random_action,
     scenario_ids,
 )
 

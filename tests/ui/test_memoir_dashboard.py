@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from wargame.memoir import Action, MemoirState, random_action
+from wargame.bots.memoir_random import random_action
+from wargame.memoir import Action, MemoirState
 from wargame.ui.memoir import MemoirDashboard, MemoirStore, board_hex, display_hex
 
 

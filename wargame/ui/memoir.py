@@ -15,6 +15,7 @@ from typing import Any
 
 import param
 
+from wargame.bots.memoir_random import auto_action
 from wargame.hexgrid import Hex
 from wargame.memoir import (
     ALLIES,
@@ -24,7 +25,6 @@ from wargame.memoir import (
     IllegalAction,
     MemoirGame,
     MemoirState,
-    auto_action,
     card,
     hex_to_m44,
     scenario_ids,

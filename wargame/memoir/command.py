@@ -1,0 +1,283 @@
+"""Playing command cards and the tactic cards' own effects.
+
+Rules: M44 p.5 Play a Command Card, Appendix 4 Command Cards (section cards, Infantry
+Assault, Armor Assault, Artillery Bombard, Behind Enemy Lines, Close Assault, Counter-Attack,
+Dig-In, Direct from HQ, Firefight, Move Out!, Recon, Their Finest Hour, Ambush, Medics &
+Mechanics, Air Power, Barrage), scenario uses of Recon as Air Power or Barrage.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from wargame.errors import IllegalAction
+from wargame.hexgrid import Hex
+
+from .actions import R_CARD, R_CARDS, Action, Event, _m44
+from .board import ALLIES, SECTIONS, other_side, player_section
+from .cards import card
+from .dice import FACES, STAR, UNIT_SYMBOL, count_hits
+from .position import StateBase
+
+__all__ = ["CommandMixin"]
+
+
+class CommandMixin(StateBase):
+    """The card phase and the phases of Medics & Mechanics, Air Power and Barrage."""
+
+    # ------------------------------------------------------------------ card phase
+    def playable_cards(self) -> list[Action]:
+        side = self.active
+        hand = self.hands[side]
+        out = []
+        for cid in hand:
+            c = card(cid)
+            if c.name == "ambush":
+                continue
+            if c.name == "counter_attack":
+                last = self.last_played[other_side(side)]
+                if not last or last["effect"] == "ambush":
+                    continue
+            if c.name == "infantry_assault":
+                for sec in SECTIONS:
+                    out.append(Action("play", card=cid, option=sec))
+                continue
+            out.append(Action("play", card=cid))
+            if c.name == "recon":
+                if self._recon_air_power_ok(side):
+                    out.append(Action("play", card=cid, option="air_power"))
+                if self.scenario.opt("recon_as_barrage"):
+                    out.append(Action("play", card=cid, option="barrage"))
+        if not out:
+            # Only an Ambush in hand: it may be discarded as a turn with no orders.
+            out = [Action("play", card=cid) for cid in hand]
+        return out
+
+    def _recon_air_power_ok(self, side: str) -> bool:
+        rap = self.scenario.opt("recon_as_air_power")
+        if not rap or rap["side"] != side:
+            return False
+        return any((u := self.unit_at(h)) is not None and u.side == side for h in rap["hexes"])
+
+    def _do_card(self, a: Action) -> list[Event]:
+        if a.kind != "play":
+            raise IllegalAction(f"play a command card first, not {a.kind!r}", R_CARD)
+        if a.card not in self.hands[self.active]:
+            raise IllegalAction(f"card {a.card} is not in {self.active}'s hand", R_CARD)
+        if a not in self.playable_cards():
+            raise IllegalAction(f"{card(a.card).title} cannot be played that way", R_CARDS)
+        c = card(a.card)
+        self.hands[self.active].remove(a.card)
+        self.ctx = {"card": a.card, "ordered": [], "moved": {}, "battles": {}, "bonus": {},
+                    "entered": [], "overrun": [], "queue": [], "battled": []}
+        note = f" ({a.option})" if a.option else ""
+        ev = [Event("card_played", {"side": self.active, "card": c.title, "note": note})]
+        if c.name == "counter_attack":
+            last = dict(self.last_played[other_side(self.active)])
+            effect, option = last["effect"], last.get("option")
+            if effect == "recon" and option:
+                # Counter-Attack copies the printed card, not a scenario's alternative use.
+                option = None
+                last["option"] = None
+            self.ctx["counter"] = True
+            spec = last
+        else:
+            effect, option = c.name, a.option
+            spec = {"effect": effect, "option": option, "card": a.card}
+            if c.is_section:
+                # Section names on the card are the player's; store the board's.
+                spec["slots"] = [
+                    {"sections": [_board_section(s, self.active)], "count": n}
+                    for s, n in c.per_section
+                ]
+            elif effect == "infantry_assault":
+                spec["infantry_section"] = _board_section(option, self.active)
+        self.last_played[self.active] = spec
+        self.ctx["effect"] = effect
+        if option in ("air_power", "barrage") and effect == "recon":
+            # Mortain Hill 317 / Overlord: Recon played as Air Power or Barrage.
+            self.ctx["recon_alt"] = option
+            effect = option
+            self.ctx["effect"] = option
+            if option == "air_power":
+                self.ctx["air_section"] = spec["slots"][0]["sections"][0]
+        ev += self._start_effect(effect, spec)
+        return ev
+
+    def _start_effect(self, effect: str, spec: dict[str, Any]) -> list[Event]:
+        side = self.active
+        ctx = self.ctx
+        ev: list[Event] = []
+        if effect == "ambush":
+            ctx["end_turn"] = True
+            return ev
+        if effect == "air_power":
+            self.phase = "air"
+            ctx["air_targets"] = []
+            return ev
+        if effect == "barrage":
+            self.phase = "barrage"
+            return ev
+        if effect == "medics_mechanics":
+            self.phase = "medics"
+            return ev
+        slots: list[dict[str, Any]]
+        if "slots" in spec and effect not in _TACTIC_SLOTS:
+            slots = copy.deepcopy(spec["slots"])
+        elif effect == "infantry_assault":
+            slots = [{"sections": [spec["infantry_section"]], "kinds": ["inf"], "count": None}]
+        elif effect == "finest_hour":
+            n = len(self.hands[side]) + 1  # cards in hand including this one
+            faces = [FACES[self.dice.d6()] for _ in range(n)]
+            ev.append(Event("finest_hour", {"faces": ", ".join(faces)}))
+            slots = []
+            n_inf = faces.count("infantry")
+            n_tank = faces.count("armor")
+            n_star = faces.count(STAR)
+            if n_inf:
+                slots.append({"kinds": ["inf"], "count": n_inf})
+            if n_tank:
+                slots.append({"kinds": ["tank"], "count": n_tank})
+            if n_star:
+                slots.append({"count": n_star})
+            ctx["bonus_all"] = 1
+        else:
+            slots = copy.deepcopy(_TACTIC_SLOTS[effect])
+        if effect in ("armor_assault",):
+            ctx["bonus_close"] = 1
+        if effect in ("close_assault", "firefight", "behind_enemy_lines"):
+            ctx["bonus_all"] = 1
+        ctx["slots"] = slots
+        # "If you do not command any unit of that type, issue an order to 1 unit of your choice."
+        if effect in _FALLBACK_ONE and not any(self._fits_any_slot(u, slots)
+                                               for u in self.live_units(side)):
+            # M44 Appendix 4: the fallback is a plain order, without the card's own abilities
+            # (no Dig-In sandbags, Armor Assault die, Behind Enemy Lines moves ...).
+            ctx["slots"] = [{"count": 1}]
+            ctx["effect"] = "fallback"
+            ctx.pop("bonus_close", None)
+            ctx.pop("bonus_all", None)
+        self.phase = "order"
+        return ev
+
+    # ------------------------------------------------------------------ tactic phases
+    def _do_medics(self, a: Action) -> list[Event]:
+        side = self.active
+        damaged = [u for u in self.live_units(side) if u.figures < u.max_figures]
+        if a.kind == "end_orders" and not damaged:
+            self.ctx["end_turn"] = True
+            return []
+        if a.kind != "medics":
+            raise IllegalAction("choose a unit that has lost figures", "M44 Medics & Mechanics")
+        u = self.units.get(a.unit)
+        if u is None or u not in damaged:
+            raise IllegalAction(f"unit {a.unit} has not lost figures", "M44 Medics & Mechanics")
+        n = len(self.hands[side]) + 1  # cards in hand including this card
+        faces = [FACES[self.dice.d6()] for _ in range(n)]
+        sym = UNIT_SYMBOL[u.kind]
+        restored = sum(1 for f in faces if f == STAR or (sym is not None and f == sym))
+        restored = min(restored, u.max_figures - u.figures)
+        u.figures += restored
+        ev = [Event("medics", {"unit": u.id, "faces": ", ".join(faces), "restored": restored})]
+        if restored:
+            self.ctx["slots"] = [{"count": 1}]
+            self.ctx["ordered"] = [u.id]
+            ev += self._start_moves()
+        else:
+            self.ctx["end_turn"] = True
+        return ev
+
+    def _air_group_ok(self, hexes: list[Hex]) -> bool:
+        if len(hexes) > 4 or len(set(hexes)) != len(hexes):
+            return False
+        seen = {hexes[0]}
+        todo = [hexes[0]]
+        while todo:
+            cur = todo.pop()
+            for n in cur.neighbours():
+                if n in hexes and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(hexes)
+
+    def air_target_options(self) -> list[Hex]:
+        chosen = [Hex(*p) for p in self.ctx["air_targets"]]
+        if len(chosen) >= 4:
+            return []
+        section = self.ctx.get("air_section")
+        out = []
+        for e in self.live_units(other_side(self.active)):
+            if e.hex in chosen:
+                continue
+            if section and section not in self.board.board_sections(e.hex):
+                continue
+            if self._air_group_ok(chosen + [e.hex]):
+                out.append(e.hex)
+        return out
+
+    def _do_air(self, a: Action) -> list[Event]:
+        """Air Power: up to 4 adjacent enemy units; 2 dice a hex (Allies) or 1 (Axis)."""
+        if a.kind == "air_target":
+            if a.hex not in self.air_target_options():
+                raise IllegalAction("Air Power targets: up to 4 enemy units in adjacent hexes",
+                                    "M44 Air Power")
+            self.ctx["air_targets"].append([a.hex.q, a.hex.r])
+            return []
+        if a.kind == "air_strike":
+            if not self.ctx["air_targets"] and self.air_target_options():
+                raise IllegalAction("choose at least one target", "M44 Air Power")
+            per = 2 if self.active == ALLIES else 1
+            for p in self.ctx["air_targets"]:
+                self.ctx["queue"].append({"kind": "strike", "hex": p, "dice": per,
+                                          "stars": True, "symbols": True})
+            self.ctx["end_turn"] = True
+            return []
+        raise IllegalAction("choose Air Power targets or strike", "M44 Air Power")
+
+    def _do_barrage_phase(self, a: Action) -> list[Event]:
+        if a.kind == "barrage":
+            u = self.unit_at(a.hex) if a.hex is not None else None
+            if u is None or u.side == self.active:
+                raise IllegalAction("Barrage targets one enemy unit", "M44 Barrage")
+            self.ctx["queue"].append({"kind": "strike", "hex": [a.hex.q, a.hex.r], "dice": 4,
+                                      "stars": False, "symbols": True})
+            self.ctx["end_turn"] = True
+            return []
+        if a.kind == "end_orders" and not self.live_units(other_side(self.active)):
+            self.ctx["end_turn"] = True
+            return []
+        raise IllegalAction("choose the Barrage target", "M44 Barrage")
+
+    def _resolve_queued(self, item: dict[str, Any]) -> list[Event]:
+        if item["kind"] == "strike":
+            target = self.unit_at(Hex(*item["hex"]))
+            if target is None or target.side == self.active:
+                return []
+            faces = [FACES[self.dice.d6()] for _ in range(item["dice"])]
+            ev = [Event("battle", {"unit": "card", "target": _m44(target.hex), "distance": 0,
+                                   "dice": item["dice"], "faces": ", ".join(faces)})]
+            hits = count_hits(faces, target.kind, stars_hit=item["stars"])
+            flags = faces.count("flag")
+            # Air Power / Barrage: terrain ignored, flags may not be ignored.
+            ev += self._hits_and_flags(target, hits, flags, ignorable=False, then=None,
+                                       scorer=self.active)
+            return ev
+        return []
+_TACTIC_SLOTS: dict[str, list[dict[str, Any]]] = {
+    "armor_assault": [{"kinds": ["tank"], "count": 4}],
+    "artillery_bombard": [{"kinds": ["gun"], "count": None}],
+    "behind_enemy_lines": [{"kinds": ["inf"], "count": 1}],
+    "close_assault": [{"kinds": ["inf", "tank"], "count": None, "filter": "adjacent"}],
+    "dig_in": [{"kinds": ["inf"], "count": 4}],
+    "direct_from_hq": [{"count": 4}],
+    "firefight": [{"count": 4, "filter": "not_adjacent"}],
+    "move_out": [{"kinds": ["inf"], "count": 4}],
+}
+_FALLBACK_ONE = {"armor_assault", "artillery_bombard", "behind_enemy_lines", "dig_in",
+                 "move_out", "infantry_assault"}
+
+
+def _board_section(section: str, side: str) -> str:
+    return player_section(section, side)
+
