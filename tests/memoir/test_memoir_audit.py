@@ -97,8 +97,8 @@ def test_overlord_units_exit_by_the_german_edge_for_a_medal():
     allied = st.live_units(ALLIES)[0]
     for u in st.live_units(AXIS):
         if u.hex in (H(0, 10), H(0, 12)):
-            u.hex = None
-    allied.hex = H(0, 12)
+            st.place(u, None)
+    st.place(allied, H(0, 12))
     st.active = ALLIES
     st.phase = "move"
     st.ctx = {"card": None, "ordered": [allied.id], "moved": {}, "battles": {}, "bonus": {},

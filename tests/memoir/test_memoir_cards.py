@@ -279,7 +279,7 @@ def test_medics_and_mechanics():
     st = make_state(units, hands={ALLIES: ["medics_mechanics", "probe:left", "probe:right"],
                                   AXIS: ["probe"]},
                     dice=faces("inf", "star", "grenade"))
-    st.unit_at(H(6, 12)).figures = 1
+    st.set_figures(st.unit_at(H(6, 12)), 1)
     play(st, "medics_mechanics")
     ev = st.apply(Action("medics", unit=uid(st, (6, 12))))
     assert ev[0].data["restored"] == 2 and st.unit_at(H(6, 12)).figures == 3
@@ -369,10 +369,10 @@ def test_mortain_recon_as_air_power_from_hill_317():
     on_hill = [u for u in st.live_units(ALLIES) if u.hex in (H(4, 22), H(5, 21))]
     assert on_hill  # the 120th Infantry starts entrenched on Hill 317
     for u in on_hill:
-        u.hex = None
+        st.place(u, None)
     assert not st._recon_air_power_ok(ALLIES)
     ally = st.live_units(ALLIES)[0]
-    ally.hex = H(4, 22)
+    st.place(ally, H(4, 22))
     assert st._recon_air_power_ok(ALLIES)
     st.active = ALLIES
     st.hands[ALLIES] = [card_id("recon", "left")]

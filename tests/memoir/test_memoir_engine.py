@@ -216,3 +216,23 @@ def test_every_scenario_plays_to_a_winner_and_replays(sid):
     log = json.loads(json.dumps([a.to_dict() for a in s.history]))
     r2, _ = MemoirState.replay(game, seed, [Action.from_dict(d) for d in log])
     assert r2.to_json() == s.to_json()
+
+
+def test_each_state_keeps_its_own_positions_version():
+    """The cache of who is where is keyed on a per-state version: a clone moving or killing a
+    unit leaves the original's cache right, and units only change through their state."""
+    import dataclasses
+
+    s = MemoirGame.from_scenario(1).new_initial_state(seed=2)
+    u = s.live_units(ALLIES)[0]
+    h = u.hex
+    assert s.unit_at(h) is u
+    c = s.clone()
+    cu = c.units[u.id]
+    c.place(cu, None)
+    assert c.unit_at(h) is None and s.unit_at(h) is u
+    c.place(cu, h)
+    c.set_figures(cu, 0)
+    assert c.unit_at(h) is None and s.unit_at(h) is u and u.figures > 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        u.hex = None

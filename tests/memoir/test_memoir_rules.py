@@ -566,8 +566,8 @@ def test_temporary_and_permanent_objectives():
     st.apply(Action("move", unit=uid(st, (5, 13)), hex=H(4, 12)))
     st.apply(Action("move", unit=uid(st, (5, 17)), hex=H(4, 16)))
     assert st.medals(ALLIES) == 2
-    st.units[uid(st, (4, 12))].hex = H(6, 12)
-    st.units[uid(st, (4, 16))].hex = H(6, 16)
+    st.place(st.units[uid(st, (4, 12))], H(6, 12))
+    st.place(st.units[uid(st, (4, 16))], H(6, 16))
     assert st.medals(ALLIES) == 1  # the permanent medal stays
 
 

@@ -84,12 +84,12 @@ class Event:
         return {"kind": self.kind, "data": self.data}
 
 
-# Bumped whenever any unit moves, dies or appears: states cache "who is where" against it.
-_POSITIONS = [0]
-
-
-@dataclass
+@dataclass(frozen=True)
 class Unit:
+    """A unit on (or off) the board. Frozen: only its state changes it, through
+    ``StateBase.place`` and ``StateBase.set_figures``, which keep the state's caches of who is
+    where in step."""
+
     id: int
     side: str
     kind: str  # inf, tank, gun
@@ -97,13 +97,6 @@ class Unit:
     figures: int
     max_figures: int
     special: str | None = None  # special, resistance, elite
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # who is where changes with the hex, or with figures only when the unit dies/revives
-        if name == "hex" or (name == "figures" and (value <= 0) != (
-                self.__dict__.get("figures", 0) <= 0)):
-            _POSITIONS[0] += 1
-        object.__setattr__(self, name, value)
 
     @property
     def alive(self) -> bool:

@@ -14,7 +14,7 @@ from wargame.errors import IllegalAction
 from wargame.hexgrid import Hex
 
 from . import rules
-from .actions import _POSITIONS, R_BATTLE, R_LOS, R_RANGE, Action, Event, Unit, _m44
+from .actions import R_BATTLE, R_LOS, R_RANGE, Action, Event, Unit, _m44
 from .board import other_side
 from .cards import card
 from .dice import FACES, count_hits
@@ -105,7 +105,7 @@ class BattleMixin(StateBase):
             return []
         ctx = self.ctx
         # cached while nothing that battle_dice reads can have changed (speed only)
-        key = (uid, _POSITIONS[0], self.turn, ctx.get("effect"), len(self.wire),
+        key = (uid, self._positions, self.turn, ctx.get("effect"), len(self.wire),
                len(self.sandbags), ctx.get("bonus_all", 0), ctx.get("bonus_close", 0))
         cache = self.__dict__.get("_targets")
         if cache is None or len(cache) > 64:
@@ -231,11 +231,11 @@ class BattleMixin(StateBase):
 
     def _lose(self, u: Unit, n: int, scorer: str) -> list[Event]:
         n = min(n, u.figures)  # M44 Hits: extra hits are lost
-        u.figures -= n
+        self.set_figures(u, u.figures - n)
         ev = [Event("hits", {"unit": u.id, "hits": n, "left": u.figures})]
         if u.figures <= 0:
             ev += self._leave_hex(u)
-            u.hex = None
+            self.place(u, None)
             per = (self.scenario.opt("elimination_medals") or {}).get(u.side, {})
             medals = int(per.get(u.kind, 1))
             self.medal_units[scorer].append([u.id, medals])

@@ -178,7 +178,7 @@ class CommandMixin(StateBase):
         sym = UNIT_SYMBOL[u.kind]
         restored = sum(1 for f in faces if f == STAR or (sym is not None and f == sym))
         restored = min(restored, u.max_figures - u.figures)
-        u.figures += restored
+        self.set_figures(u, u.figures + restored)
         ev = [Event("medics", {"unit": u.id, "faces": ", ".join(faces), "restored": restored})]
         if restored:
             self.ctx["slots"] = [{"count": 1}]

@@ -11,7 +11,7 @@ from wargame.errors import IllegalAction
 from wargame.hexgrid import Hex
 
 from . import rules
-from .actions import _POSITIONS, NO_MOVE_CARDS, R_MOVE, Action, Event, Unit, _m44
+from .actions import NO_MOVE_CARDS, R_MOVE, Action, Event, Unit, _m44
 from .board import other_side
 from .position import StateBase
 
@@ -43,7 +43,7 @@ class MovementMixin(StateBase):
         u = self.units[uid]
         key = (uid, u.hex, self.phase, self.ctx.get("effect"), len(self.wire))
         cache = self.__dict__.setdefault("_moves", {})
-        version = _POSITIONS[0]
+        version = self._positions
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
             return hit[2]
@@ -107,7 +107,7 @@ class MovementMixin(StateBase):
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)
-        u.hex = None
+        self.place(u, None)
         self.ctx["moved"][str(u.id)] = 1
         self.medal_units[u.side].append([u.id, 1])
         return [Event("exited", {"unit": u.id, "frm": _m44(frm), "side": u.side})] + ev
@@ -123,7 +123,7 @@ class MovementMixin(StateBase):
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)
-        u.hex = a.hex
+        self.place(u, a.hex)
         if self.phase == "battle":
             self.ctx["second_move_done"] = True
             self.ctx["battles"][str(u.id)] = 0

@@ -11,7 +11,7 @@ from typing import Any
 
 from wargame.errors import IllegalAction
 
-from .actions import _POSITIONS, NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
+from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
 from .position import StateBase
 
 __all__ = ["OrdersMixin"]
@@ -78,7 +78,7 @@ class OrdersMixin(StateBase):
     def _orderable(self) -> list[int]:
         ordered = self.ctx["ordered"]
         # which slots each unit fits does not change during the order phase (nothing moves)
-        key = (self.turn, self.active, _POSITIONS[0], id(self.ctx["slots"]))
+        key = (self.turn, self.active, self._positions, id(self.ctx["slots"]))
         cached = self.__dict__.get("_fits")
         if cached is None or cached[0] != key:
             cached = (key, {})

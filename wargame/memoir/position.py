@@ -15,7 +15,7 @@ from wargame.hexgrid import Hex
 from wargame.protocol import Outcome
 
 from . import rules
-from .actions import _POSITIONS, Action, Event, GameSpec, Unit
+from .actions import Action, Event, GameSpec, Unit
 from .board import ALLIES, AXIS
 from .scenario import Scenario
 
@@ -48,6 +48,9 @@ class StateBase:
         self.win_reason: str = ""
         self.history: list[Action] = []
         self.setup_events: list[Event] = []
+        # Bumped whenever one of this state's units moves, dies or appears (``place``,
+        # ``set_figures``, ``add_unit``): the caches of who is where are keyed on it.
+        self._positions = 0
         # speed only: (positions version, units, hex -> unit, board index numbers or None,
         # live units by side or None)
         self._occ: tuple | None = None
@@ -107,10 +110,28 @@ class StateBase:
             "winner": self.winner,
         }
 
+    # ------------------------------------------------------------------ changing units
+    def place(self, u: Unit, h: Hex | None) -> None:
+        """Put unit ``u`` on hex ``h`` (``None``: off the board)."""
+        object.__setattr__(u, "hex", h)
+        self._positions += 1
+
+    def set_figures(self, u: Unit, n: int) -> None:
+        """Set the figures of unit ``u``; at 0 it no longer counts as on the board."""
+        dies_or_revives = (n <= 0) != (u.figures <= 0)
+        object.__setattr__(u, "figures", n)
+        if dies_or_revives:
+            self._positions += 1
+
+    def add_unit(self, u: Unit) -> None:
+        """A new unit (airdrops, positions built in tests)."""
+        self.units[u.id] = u
+        self._positions += 1
+
     def occupancy(self) -> dict[Hex, Unit]:
         """hex -> live unit (cached until a unit moves or loses figures)."""
         occ = self._occ
-        if occ is None or occ[0] != _POSITIONS[0] or occ[1] is not self.units:
+        if occ is None or occ[0] != self._positions or occ[1] is not self.units:
             index = rules.static_of(self.scenario).index
             table: dict[Hex, Unit] = {}
             occ_ix: set[int] = set()
@@ -125,7 +146,7 @@ class StateBase:
                         occ_ix.add(i)
             by_side = {None: alive, AXIS: [u for u in alive if u.side == AXIS],
                        ALLIES: [u for u in alive if u.side == ALLIES]}
-            occ = self._occ = (_POSITIONS[0], self.units, table, occ_ix, by_side)
+            occ = self._occ = (self._positions, self.units, table, occ_ix, by_side)
         return occ[2]
 
     def _occupied_ix(self) -> set[int]:
@@ -156,7 +177,7 @@ class StateBase:
 
     def medals(self, side: str) -> int:
         """Medals of ``side`` now: eliminated (or exited) enemy units plus objectives."""
-        key = (side, _POSITIONS[0], len(self.medal_units[side]), len(self.permanent))
+        key = (side, self._positions, len(self.medal_units[side]), len(self.permanent))
         cached = self.__dict__.get("_medal_cache")
         if cached is not None and key in cached:
             return cached[key]

@@ -79,7 +79,7 @@ class RetreatMixin(StateBase):
             return []
         frm = u.hex
         ev = self._leave_hex(u)
-        u.hex = h
+        self.place(u, h)
         ev.insert(0, Event("retreat", {"unit": u.id, "frm": _m44(frm), "to": _m44(h)}))
         return ev
 
@@ -105,7 +105,7 @@ class RetreatMixin(StateBase):
             return []
         frm = u.hex
         ev = self._leave_hex(u)
-        u.hex = a.hex
+        self.place(u, a.hex)
         ev.insert(0, Event("take_ground", {"unit": u.id, "to": _m44(a.hex), "frm": _m44(frm)}))
         ctx = self.ctx
         if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN and u.special != "resistance":

@@ -14,7 +14,7 @@ from typing import Any, Self
 from wargame.errors import GameOver, IllegalAction, MalformedAction
 
 from . import rules
-from .actions import _POSITIONS, R_TURN, Action, Event, GameSpec, Unit, _m44
+from .actions import R_TURN, Action, Event, GameSpec, Unit, _m44
 from .board import ALLIES, AXIS, m44_to_hex, other_side
 from .cards import DECK
 from .position import StateBase
@@ -30,8 +30,8 @@ class SequenceMixin(StateBase):
         st = cls(game, seed)
         sc = game.scenario
         for i, spec in enumerate(sc.units):
-            st.units[i] = Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
-                               spec.special)
+            st.add_unit(Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
+                             spec.special))
         walls = set().union(*(sc.opt("seawalls") or {}).values()) if sc.opt("seawalls") else set()
         for kind, h in sc.obstacles:
             if h in walls:
@@ -75,7 +75,7 @@ class SequenceMixin(StateBase):
                 where = f"on impassable ground {_m44(h)}: lost"
             else:
                 uid = max(self.units) + 1 if self.units else 0
-                self.units[uid] = Unit(uid, spec["side"], "inf", h, 4, 4, None)
+                self.add_unit(Unit(uid, spec["side"], "inf", h, 4, 4, None))
                 where = f"safely at {_m44(h)}: unit {uid} of 4 figures"
             events.append(Event("airdrop", {"n": n, "where": where}))
         return events
@@ -146,7 +146,7 @@ class SequenceMixin(StateBase):
                 continue
             break
         # objectives and medals change only when units move, die or score (speed only)
-        key = (_POSITIONS[0], len(self.medal_units[AXIS]), len(self.medal_units[ALLIES]),
+        key = (self._positions, len(self.medal_units[AXIS]), len(self.medal_units[ALLIES]),
                len(self.permanent), id(self.units))
         if self.winner or self.__dict__.get("_checked") != key:
             ev += self._check_objectives()
