@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.errors import IllegalAction
+from wargame.errors import CombatRefused, WrongPhase
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -141,7 +141,7 @@ class BattleMixin(StateBase):
                 self.ctx["battles"][str(focus)] = 0
                 return []
             if a.kind != "battle" or a.unit != focus:
-                raise IllegalAction(f"unit {focus} must battle its overrun first (or give it "
+                raise CombatRefused(f"unit {focus} must battle its overrun first (or give it "
                                     "up)", "M44 p.13 Armor Overrun")
             self.ctx["overrun_now"] = None
         if a.kind == "move":
@@ -149,26 +149,26 @@ class BattleMixin(StateBase):
         if a.kind == "remove_wire":
             u = self.units.get(a.unit)
             if u is None or u.kind != "inf" or u.hex not in self.wire:
-                raise IllegalAction("only infantry on a wire hex may remove it", "M44 Wire")
+                raise CombatRefused("only infantry on a wire hex may remove it", "M44 Wire")
             ok, why = self.can_battle(u)
             if not ok:
-                raise IllegalAction(why, "M44 Wire")
+                raise CombatRefused(why, "M44 Wire")
             self.wire.discard(u.hex)
             self.ctx["battles"][str(u.id)] -= 1
             self.ctx["battled"].append(u.id)
             return [Event("wire_removed", {"hex": _m44(u.hex)})]
         if a.kind != "battle":
-            raise IllegalAction(f"battle, remove wire or end battles, not {a.kind!r}", R_BATTLE)
+            raise WrongPhase(f"battle, remove wire or end battles, not {a.kind!r}", R_BATTLE)
         u = self.units.get(a.unit)
         if u is None or not u.alive or u.side != self.active:
-            raise IllegalAction(f"no unit {a.unit} of {self.active}", R_BATTLE)
+            raise CombatRefused(f"no unit {a.unit} of {self.active}", R_BATTLE)
         target = self.unit_at(a.hex) if a.hex is not None else None
         if target is None:
-            raise IllegalAction(f"no unit to battle at {_m44(a.hex)}", R_BATTLE)
+            raise CombatRefused(f"no unit to battle at {_m44(a.hex)}", R_BATTLE)
         n, why = self.battle_dice(u, target)
         if n <= 0:
             rule = R_LOS if "sight" in why else R_RANGE if "range" in why else R_BATTLE
-            raise IllegalAction(why, rule)
+            raise CombatRefused(why, rule)
         ev: list[Event] = []
         if u.kind == "tank" and u.hex in self.wire:
             self.wire.discard(u.hex)  # M44 Wire: armour removes the wire and may still battle

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from wargame.errors import IllegalAction
+from wargame.errors import CardRefused, WrongPhase
 from wargame.hexgrid import Hex
 
 from .actions import R_CARD, R_CARDS, Action, Event, _m44
@@ -62,11 +62,11 @@ class CommandMixin(StateBase):
 
     def _do_card(self, a: Action) -> list[Event]:
         if a.kind != "play":
-            raise IllegalAction(f"play a command card first, not {a.kind!r}", R_CARD)
+            raise WrongPhase(f"play a command card first, not {a.kind!r}", R_CARD)
         if a.card not in self.hands[self.active]:
-            raise IllegalAction(f"card {a.card} is not in {self.active}'s hand", R_CARD)
+            raise CardRefused(f"card {a.card} is not in {self.active}'s hand", R_CARD)
         if a not in self.playable_cards():
-            raise IllegalAction(f"{card(a.card).title} cannot be played that way", R_CARDS)
+            raise CardRefused(f"{card(a.card).title} cannot be played that way", R_CARDS)
         c = card(a.card)
         self.hands[self.active].remove(a.card)
         self.ctx = {"card": a.card, "ordered": [], "moved": {}, "battles": {}, "bonus": {},
@@ -169,10 +169,10 @@ class CommandMixin(StateBase):
             self.ctx["end_turn"] = True
             return []
         if a.kind != "medics":
-            raise IllegalAction("choose a unit that has lost figures", "M44 Medics & Mechanics")
+            raise WrongPhase("choose a unit that has lost figures", "M44 Medics & Mechanics")
         u = self.units.get(a.unit)
         if u is None or u not in damaged:
-            raise IllegalAction(f"unit {a.unit} has not lost figures", "M44 Medics & Mechanics")
+            raise CardRefused(f"unit {a.unit} has not lost figures", "M44 Medics & Mechanics")
         n = len(self.hands[side]) + 1  # cards in hand including this card
         faces = [FACES[self.dice.d6()] for _ in range(n)]
         sym = UNIT_SYMBOL[u.kind]
@@ -220,26 +220,26 @@ class CommandMixin(StateBase):
         """Air Power: up to 4 adjacent enemy units; 2 dice a hex (Allies) or 1 (Axis)."""
         if a.kind == "air_target":
             if a.hex not in self.air_target_options():
-                raise IllegalAction("Air Power targets: up to 4 enemy units in adjacent hexes",
+                raise CardRefused("Air Power targets: up to 4 enemy units in adjacent hexes",
                                     "M44 Air Power")
             self.ctx["air_targets"].append([a.hex.q, a.hex.r])
             return []
         if a.kind == "air_strike":
             if not self.ctx["air_targets"] and self.air_target_options():
-                raise IllegalAction("choose at least one target", "M44 Air Power")
+                raise CardRefused("choose at least one target", "M44 Air Power")
             per = 2 if self.active == ALLIES else 1
             for p in self.ctx["air_targets"]:
                 self.ctx["queue"].append({"kind": "strike", "hex": p, "dice": per,
                                           "stars": True, "symbols": True})
             self.ctx["end_turn"] = True
             return []
-        raise IllegalAction("choose Air Power targets or strike", "M44 Air Power")
+        raise WrongPhase("choose Air Power targets or strike", "M44 Air Power")
 
     def _do_barrage_phase(self, a: Action) -> list[Event]:
         if a.kind == "barrage":
             u = self.unit_at(a.hex) if a.hex is not None else None
             if u is None or u.side == self.active:
-                raise IllegalAction("Barrage targets one enemy unit", "M44 Barrage")
+                raise CardRefused("Barrage targets one enemy unit", "M44 Barrage")
             self.ctx["queue"].append({"kind": "strike", "hex": [a.hex.q, a.hex.r], "dice": 4,
                                       "stars": False, "symbols": True})
             self.ctx["end_turn"] = True
@@ -247,7 +247,7 @@ class CommandMixin(StateBase):
         if a.kind == "end_orders" and not self.live_units(other_side(self.active)):
             self.ctx["end_turn"] = True
             return []
-        raise IllegalAction("choose the Barrage target", "M44 Barrage")
+        raise WrongPhase("choose the Barrage target", "M44 Barrage")
 
     def _resolve_queued(self, item: dict[str, Any]) -> list[Event]:
         if item["kind"] == "strike":

@@ -7,7 +7,7 @@ unit leaves), Overlord Omaha Beach (exiting the board for a medal).
 
 from __future__ import annotations
 
-from wargame.errors import IllegalAction
+from wargame.errors import MovementRefused, WrongPhase
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -87,7 +87,7 @@ class MovementMixin(StateBase):
         if a.kind == "exit":
             return self._exit_unit(a)
         if a.kind != "move":
-            raise IllegalAction(f"move units or end movement, not {a.kind!r}", R_MOVE)
+            raise WrongPhase(f"move units or end movement, not {a.kind!r}", R_MOVE)
         return self._move_unit(a)
 
     def _can_exit(self, uid: int) -> bool:
@@ -102,7 +102,7 @@ class MovementMixin(StateBase):
 
     def _exit_unit(self, a: Action) -> list[Event]:
         if not self._can_exit(a.unit):
-            raise IllegalAction("only an ordered unit of the scenario's side on the enemy's "
+            raise MovementRefused("only an ordered unit of the scenario's side on the enemy's "
                                 "edge row may leave the board", "M44 Overlord Omaha Beach")
         u = self.units[a.unit]
         frm = u.hex
@@ -114,11 +114,11 @@ class MovementMixin(StateBase):
 
     def _move_unit(self, a: Action) -> list[Event]:
         if a.unit not in self._movable():
-            raise IllegalAction(f"unit {a.unit} may not move now (not ordered or already moved)",
+            raise MovementRefused(f"unit {a.unit} may not move now (not ordered or already moved)",
                                 R_MOVE)
         opts = self.move_options(a.unit)
         if a.hex not in opts:
-            raise IllegalAction(f"unit {a.unit} cannot reach {_m44(a.hex)} "
+            raise MovementRefused(f"unit {a.unit} cannot reach {_m44(a.hex)} "
                                 "(distance, terrain or units in the way)", R_MOVE)
         u = self.units[a.unit]
         frm = u.hex

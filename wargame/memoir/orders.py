@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.errors import IllegalAction
+from wargame.errors import OrderRefused, WrongPhase
 
 from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
 from .position import StateBase
@@ -105,11 +105,11 @@ class OrdersMixin(StateBase):
     def _do_order(self, a: Action) -> list[Event]:
         if a.kind == "order":
             if a.unit not in self.units or not self.units[a.unit].alive:
-                raise IllegalAction(f"no unit {a.unit} on the board", R_ORDER)
+                raise OrderRefused(f"no unit {a.unit} on the board", R_ORDER)
             if a.unit in self.ctx["ordered"]:
-                raise IllegalAction(f"unit {a.unit} already has an order", R_ORDER)
+                raise OrderRefused(f"unit {a.unit} already has an order", R_ORDER)
             if not self._assignable(self.ctx["ordered"] + [a.unit]):
-                raise IllegalAction(
+                raise OrderRefused(
                     f"the card cannot order unit {a.unit} (section, type or count)", R_ORDER)
             self.ctx["ordered"].append(a.unit)
             u = self.units[a.unit]
@@ -117,7 +117,7 @@ class OrdersMixin(StateBase):
                                       "hex": _m44(u.hex)})]
         if a.kind == "end_orders":
             return self._start_moves()
-        raise IllegalAction(f"order units or end orders, not {a.kind!r}", R_ORDER)
+        raise WrongPhase(f"order units or end orders, not {a.kind!r}", R_ORDER)
 
     def _start_moves(self) -> list[Event]:
         ctx = self.ctx

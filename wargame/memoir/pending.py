@@ -7,7 +7,7 @@ of the two cards drawn).
 
 from __future__ import annotations
 
-from wargame.errors import IllegalAction
+from wargame.errors import DecisionRefused
 from wargame.hexgrid import Hex
 from wargame.protocol import Decision
 
@@ -47,7 +47,7 @@ class PendingMixin(StateBase):
     def _answer_pending(self, a: Action) -> list[Event]:
         p = self.pending[-1]
         if a not in self.pending_options():
-            raise IllegalAction(f"{p['owner']} must answer the pending {p['kind']} decision "
+            raise DecisionRefused(f"{p['owner']} must answer the pending {p['kind']} decision "
                                 f"with one of {[str(x) for x in self.pending_options()]}",
                                 _PENDING_RULE[p["kind"]])
         self.pending.pop()

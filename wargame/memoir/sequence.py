@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from wargame.errors import GameOver, IllegalAction, MalformedAction
+from wargame.errors import GameOver, MalformedAction, WrongPhase
 
 from . import rules
 from .actions import R_TURN, Action, Event, GameSpec, Unit, _m44
@@ -98,7 +98,7 @@ class SequenceMixin(StateBase):
             return events
         # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
         self.clone()._apply(action)  # raises the specific IllegalAction if there is one
-        raise IllegalAction(f"{action} is not one of the legal actions "
+        raise MalformedAction(f"{action} is not one of the legal actions "
                             f"(unexpected arguments?)", R_TURN)
 
     def _apply(self, a: Action) -> list[Event]:
@@ -116,7 +116,7 @@ class SequenceMixin(StateBase):
                 "barrage": self._do_barrage_phase,
             }.get(self.phase)
             if handler is None:
-                raise IllegalAction(f"no action possible in phase {self.phase}", R_TURN)
+                raise WrongPhase(f"no action possible in phase {self.phase}", R_TURN)
             ev += handler(a)
         ev += self._continue()
         return ev
