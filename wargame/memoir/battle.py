@@ -8,8 +8,6 @@ Wire, Ocean, Bunkers, Appendix 1 Special Forces and French Resistance, scenario 
 
 from __future__ import annotations
 
-from typing import Any
-
 from wargame.errors import CombatRefused, WrongPhase
 from wargame.hexgrid import Hex
 
@@ -17,6 +15,7 @@ from . import rules
 from .actions import R_BATTLE, R_LOS, R_RANGE, Action, Event, Unit, _m44
 from .board import other_side
 from .cards import card
+from .context import PendingDecision, TakeGroundOffer
 from .dice import FACES, count_hits
 from .position import StateBase
 
@@ -37,14 +36,14 @@ class BattleMixin(StateBase):
 
     def can_battle(self, u: Unit) -> tuple[bool, str]:
         ctx = self.ctx
-        if u.id not in ctx.get("ordered", []) or not u.alive:
+        if u.id not in ctx.ordered or not u.alive:
             return False, "the unit has no order"
-        if ctx["battles"].get(str(u.id), 0) <= 0:
+        if ctx.battles.get(u.id, 0) <= 0:
             return False, "the unit has already battled"
         if self.board.terrain(u.hex) == "ocean":
             return False, "M44 Ocean: a unit in the ocean may not battle"
-        moved = ctx["moved"].get(str(u.id), 0)
-        effect = ctx.get("effect")
+        moved = ctx.moved.get(u.id, 0)
+        effect = ctx.effect
         if u.kind == "inf":
             limit = 1
             if u.special == "special":
@@ -57,7 +56,7 @@ class BattleMixin(StateBase):
                 return False, f"infantry that moved {moved} hexes may not battle"
         if u.kind == "gun" and moved > 0:
             return False, "artillery moves or battles"
-        if u.id in ctx["entered"] and u.special != "resistance":
+        if u.id in ctx.entered and u.special != "resistance":
             return False, "M44 Terrain: no battle on the turn the unit entered this terrain"
         return True, ""
 
@@ -88,10 +87,10 @@ class BattleMixin(StateBase):
         if wide and u.kind == "inf" and rules.crosses(u.hex, target.hex, wide):
             return 0, "Arnhem special rules: infantry may not fire across the Rhine"
         ctx = self.ctx
-        bonus = ctx.get("bonus_all", 0)
+        bonus = ctx.bonus_all
         if dist == 1:
-            bonus += ctx.get("bonus_close", 0) if u.kind == "tank" else 0
-        if ctx.get("effect") == "close_assault" and dist != 1:
+            bonus += ctx.bonus_close if u.kind == "tank" else 0
+        if ctx.effect == "close_assault" and dist != 1:
             return 0, "Close Assault: only adjacent targets"
         prot = rules.protection(t, target.hex, target.side, u.kind, u.hex)
         n = base + bonus - prot - rules.attacker_penalty(t, u.kind, u.hex)
@@ -105,8 +104,8 @@ class BattleMixin(StateBase):
             return []
         ctx = self.ctx
         # cached while nothing that battle_dice reads can have changed (speed only)
-        key = (uid, self._positions, self.turn, ctx.get("effect"), len(self.wire),
-               len(self.sandbags), ctx.get("bonus_all", 0), ctx.get("bonus_close", 0))
+        key = (uid, self._positions, self.turn, ctx.effect, len(self.wire),
+               len(self.sandbags), ctx.bonus_all, ctx.bonus_close)
         cache = self.__dict__.get("_targets")
         if cache is None or len(cache) > 64:
             cache = self.__dict__["_targets"] = {}
@@ -122,28 +121,28 @@ class BattleMixin(StateBase):
     def _overrun_focus(self) -> int | None:
         """The armour unit whose overrun battle must come next (M44 p.13 Armor Overrun: all
         its battles are completed before the next unit battles), if it still can battle."""
-        uid = self.ctx.get("overrun_now")
+        uid = self.ctx.overrun_now
         if uid is None:
             return None
         u = self.units[uid]
-        if not u.alive or self.ctx["battles"].get(str(uid), 0) <= 0:
+        if not u.alive or self.ctx.battles.get(uid, 0) <= 0:
             return None
         return uid if self.battle_targets(uid) else None
 
     def _do_battle(self, a: Action) -> list[Event]:
         if a.kind == "end_battles":
-            self.ctx["end_turn"] = True
+            self.ctx.end_turn = True
             return []
         focus = self._overrun_focus()
         if focus is not None:
             if a.kind == "skip_overrun" and a.unit == focus:
-                self.ctx["overrun_now"] = None
-                self.ctx["battles"][str(focus)] = 0
+                self.ctx.overrun_now = None
+                self.ctx.battles[focus] = 0
                 return []
             if a.kind != "battle" or a.unit != focus:
                 raise CombatRefused(f"unit {focus} must battle its overrun first (or give it "
                                     "up)", "M44 p.13 Armor Overrun")
-            self.ctx["overrun_now"] = None
+            self.ctx.overrun_now = None
         if a.kind == "move":
             return self._move_unit(a)
         if a.kind == "remove_wire":
@@ -154,8 +153,8 @@ class BattleMixin(StateBase):
             if not ok:
                 raise CombatRefused(why, "M44 Wire")
             self.wire.discard(u.hex)
-            self.ctx["battles"][str(u.id)] -= 1
-            self.ctx["battled"].append(u.id)
+            self.ctx.battles[u.id] -= 1
+            self.ctx.battled.append(u.id)
             return [Event("wire_removed", {"hex": _m44(u.hex)})]
         if a.kind != "battle":
             raise WrongPhase(f"battle, remove wire or end battles, not {a.kind!r}", R_BATTLE)
@@ -173,15 +172,15 @@ class BattleMixin(StateBase):
         if u.kind == "tank" and u.hex in self.wire:
             self.wire.discard(u.hex)  # M44 Wire: armour removes the wire and may still battle
             ev.append(Event("wire_removed", {"hex": _m44(u.hex)}))
-        self.ctx["battles"][str(u.id)] -= 1
-        self.ctx["battled"].append(u.id)
+        self.ctx.battles[u.id] -= 1
+        self.ctx.battled.append(u.id)
         dist = u.hex.distance(target.hex)
         if dist == 1:
             defender = target.side
             amb = [cid for cid in self.hands[defender] if card(cid).name == "ambush"]
-            if amb and self.ctx.get("ambush_by") is None:
-                self.pending.append({"kind": "ambush", "owner": defender, "attacker": u.id,
-                                     "target": target.id, "card": amb[0]})
+            if amb and self.ctx.ambush_by is None:
+                self.pending.append(PendingDecision("ambush", defender, attacker=u.id,
+                                                    target=target.id, card=amb[0]))
                 return ev
         ev += self._attack(u, target)
         return ev
@@ -200,13 +199,13 @@ class BattleMixin(StateBase):
         flags = faces.count("flag")
         then = None
         if dist == 1 and u.kind in ("inf", "tank"):
-            then = {"take_ground": u.id, "from_hex": [target.hex.q, target.hex.r]}
+            then = TakeGroundOffer(u.id, target.hex)
         ev += self._hits_and_flags(target, hits, flags, ignorable=True, then=then,
                                    scorer=u.side)
         return ev
 
     def _hits_and_flags(self, target: Unit, hits: int, flags: int, ignorable: bool,
-                        then: dict[str, Any] | None, scorer: str) -> list[Event]:
+                        then: TakeGroundOffer | None, scorer: str) -> list[Event]:
         ev: list[Event] = []
         if hits:
             ev += self._lose(target, hits, scorer)

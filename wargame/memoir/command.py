@@ -8,8 +8,7 @@ Mechanics, Air Power, Barrage), scenario uses of Recon as Air Power or Barrage.
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from dataclasses import replace
 
 from wargame.errors import CardRefused, WrongPhase
 from wargame.hexgrid import Hex
@@ -17,6 +16,7 @@ from wargame.hexgrid import Hex
 from .actions import R_CARD, R_CARDS, Action, Event, _m44
 from .board import ALLIES, SECTIONS, other_side, player_section
 from .cards import card
+from .context import PlayedCard, Slot, Strike, TurnContext
 from .dice import FACES, STAR, UNIT_SYMBOL, count_hits
 from .position import StateBase
 
@@ -37,7 +37,7 @@ class CommandMixin(StateBase):
                 continue
             if c.name == "counter_attack":
                 last = self.last_played[other_side(side)]
-                if not last or last["effect"] == "ambush":
+                if not last or last.effect == "ambush":
                     continue
             if c.name == "infantry_assault":
                 for sec in SECTIONS:
@@ -69,52 +69,53 @@ class CommandMixin(StateBase):
             raise CardRefused(f"{card(a.card).title} cannot be played that way", R_CARDS)
         c = card(a.card)
         self.hands[self.active].remove(a.card)
-        self.ctx = {"card": a.card, "ordered": [], "moved": {}, "battles": {}, "bonus": {},
-                    "entered": [], "overrun": [], "queue": [], "battled": []}
+        self.ctx = ctx = TurnContext(card=a.card)
         note = f" ({a.option})" if a.option else ""
         ev = [Event("card_played", {"side": self.active, "card": c.title, "note": note})]
         if c.name == "counter_attack":
-            last = dict(self.last_played[other_side(self.active)])
-            effect, option = last["effect"], last.get("option")
+            last = self.last_played[other_side(self.active)]
+            assert last is not None  # playable_cards checked it
+            effect, option = last.effect, last.option
             if effect == "recon" and option:
                 # Counter-Attack copies the printed card, not a scenario's alternative use.
                 option = None
-                last["option"] = None
-            self.ctx["counter"] = True
+                last = replace(last, option=None)
+            ctx.counter = True
             spec = last
         else:
             effect, option = c.name, a.option
-            spec = {"effect": effect, "option": option, "card": a.card}
             if c.is_section:
                 # Section names on the card are the player's; store the board's.
-                spec["slots"] = [
-                    {"sections": [_board_section(s, self.active)], "count": n}
-                    for s, n in c.per_section
-                ]
+                spec = PlayedCard(effect, option, a.card, slots=tuple(
+                    Slot(count=n, sections=(_board_section(s, self.active),))
+                    for s, n in c.per_section))
             elif effect == "infantry_assault":
-                spec["infantry_section"] = _board_section(option, self.active)
+                spec = PlayedCard(effect, option, a.card,
+                                  infantry_section=_board_section(option, self.active))
+            else:
+                spec = PlayedCard(effect, option, a.card)
         self.last_played[self.active] = spec
-        self.ctx["effect"] = effect
+        ctx.effect = effect
         if option in ("air_power", "barrage") and effect == "recon":
             # Mortain Hill 317 / Overlord: Recon played as Air Power or Barrage.
-            self.ctx["recon_alt"] = option
+            ctx.recon_alt = option
             effect = option
-            self.ctx["effect"] = option
+            ctx.effect = option
             if option == "air_power":
-                self.ctx["air_section"] = spec["slots"][0]["sections"][0]
+                ctx.air_section = spec.slots[0].sections[0]
         ev += self._start_effect(effect, spec)
         return ev
 
-    def _start_effect(self, effect: str, spec: dict[str, Any]) -> list[Event]:
+    def _start_effect(self, effect: str, spec: PlayedCard) -> list[Event]:
         side = self.active
         ctx = self.ctx
         ev: list[Event] = []
         if effect == "ambush":
-            ctx["end_turn"] = True
+            ctx.end_turn = True
             return ev
         if effect == "air_power":
             self.phase = "air"
-            ctx["air_targets"] = []
+            ctx.air_targets = []
             return ev
         if effect == "barrage":
             self.phase = "barrage"
@@ -122,42 +123,44 @@ class CommandMixin(StateBase):
         if effect == "medics_mechanics":
             self.phase = "medics"
             return ev
-        slots: list[dict[str, Any]]
-        if "slots" in spec and effect not in _TACTIC_SLOTS:
-            slots = copy.deepcopy(spec["slots"])
+        slots: tuple[Slot, ...]
+        if spec.slots is not None and effect not in _TACTIC_SLOTS:
+            slots = spec.slots
         elif effect == "infantry_assault":
-            slots = [{"sections": [spec["infantry_section"]], "kinds": ["inf"], "count": None}]
+            assert spec.infantry_section is not None
+            slots = (Slot(kinds=("inf",), count=None, sections=(spec.infantry_section,)),)
         elif effect == "finest_hour":
             n = len(self.hands[side]) + 1  # cards in hand including this one
             faces = [FACES[self.dice.d6()] for _ in range(n)]
             ev.append(Event("finest_hour", {"faces": ", ".join(faces)}))
-            slots = []
+            found: list[Slot] = []
             n_inf = faces.count("infantry")
             n_tank = faces.count("armor")
             n_star = faces.count(STAR)
             if n_inf:
-                slots.append({"kinds": ["inf"], "count": n_inf})
+                found.append(Slot(kinds=("inf",), count=n_inf))
             if n_tank:
-                slots.append({"kinds": ["tank"], "count": n_tank})
+                found.append(Slot(kinds=("tank",), count=n_tank))
             if n_star:
-                slots.append({"count": n_star})
-            ctx["bonus_all"] = 1
+                found.append(Slot(count=n_star))
+            slots = tuple(found)
+            ctx.bonus_all = 1
         else:
-            slots = copy.deepcopy(_TACTIC_SLOTS[effect])
+            slots = _TACTIC_SLOTS[effect]
         if effect in ("armor_assault",):
-            ctx["bonus_close"] = 1
+            ctx.bonus_close = 1
         if effect in ("close_assault", "firefight", "behind_enemy_lines"):
-            ctx["bonus_all"] = 1
-        ctx["slots"] = slots
+            ctx.bonus_all = 1
+        ctx.slots = slots
         # "If you do not command any unit of that type, issue an order to 1 unit of your choice."
         if effect in _FALLBACK_ONE and not any(self._fits_any_slot(u, slots)
                                                for u in self.live_units(side)):
             # M44 Appendix 4: the fallback is a plain order, without the card's own abilities
             # (no Dig-In sandbags, Armor Assault die, Behind Enemy Lines moves ...).
-            ctx["slots"] = [{"count": 1}]
-            ctx["effect"] = "fallback"
-            ctx.pop("bonus_close", None)
-            ctx.pop("bonus_all", None)
+            ctx.slots = (Slot(count=1),)
+            ctx.effect = "fallback"
+            ctx.bonus_close = 0
+            ctx.bonus_all = 0
         self.phase = "order"
         return ev
 
@@ -166,7 +169,7 @@ class CommandMixin(StateBase):
         side = self.active
         damaged = [u for u in self.live_units(side) if u.figures < u.max_figures]
         if a.kind == "end_orders" and not damaged:
-            self.ctx["end_turn"] = True
+            self.ctx.end_turn = True
             return []
         if a.kind != "medics":
             raise WrongPhase("choose a unit that has lost figures", "M44 Medics & Mechanics")
@@ -181,11 +184,11 @@ class CommandMixin(StateBase):
         self.set_figures(u, u.figures + restored)
         ev = [Event("medics", {"unit": u.id, "faces": ", ".join(faces), "restored": restored})]
         if restored:
-            self.ctx["slots"] = [{"count": 1}]
-            self.ctx["ordered"] = [u.id]
+            self.ctx.slots = (Slot(count=1),)
+            self.ctx.ordered = [u.id]
             ev += self._start_moves()
         else:
-            self.ctx["end_turn"] = True
+            self.ctx.end_turn = True
         return ev
 
     def _air_group_ok(self, hexes: list[Hex]) -> bool:
@@ -202,10 +205,10 @@ class CommandMixin(StateBase):
         return len(seen) == len(hexes)
 
     def air_target_options(self) -> list[Hex]:
-        chosen = [Hex(*p) for p in self.ctx["air_targets"]]
+        chosen = list(self.ctx.air_targets)
         if len(chosen) >= 4:
             return []
-        section = self.ctx.get("air_section")
+        section = self.ctx.air_section
         out = []
         for e in self.live_units(other_side(self.active)):
             if e.hex in chosen:
@@ -221,17 +224,16 @@ class CommandMixin(StateBase):
         if a.kind == "air_target":
             if a.hex not in self.air_target_options():
                 raise CardRefused("Air Power targets: up to 4 enemy units in adjacent hexes",
-                                    "M44 Air Power")
-            self.ctx["air_targets"].append([a.hex.q, a.hex.r])
+                                  "M44 Air Power")
+            self.ctx.air_targets.append(a.hex)
             return []
         if a.kind == "air_strike":
-            if not self.ctx["air_targets"] and self.air_target_options():
+            if not self.ctx.air_targets and self.air_target_options():
                 raise CardRefused("choose at least one target", "M44 Air Power")
             per = 2 if self.active == ALLIES else 1
-            for p in self.ctx["air_targets"]:
-                self.ctx["queue"].append({"kind": "strike", "hex": p, "dice": per,
-                                          "stars": True, "symbols": True})
-            self.ctx["end_turn"] = True
+            for h in self.ctx.air_targets:
+                self.ctx.queue.append(Strike(h, per, stars=True, symbols=True))
+            self.ctx.end_turn = True
             return []
         raise WrongPhase("choose Air Power targets or strike", "M44 Air Power")
 
@@ -240,39 +242,39 @@ class CommandMixin(StateBase):
             u = self.unit_at(a.hex) if a.hex is not None else None
             if u is None or u.side == self.active:
                 raise CardRefused("Barrage targets one enemy unit", "M44 Barrage")
-            self.ctx["queue"].append({"kind": "strike", "hex": [a.hex.q, a.hex.r], "dice": 4,
-                                      "stars": False, "symbols": True})
-            self.ctx["end_turn"] = True
+            self.ctx.queue.append(Strike(a.hex, 4, stars=False, symbols=True))
+            self.ctx.end_turn = True
             return []
         if a.kind == "end_orders" and not self.live_units(other_side(self.active)):
-            self.ctx["end_turn"] = True
+            self.ctx.end_turn = True
             return []
         raise WrongPhase("choose the Barrage target", "M44 Barrage")
 
-    def _resolve_queued(self, item: dict[str, Any]) -> list[Event]:
-        if item["kind"] == "strike":
-            target = self.unit_at(Hex(*item["hex"]))
-            if target is None or target.side == self.active:
-                return []
-            faces = [FACES[self.dice.d6()] for _ in range(item["dice"])]
-            ev = [Event("battle", {"unit": "card", "target": _m44(target.hex), "distance": 0,
-                                   "dice": item["dice"], "faces": ", ".join(faces)})]
-            hits = count_hits(faces, target.kind, stars_hit=item["stars"])
-            flags = faces.count("flag")
-            # Air Power / Barrage: terrain ignored, flags may not be ignored.
-            ev += self._hits_and_flags(target, hits, flags, ignorable=False, then=None,
-                                       scorer=self.active)
-            return ev
-        return []
-_TACTIC_SLOTS: dict[str, list[dict[str, Any]]] = {
-    "armor_assault": [{"kinds": ["tank"], "count": 4}],
-    "artillery_bombard": [{"kinds": ["gun"], "count": None}],
-    "behind_enemy_lines": [{"kinds": ["inf"], "count": 1}],
-    "close_assault": [{"kinds": ["inf", "tank"], "count": None, "filter": "adjacent"}],
-    "dig_in": [{"kinds": ["inf"], "count": 4}],
-    "direct_from_hq": [{"count": 4}],
-    "firefight": [{"count": 4, "filter": "not_adjacent"}],
-    "move_out": [{"kinds": ["inf"], "count": 4}],
+    def _resolve_queued(self, item: Strike) -> list[Event]:
+        target = self.unit_at(item.hex)
+        if target is None or target.side == self.active:
+            return []
+        faces = [FACES[self.dice.d6()] for _ in range(item.dice)]
+        ev = [Event("battle", {"unit": "card", "target": _m44(target.hex), "distance": 0,
+                               "dice": item.dice, "faces": ", ".join(faces)})]
+        hits = count_hits(faces, target.kind, stars_hit=item.stars)
+        flags = faces.count("flag")
+        # Air Power / Barrage: terrain ignored, flags may not be ignored.
+        ev += self._hits_and_flags(target, hits, flags, ignorable=False, then=None,
+                                   scorer=self.active)
+        return ev
+
+
+# Tactic cards that order units: their slots (kinds, count -- None = all -- and filter).
+_TACTIC_SLOTS: dict[str, tuple[Slot, ...]] = {
+    "armor_assault": (Slot(kinds=("tank",), count=4),),
+    "artillery_bombard": (Slot(kinds=("gun",), count=None),),
+    "behind_enemy_lines": (Slot(kinds=("inf",), count=1),),
+    "close_assault": (Slot(kinds=("inf", "tank"), count=None, filter="adjacent"),),
+    "dig_in": (Slot(kinds=("inf",), count=4),),
+    "direct_from_hq": (Slot(count=4),),
+    "firefight": (Slot(count=4, filter="not_adjacent"),),
+    "move_out": (Slot(kinds=("inf",), count=4),),
 }
 _FALLBACK_ONE = {"armor_assault", "artillery_bombard", "behind_enemy_lines", "dig_in",
                  "move_out", "infantry_assault"}

@@ -13,7 +13,8 @@ This module is the façade: ``MemoirState`` is assembled from one mixin per rule
 ``sequence`` (turn flow, draw, victory), ``command`` (cards and tactic effects), ``orders``,
 ``movement``, ``battle``, ``retreat`` (retreat, take ground, ambush), ``pending`` (pending
 decisions) and ``serialize`` (JSON, replay) -- over ``position.StateBase`` (units, occupancy,
-medals). The values (``Action``, ``Event``, ``Unit``) live in ``actions``.
+medals). The values (``Action``, ``Event``, ``Unit``) live in ``actions``; the typed records of a
+turn in progress (``TurnContext``, ``PendingDecision``, ``Slot``, ``PlayedCard``) in ``context``.
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ class MemoirGame:
     def action_from_dict(self, data: Any) -> Action:
         """An action back from its JSON form; ``MalformedAction`` when it is not one."""
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise MalformedAction(f"a Memoir '44 action is a mapping with a 'kind', not {data!r:.80}")
+            raise MalformedAction(
+                f"a Memoir '44 action is a mapping with a 'kind', not {data!r:.80}")
         try:
             action = Action.from_dict(data)
         except (TypeError, ValueError, KeyError) as exc:

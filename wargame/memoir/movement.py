@@ -23,7 +23,7 @@ class MovementMixin(StateBase):
 
     # ------------------------------------------------------------------ movement
     def max_move(self, u: Unit) -> int:
-        effect = self.ctx.get("effect")
+        effect = self.ctx.effect
         if effect in NO_MOVE_CARDS:
             return 0
         if effect == "behind_enemy_lines" and u.kind == "inf":
@@ -41,7 +41,7 @@ class MovementMixin(StateBase):
         wire are the same and no unit appeared or left within reach of the unit (its longest
         move; paths of that length stay within that distance)."""
         u = self.units[uid]
-        key = (uid, u.hex, self.phase, self.ctx.get("effect"), len(self.wire))
+        key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
         cache = self.__dict__.setdefault("_moves", {})
         version = self._positions
         hit = cache.get(key)
@@ -73,11 +73,11 @@ class MovementMixin(StateBase):
     def _movable(self) -> list[int]:
         ctx = self.ctx
         if self.phase == "move":
-            return [uid for uid in ctx["ordered"]
-                    if str(uid) not in ctx["moved"] and self.units[uid].alive]
-        if self.phase == "battle" and ctx.get("effect") == "behind_enemy_lines":
-            return [uid for uid in ctx["ordered"] if self.units[uid].alive
-                    and uid in ctx["battled"] and not ctx.get("second_move_done")]
+            return [uid for uid in ctx.ordered
+                    if uid not in ctx.moved and self.units[uid].alive]
+        if self.phase == "battle" and ctx.effect == "behind_enemy_lines":
+            return [uid for uid in ctx.ordered if self.units[uid].alive
+                    and uid in ctx.battled and not ctx.second_move_done]
         return []
 
     def _do_move(self, a: Action) -> list[Event]:
@@ -103,34 +103,34 @@ class MovementMixin(StateBase):
     def _exit_unit(self, a: Action) -> list[Event]:
         if not self._can_exit(a.unit):
             raise MovementRefused("only an ordered unit of the scenario's side on the enemy's "
-                                "edge row may leave the board", "M44 Overlord Omaha Beach")
+                                  "edge row may leave the board", "M44 Overlord Omaha Beach")
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)
         self.place(u, None)
-        self.ctx["moved"][str(u.id)] = 1
+        self.ctx.moved[u.id] = 1
         self.medal_units[u.side].append([u.id, 1])
         return [Event("exited", {"unit": u.id, "frm": _m44(frm), "side": u.side})] + ev
 
     def _move_unit(self, a: Action) -> list[Event]:
         if a.unit not in self._movable():
             raise MovementRefused(f"unit {a.unit} may not move now (not ordered or already moved)",
-                                R_MOVE)
+                                  R_MOVE)
         opts = self.move_options(a.unit)
         if a.hex not in opts:
             raise MovementRefused(f"unit {a.unit} cannot reach {_m44(a.hex)} "
-                                "(distance, terrain or units in the way)", R_MOVE)
+                                  "(distance, terrain or units in the way)", R_MOVE)
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)
         self.place(u, a.hex)
         if self.phase == "battle":
-            self.ctx["second_move_done"] = True
-            self.ctx["battles"][str(u.id)] = 0
+            self.ctx.second_move_done = True
+            self.ctx.battles[u.id] = 0
         else:
-            self.ctx["moved"][str(u.id)] = opts[a.hex]
+            self.ctx.moved[u.id] = opts[a.hex]
             if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN:
-                self.ctx["entered"].append(u.id)
+                self.ctx.entered.append(u.id)
         ev.insert(0, Event("moved", {"unit": u.id, "frm": _m44(frm), "to": _m44(a.hex)}))
         return ev
 

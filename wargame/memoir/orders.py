@@ -7,11 +7,10 @@ choice), Dig-In (sandbags placed instead of moving).
 
 from __future__ import annotations
 
-from typing import Any
-
 from wargame.errors import OrderRefused, WrongPhase
 
 from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
+from .context import Slot
 from .position import StateBase
 
 __all__ = ["OrdersMixin"]
@@ -21,21 +20,22 @@ class OrdersMixin(StateBase):
     """The order phase."""
 
     # ------------------------------------------------------------------ order phase
-    def _fits_slot(self, u: Unit, slot: dict[str, Any]) -> bool:
+    def _fits_slot(self, u: Unit, slot: Slot) -> bool:
         if u.side != self.active or not u.alive:
             return False
-        if "kinds" in slot and u.kind not in slot["kinds"]:
+        if slot.kinds is not None and u.kind not in slot.kinds:
             return False
-        if "sections" in slot and self.board.board_sections(u.hex).isdisjoint(slot["sections"]):
+        if slot.sections is not None and self.board.board_sections(u.hex).isdisjoint(
+                slot.sections):
             return False
-        flt = slot.get("filter")
+        flt = slot.filter
         if flt == "adjacent" and not self._adjacent_enemies(u):
             return False
         if flt == "not_adjacent" and self._adjacent_enemies(u):
             return False
         return True
 
-    def _fits_any_slot(self, u: Unit, slots: list[dict[str, Any]]) -> bool:
+    def _fits_any_slot(self, u: Unit, slots: tuple[Slot, ...]) -> bool:
         return any(self._fits_slot(u, s) for s in slots)
 
     def _assignable(self, uids: list[int],
@@ -43,8 +43,8 @@ class OrdersMixin(StateBase):
         """Can these units all be ordered by the card's slots? (small bipartite matching)
 
         ``fits`` caches unit id -> indices of the slots it fits (``_orderable``)."""
-        slots = self.ctx["slots"]
-        caps = [s.get("count") for s in slots]
+        slots = self.ctx.slots
+        caps = [s.count for s in slots]
         options = []
         for uid in uids:
             if fits is not None and uid in fits:
@@ -76,17 +76,17 @@ class OrdersMixin(StateBase):
         return place(0)
 
     def _orderable(self) -> list[int]:
-        ordered = self.ctx["ordered"]
+        ordered = self.ctx.ordered
+        slots = self.ctx.slots
         # which slots each unit fits does not change during the order phase (nothing moves)
-        key = (self.turn, self.active, self._positions, id(self.ctx["slots"]))
+        key = (self.turn, self.active, self._positions, slots)
         cached = self.__dict__.get("_fits")
         if cached is None or cached[0] != key:
             cached = (key, {})
             self.__dict__["_fits"] = cached
         fits = cached[1]
-        slots = self.ctx["slots"]
         if len(slots) == 1:  # one slot (most cards): room left, then the units that fit it
-            cap = slots[0].get("count")
+            cap = slots[0].count
             if cap is not None and len(ordered) >= cap:
                 return []
             out = []
@@ -106,12 +106,12 @@ class OrdersMixin(StateBase):
         if a.kind == "order":
             if a.unit not in self.units or not self.units[a.unit].alive:
                 raise OrderRefused(f"no unit {a.unit} on the board", R_ORDER)
-            if a.unit in self.ctx["ordered"]:
+            if a.unit in self.ctx.ordered:
                 raise OrderRefused(f"unit {a.unit} already has an order", R_ORDER)
-            if not self._assignable(self.ctx["ordered"] + [a.unit]):
+            if not self._assignable(self.ctx.ordered + [a.unit]):
                 raise OrderRefused(
                     f"the card cannot order unit {a.unit} (section, type or count)", R_ORDER)
-            self.ctx["ordered"].append(a.unit)
+            self.ctx.ordered.append(a.unit)
             u = self.units[a.unit]
             return [Event("ordered", {"side": self.active, "unit": u.id, "kind": u.kind,
                                       "hex": _m44(u.hex)})]
@@ -121,21 +121,21 @@ class OrdersMixin(StateBase):
 
     def _start_moves(self) -> list[Event]:
         ctx = self.ctx
-        ev = [Event("orders_done", {"side": self.active, "count": len(ctx["ordered"])})]
-        effect = ctx["effect"]
-        for uid in ctx["ordered"]:
+        ev = [Event("orders_done", {"side": self.active, "count": len(ctx.ordered)})]
+        effect = ctx.effect
+        for uid in ctx.ordered:
             u = self.units[uid]
             n = 1
             if effect == "artillery_bombard" and u.kind == "gun":
                 n = 2  # Artillery Bombard: battle twice
-            ctx["battles"][str(uid)] = n
+            ctx.battles[uid] = n
         if effect == "dig_in":
-            for uid in ctx["ordered"]:
+            for uid in ctx.ordered:
                 h = self.units[uid].hex
                 if h not in self.sandbags:
                     self.sandbags.add(h)
                     ev.append(Event("sandbags_placed", {"hex": _m44(h)}))
-            ctx["end_turn"] = True
+            ctx.end_turn = True
             return ev
         if effect in NO_MOVE_CARDS:
             self.phase = "battle"

@@ -8,7 +8,6 @@ of the two cards drawn).
 from __future__ import annotations
 
 from wargame.errors import DecisionRefused
-from wargame.hexgrid import Hex
 from wargame.protocol import Decision
 
 from .actions import R_RETREAT, R_TAKE, R_TURN, Action, Event
@@ -25,54 +24,57 @@ class PendingMixin(StateBase):
         if not self.pending or self.winner:
             return None
         p = self.pending[-1]
-        kind = p.get("kind", "decision")
-        return Decision(kind, p["owner"], _PENDING_PROMPT.get(kind, kind),
-                        _PENDING_RULE.get(kind, R_TURN), tuple(self.legal_actions()), p.get("unit"))
+        return Decision(p.kind, p.owner, _PENDING_PROMPT.get(p.kind, p.kind),
+                        _PENDING_RULE.get(p.kind, R_TURN), tuple(self.legal_actions()), p.unit)
 
     # ------------------------------------------------------------------ pending decisions
     def pending_options(self) -> list[Action]:
         p = self.pending[-1]
-        k = p["kind"]
+        k = p.kind
         if k == "ambush":
-            return [Action("ambush", card=p["card"]), Action("no_ambush")]
+            return [Action("ambush", card=p.card), Action("no_ambush")]
         if k == "retreat":
-            return [Action("retreat", unit=p["unit"], hex=Hex(*h)) for h in p["options"]]
+            return [Action("retreat", unit=p.unit, hex=h) for h in p.options]
         if k == "take_ground":
-            return [Action("take_ground", unit=p["unit"], hex=Hex(*p["hex"])),
-                    Action("hold", unit=p["unit"])]
+            return [Action("take_ground", unit=p.unit, hex=p.hex), Action("hold", unit=p.unit)]
         if k == "keep":
-            return [Action("keep", card=c) for c in p["cards"]]
+            return [Action("keep", card=c) for c in p.cards]
         return []
 
     def _answer_pending(self, a: Action) -> list[Event]:
         p = self.pending[-1]
         if a not in self.pending_options():
-            raise DecisionRefused(f"{p['owner']} must answer the pending {p['kind']} decision "
-                                f"with one of {[str(x) for x in self.pending_options()]}",
-                                _PENDING_RULE[p["kind"]])
+            raise DecisionRefused(f"{p.owner} must answer the pending {p.kind} decision "
+                                  f"with one of {[str(x) for x in self.pending_options()]}",
+                                  _PENDING_RULE[p.kind])
         self.pending.pop()
-        k = p["kind"]
+        k = p.kind
         if k == "keep":
-            self.hands[p["owner"]].append(a.card)
-            other = [c for c in p["cards"] if c != a.card]
+            assert a.card is not None
+            self.hands[p.owner].append(a.card)
+            other = [c for c in p.cards if c != a.card]
             self.discard += other
-            self.ctx["finish_turn"] = True
-            return [Event("keep", {"side": p["owner"]})]
+            self.ctx.finish_turn = True
+            return [Event("keep", {"side": p.owner})]
         if k == "retreat":
-            u = self.units[p["unit"]]
+            assert p.unit is not None and a.hex is not None
+            u = self.units[p.unit]
             ev = self._do_retreat_to(u, a.hex)
-            if p.get("then"):
-                ev += self._offer_take_ground(p["then"])
+            if p.then is not None:
+                ev += self._offer_take_ground(p.then)
             return ev
         if k == "take_ground":
-            return self._take_ground(self.units[p["unit"]], a)
+            assert p.unit is not None
+            return self._take_ground(self.units[p.unit], a)
         if k == "ambush":
-            attacker = self.units[p["attacker"]]
-            target = self.units[p["target"]]
+            assert p.attacker is not None and p.target is not None
+            attacker = self.units[p.attacker]
+            target = self.units[p.target]
             if a.kind == "no_ambush":
                 return self._attack(attacker, target)
             return self._ambush(attacker, target, p)
         return []
+
 
 _PENDING_PROMPT = {
     "ambush": "Ambush: answer the close assault first?",

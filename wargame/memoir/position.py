@@ -17,6 +17,7 @@ from wargame.protocol import Outcome
 from . import rules
 from .actions import Action, Event, GameSpec, Unit
 from .board import ALLIES, AXIS
+from .context import PendingDecision, PlayedCard, TurnContext
 from .scenario import Scenario
 
 __all__ = ["StateBase"]
@@ -41,9 +42,9 @@ class StateBase:
         self.turn = 1
         self.side_turns: dict[str, int] = {AXIS: 0, ALLIES: 0}
         self.phase = "card"
-        self.ctx: dict[str, Any] = {}
-        self.pending: list[dict[str, Any]] = []
-        self.last_played: dict[str, dict[str, Any] | None] = {AXIS: None, ALLIES: None}
+        self.ctx = TurnContext()
+        self.pending: list[PendingDecision] = []  # the last one is answered first
+        self.last_played: dict[str, PlayedCard | None] = {AXIS: None, ALLIES: None}
         self.winner: str | None = None
         self.win_reason: str = ""
         self.history: list[Action] = []
@@ -69,7 +70,7 @@ class StateBase:
         if self.winner:
             return None
         if self.pending:
-            return self.pending[-1]["owner"]
+            return self.pending[-1].owner
         return self.active
 
     @property

@@ -7,12 +7,11 @@ Ambush (the defender battles first).
 
 from __future__ import annotations
 
-from typing import Any
-
 from wargame.hexgrid import Hex
 
 from . import rules
 from .actions import Action, Event, Unit, _m44
+from .context import PendingDecision, TakeGroundOffer
 from .dice import FACES, count_hits
 from .position import StateBase
 
@@ -54,7 +53,7 @@ class RetreatMixin(StateBase):
             dests |= best[step]
         return sorted(dests), 0
 
-    def _retreat(self, u: Unit, flags: int, then: dict[str, Any] | None,
+    def _retreat(self, u: Unit, flags: int, then: TakeGroundOffer | None,
                  scorer: str) -> list[Event]:
         dests, losses = self.retreat_options(u, flags)
         ev: list[Event] = []
@@ -70,8 +69,8 @@ class RetreatMixin(StateBase):
             if then:
                 ev += self._offer_take_ground(then)
             return ev
-        self.pending.append({"kind": "retreat", "owner": u.side, "unit": u.id,
-                             "options": [[h.q, h.r] for h in dests], "then": then})
+        self.pending.append(PendingDecision("retreat", u.side, unit=u.id, options=tuple(dests),
+                                            then=then))
         return ev
 
     def _do_retreat_to(self, u: Unit, h: Hex) -> list[Event]:
@@ -83,21 +82,17 @@ class RetreatMixin(StateBase):
         ev.insert(0, Event("retreat", {"unit": u.id, "frm": _m44(frm), "to": _m44(h)}))
         return ev
 
-    def _offer_take_ground(self, then: dict[str, Any]) -> list[Event]:
-        uid = then.get("take_ground")
-        if uid is None:
-            return []
-        u = self.units[uid]
-        h = Hex(*then["from_hex"])
+    def _offer_take_ground(self, then: TakeGroundOffer) -> list[Event]:
+        u = self.units[then.unit]
+        h = then.from_hex
         if not u.alive or self.unit_at(h) is not None:
             return []
-        if u.id not in self.ctx.get("ordered", []):
+        if u.id not in self.ctx.ordered:
             return []
         t = self._terrain(ignore=u)
         if not rules.can_enter(t, u.kind, h) or not rules.step_allowed(t, u.hex, h):
             return []  # M44 p.13 Take Ground: terrain (and scenario movement) restrictions apply
-        self.pending.append({"kind": "take_ground", "owner": u.side, "unit": u.id,
-                             "hex": [h.q, h.r]})
+        self.pending.append(PendingDecision("take_ground", u.side, unit=u.id, hex=h))
         return []
 
     def _take_ground(self, u: Unit, a: Action) -> list[Event]:
@@ -109,24 +104,25 @@ class RetreatMixin(StateBase):
         ev.insert(0, Event("take_ground", {"unit": u.id, "to": _m44(a.hex), "frm": _m44(frm)}))
         ctx = self.ctx
         if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN and u.special != "resistance":
-            ctx["entered"].append(u.id)
-        if (u.kind == "tank" and u.id not in ctx["overrun"]
-                and not ctx.get("no_overrun")
+            ctx.entered.append(u.id)
+        if (u.kind == "tank" and u.id not in ctx.overrun
+                and not ctx.no_overrun
                 and self.board.terrain(a.hex) not in rules.NO_BATTLE_TERRAIN):
             # M44 p.13 Armor Overrun: one more battle, once per turn.
-            ctx["overrun"].append(u.id)
-            ctx["battles"][str(u.id)] = ctx["battles"].get(str(u.id), 0) + 1
-            ctx["overrun_now"] = u.id  # to be fought (or given up) before anyone else battles
+            ctx.overrun.append(u.id)
+            ctx.battles[u.id] = ctx.battles.get(u.id, 0) + 1
+            ctx.overrun_now = u.id  # to be fought (or given up) before anyone else battles
             ev.append(Event("overrun", {"unit": u.id}))
         return ev
 
-    def _ambush(self, attacker: Unit, target: Unit, p: dict[str, Any]) -> list[Event]:
+    def _ambush(self, attacker: Unit, target: Unit, p: PendingDecision) -> list[Event]:
         """Ambush: the defender battles first; the attack goes on only if the attacker
         neither dies nor retreats."""
         defender = target.side
-        self.hands[defender].remove(p["card"])
-        self.ctx.setdefault("discard_after", []).append(p["card"])
-        self.ctx["ambush_by"] = defender
+        assert p.card is not None
+        self.hands[defender].remove(p.card)
+        self.ctx.discard_after.append(p.card)
+        self.ctx.ambush_by = defender
         ev = [Event("ambush", {"side": defender, "unit": target.id})]
         t = self._terrain()
         n = rules.base_dice(target.kind, 1)

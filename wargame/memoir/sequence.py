@@ -17,6 +17,7 @@ from . import rules
 from .actions import R_TURN, Action, Event, GameSpec, Unit, _m44
 from .board import ALLIES, AXIS, m44_to_hex, other_side
 from .cards import DECK
+from .context import PendingDecision, TurnContext
 from .position import StateBase
 
 __all__ = ["SequenceMixin"]
@@ -99,7 +100,7 @@ class SequenceMixin(StateBase):
         # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
         self.clone()._apply(action)  # raises the specific IllegalAction if there is one
         raise MalformedAction(f"{action} is not one of the legal actions "
-                            f"(unexpected arguments?)", R_TURN)
+                              f"(unexpected arguments?)", R_TURN)
 
     def _apply(self, a: Action) -> list[Event]:
         ev: list[Event] = []
@@ -124,24 +125,24 @@ class SequenceMixin(StateBase):
     # ------------------------------------------------------------------ turn flow
     def _begin_turn(self) -> None:
         self.phase = "card"
-        self.ctx = {}
+        self.ctx = TurnContext()
         self.side_turns[self.active] += 1
 
     def _continue(self) -> list[Event]:
         """Run queued automatic steps until a decision is needed."""
         ev: list[Event] = []
         while not self.pending and not self.winner:
-            queue = self.ctx.get("queue")
+            queue = self.ctx.queue
             if queue:
                 item = queue.pop(0)
                 ev += self._resolve_queued(item)
                 continue
-            if self.ctx.get("end_turn"):
-                self.ctx.pop("end_turn")
+            if self.ctx.end_turn:
+                self.ctx.end_turn = False
                 ev += self._end_turn()
                 continue
-            if self.ctx.get("finish_turn"):
-                self.ctx.pop("finish_turn")
+            if self.ctx.finish_turn:
+                self.ctx.finish_turn = False
                 ev += self._finish_turn()
                 continue
             break
@@ -158,17 +159,17 @@ class SequenceMixin(StateBase):
         """M44 p.13 Draw a Command Card: discard, then draw (ambusher first)."""
         ev: list[Event] = []
         ctx = self.ctx
-        for cid in ctx.get("discard_after", []):
+        for cid in ctx.discard_after:
             self.discard.append(cid)
-        ctx["discard_after"] = []
-        if ctx.get("card") is not None:
-            self.discard.append(ctx["card"])
-            ctx["played_card"] = ctx["card"]
-            ctx["card"] = None
-        if ctx.get("effect") == "finest_hour" and not self.scenario.opt("no_reshuffle"):
+        ctx.discard_after = []
+        if ctx.card is not None:
+            self.discard.append(ctx.card)
+            ctx.played_card = ctx.card
+            ctx.card = None
+        if ctx.effect == "finest_hour" and not self.scenario.opt("no_reshuffle"):
             # Their Finest Hour: reshuffle the deck and the discards.
             ev += self._reshuffle()
-        ambusher = ctx.get("ambush_by")
+        ambusher = ctx.ambush_by
         if ambusher:
             ev += self._draw(ambusher, 1)
             if self.winner:
@@ -176,7 +177,7 @@ class SequenceMixin(StateBase):
         n = 1
         sched = (self.scenario.opt("draw_schedule") or {}).get(self.active) or {}
         n = int(sched.get(self.side_turns[self.active], n))
-        if ctx.get("effect") == "recon" and not ctx.get("recon_alt"):
+        if ctx.effect == "recon" and not ctx.recon_alt:
             # Recon: draw two, keep one. A scenario that draws n > 1 (Pegasus Bridge): the
             # first n - 1 as usual, the last one by Recon's draw-2-keep-1.
             if n > 1:
@@ -194,7 +195,7 @@ class SequenceMixin(StateBase):
                     break
             ev += [e for e in tail if e.kind == "reshuffle"]
             if len(drawn) == 2 and not self.winner:
-                self.pending.append({"kind": "keep", "owner": self.active, "cards": drawn})
+                self.pending.append(PendingDecision("keep", self.active, cards=tuple(drawn)))
                 ev.append(Event("draw", {"side": self.active, "count": 2}))
                 return ev
             self.hands[self.active] += drawn
@@ -206,7 +207,7 @@ class SequenceMixin(StateBase):
             ev += self._draw(self.active, n)
             if self.winner:
                 return ev
-        ctx["finish_turn"] = True
+        ctx.finish_turn = True
         return ev
 
     def _finish_turn(self) -> list[Event]:
@@ -318,7 +319,7 @@ class SequenceMixin(StateBase):
                            ("battle", "end_battles")):
                 return [Action(k)]
             if ph == "order" and k == "order":
-                ordered = self.ctx["ordered"]
+                ordered = self.ctx.ordered
                 u = self.units.get(a.unit) if isinstance(a.unit, int) else None
                 if (u is not None and u.alive and u.side == self.active
                         and u.id not in ordered and self._assignable(ordered + [u.id])):
@@ -355,7 +356,7 @@ class SequenceMixin(StateBase):
                 return [Action("battle", unit=focus, hex=h) for h in self.battle_targets(focus)
                         ] + [Action("skip_overrun", unit=focus), Action("end_battles")]
             out = []
-            for uid in self.ctx["ordered"]:
+            for uid in self.ctx.ordered:
                 u = self.units[uid]
                 if not u.alive or (only_unit is not None and uid != only_unit):
                     continue
@@ -376,7 +377,7 @@ class SequenceMixin(StateBase):
             return [Action("medics", unit=u.id) for u in damaged]
         if ph == "air":
             out = [Action("air_target", hex=h) for h in self.air_target_options()]
-            if self.ctx["air_targets"] or not out:
+            if self.ctx.air_targets or not out:
                 out.append(Action("air_strike"))
             return out
         if ph == "barrage":

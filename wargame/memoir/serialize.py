@@ -7,23 +7,28 @@ Play replayed action by action).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
 
 from .actions import Action, Event, GameSpec, Unit
+from .context import PendingDecision, PlayedCard, TurnContext
 from .position import StateBase
 
 __all__ = ["FORMAT_VERSION", "SerializeMixin"]
 
-FORMAT_VERSION = 1
+# 2: the turn context, pending decisions and last cards played are typed records
+# (wargame.memoir.context) saved with all their fields; format 1 saves (the same records as
+# dicts with only the keys set) are still read.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class SerializeMixin(StateBase):
     """``to_json``, ``from_json`` and ``replay``."""
 
-    game_class: Any = None  # set by wargame.memoir.game: builds the game of a save
+    game_class: ClassVar[Any] = None  # set by wargame.memoir.game: builds the game of a save
 
 
     def to_json(self) -> dict[str, Any]:
@@ -46,9 +51,10 @@ class SerializeMixin(StateBase):
             "turn": self.turn,
             "side_turns": dict(self.side_turns),
             "phase": self.phase,
-            "ctx": copy.deepcopy(self.ctx),
-            "pending": copy.deepcopy(self.pending),
-            "last_played": copy.deepcopy(self.last_played),
+            "ctx": self.ctx.to_dict(),
+            "pending": [p.to_dict() for p in self.pending],
+            "last_played": {k: None if v is None else v.to_dict()
+                            for k, v in self.last_played.items()},
             "winner": self.winner,
             "win_reason": self.win_reason,
             "history": [a.to_dict() for a in self.history],
@@ -56,8 +62,8 @@ class SerializeMixin(StateBase):
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], game: GameSpec | None = None) -> Any:
-        if data.get("format_version") != FORMAT_VERSION:
+    def from_json(cls, data: dict[str, Any], game: GameSpec | None = None) -> Self:
+        if data.get("format_version") not in READABLE_VERSIONS:
             raise ValueError(f"unsupported memoir state format {data.get('format_version')!r}")
         if game is None:
             game = cls.game_class.from_scenario(data["scenario"], **data.get("options", {}))
@@ -75,9 +81,9 @@ class SerializeMixin(StateBase):
         st.turn = data["turn"]
         st.side_turns = dict(data["side_turns"])
         st.phase = data["phase"]
-        st.ctx = copy.deepcopy(data["ctx"])
-        st.pending = copy.deepcopy(data["pending"])
-        st.last_played = copy.deepcopy(data["last_played"])
+        st.ctx = TurnContext.from_dict(data["ctx"])
+        st.pending = [PendingDecision.from_dict(p) for p in data["pending"]]
+        st.last_played = {k: PlayedCard.from_dict(v) for k, v in data["last_played"].items()}
         st.winner = data["winner"]
         st.win_reason = data.get("win_reason", "")
         st.history = [Action.from_dict(a) for a in data["history"]]
