@@ -27,7 +27,8 @@ try:
 except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wargame.memoir import MemoirGame, random_action, rules, scenario_ids  # noqa: E402
+from wargame.bots.memoir_random import random_action  # noqa: E402
+from wargame.memoir import MemoirGame, rules, scenario_ids  # noqa: E402
 
 
 class MemoirRunner:

@@ -8,8 +8,10 @@ import random
 import pytest
 from m44helpers import H, card_id, faces, make_state, order, play, uid
 
-from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame, random_action, rules
+from wargame.bots.memoir_random import random_action
+from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame, rules
 from wargame.memoir.board import BoardHex
+from wargame.memoir.context import TurnContext
 
 HANDS = {ALLIES: ["attack:center", "attack:center"], AXIS: ["attack:center", "attack:center"]}
 
@@ -35,7 +37,7 @@ def test_overrun_battle_comes_before_any_other_unit_battles():
         st.apply(Action("battle", unit=inf, hex=H(5, 17)))
     assert "Overrun" in exc.value.rule and st.to_json() == before
     st.apply(Action("skip_overrun", unit=tank))
-    assert st.ctx["battles"][str(tank)] == 0
+    assert st.ctx.battles[tank] == 0
     assert Action("battle", unit=inf, hex=H(5, 17)) in st.legal_actions()
 
 
@@ -96,12 +98,11 @@ def test_overlord_units_exit_by_the_german_edge_for_a_medal():
     allied = st.live_units(ALLIES)[0]
     for u in st.live_units(AXIS):
         if u.hex in (H(0, 10), H(0, 12)):
-            u.hex = None
-    allied.hex = H(0, 12)
+            st.place(u, None)
+    st.place(allied, H(0, 12))
     st.active = ALLIES
     st.phase = "move"
-    st.ctx = {"card": None, "ordered": [allied.id], "moved": {}, "battles": {}, "bonus": {},
-              "entered": [], "overrun": [], "queue": [], "battled": [], "effect": "probe"}
+    st.ctx = TurnContext(ordered=[allied.id], effect="probe")
     before = st.medals(ALLIES)
     assert Action("exit", unit=allied.id) in st.legal_actions()
     ev = st.apply(Action("exit", unit=allied.id))
@@ -109,7 +110,7 @@ def test_overlord_units_exit_by_the_german_edge_for_a_medal():
     assert not allied.alive and st.medals(ALLIES) == before + 1
     # a unit not on the edge row may not
     other = next(u for u in st.live_units(ALLIES) if u.hex.r > 0)
-    st.ctx["ordered"].append(other.id)
+    st.ctx.ordered.append(other.id)
     with pytest.raises(IllegalAction):
         st.apply(Action("exit", unit=other.id))
 
@@ -218,7 +219,7 @@ def test_speed_caches_agree_with_fresh_computation(sid):
             for side in (ALLIES, AXIS):
                 assert s.medals(side) == fresh._medals(side)
             if s.phase in ("move", "battle") and not s.pending:
-                for uid in s.ctx["ordered"]:
+                for uid in s.ctx.ordered:
                     if s.units[uid].alive:
                         assert s.move_options(uid) == fresh._move_options(uid)
                         assert sorted(s.battle_targets(uid)) == sorted(

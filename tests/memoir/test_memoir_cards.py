@@ -54,11 +54,11 @@ def test_recon_draws_two_keeps_one():
     st.apply(Action("end_moves"))
     st.apply(Action("end_battles"))
     p = st.pending[-1]
-    assert p["kind"] == "keep" and p["cards"] == [deck_before[-1], deck_before[-2]]
-    keep = p["cards"][1]
+    assert p.kind == "keep" and p.cards == (deck_before[-1], deck_before[-2])
+    keep = p.cards[1]
     st.apply(Action("keep", card=keep))
     assert keep in st.hands[ALLIES] and len(st.hands[ALLIES]) == 2
-    assert p["cards"][0] in st.discard and st.active == AXIS
+    assert p.cards[0] in st.discard and st.active == AXIS
 
 
 def test_surplus_orders_are_lost_and_card_is_discarded():
@@ -97,7 +97,7 @@ def test_air_power_allies_two_dice_a_hex_stars_hit_flags_not_ignored():
     assert st.unit_at(H(2, 12)).figures == 2  # star + infantry, woods ignored
     # the flag could not be ignored behind sandbags: the unit must retreat
     assert st.unit_at(H(2, 14)).figures == 3
-    assert st.pending[-1]["kind"] == "retreat" and st.to_act == AXIS
+    assert st.pending[-1].kind == "retreat" and st.to_act == AXIS
 
 
 def test_air_power_axis_one_die_a_hex():
@@ -127,7 +127,7 @@ def test_ambush_defender_battles_first():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.to_act == AXIS and st.pending[-1]["kind"] == "ambush"
+    assert st.to_act == AXIS and st.pending[-1].kind == "ambush"
     ev = st.apply(Action("ambush", card=card_id("ambush")))
     assert any(e.kind == "ambush" for e in ev)
     # infantry hit + flag: the attacker loses a figure and must retreat: attack cancelled
@@ -194,7 +194,7 @@ def test_behind_enemy_lines_move_battle_move():
                     dice=faces("star", "star", "star", "star"))
     play(st, "behind_enemy_lines")
     assert max_orders(st) == 1
-    u = st.ctx["ordered"][0]
+    u = st.ctx.ordered[0]
     assert st.units[u].hex == H(8, 12)
     st.apply(Action("end_orders"))
     assert st.move_options(u)[H(5, 13)] == 3
@@ -227,7 +227,7 @@ def test_counter_attack_mirrors_section_cards():
     st.apply(Action("end_moves"))
     st.apply(Action("end_battles"))
     play(st, "counter_attack")
-    assert st.ctx["effect"] == "probe"
+    assert st.ctx.effect == "probe"
     assert orderable(st) == {uid(st, (1, 1))}  # Axis right flank = the same board section
 
 
@@ -279,11 +279,11 @@ def test_medics_and_mechanics():
     st = make_state(units, hands={ALLIES: ["medics_mechanics", "probe:left", "probe:right"],
                                   AXIS: ["probe"]},
                     dice=faces("inf", "star", "grenade"))
-    st.unit_at(H(6, 12)).figures = 1
+    st.set_figures(st.unit_at(H(6, 12)), 1)
     play(st, "medics_mechanics")
     ev = st.apply(Action("medics", unit=uid(st, (6, 12))))
     assert ev[0].data["restored"] == 2 and st.unit_at(H(6, 12)).figures == 3
-    assert st.phase == "move" and st.ctx["ordered"] == [uid(st, (6, 12))]
+    assert st.phase == "move" and st.ctx.ordered == [uid(st, (6, 12))]
 
 
 def test_move_out_four_infantry():
@@ -301,7 +301,7 @@ def test_their_finest_hour():
     play(st, "finest_hour")
     # one infantry order and one free order: the gun can take the star
     assert max_orders(st) == 2
-    assert st.ctx["bonus_all"] == 1
+    assert st.ctx.bonus_all == 1
     st.apply(Action("end_orders"))
     st.apply(Action("end_moves"))
     st.apply(Action("end_battles"))
@@ -369,10 +369,10 @@ def test_mortain_recon_as_air_power_from_hill_317():
     on_hill = [u for u in st.live_units(ALLIES) if u.hex in (H(4, 22), H(5, 21))]
     assert on_hill  # the 120th Infantry starts entrenched on Hill 317
     for u in on_hill:
-        u.hex = None
+        st.place(u, None)
     assert not st._recon_air_power_ok(ALLIES)
     ally = st.live_units(ALLIES)[0]
-    ally.hex = H(4, 22)
+    st.place(ally, H(4, 22))
     assert st._recon_air_power_ok(ALLIES)
     st.active = ALLIES
     st.hands[ALLIES] = [card_id("recon", "left")]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wargame.bots.memoir_random import auto_action, random_action
 from wargame.hexgrid import Hex
 from wargame.memoir import (
     ALLIES,
@@ -18,8 +19,6 @@ from wargame.memoir import (
     IllegalAction,
     MemoirGame,
     MemoirState,
-    auto_action,
-    random_action,
     scenario_ids,
 )
 
@@ -30,12 +29,12 @@ PROPS = settings(max_examples=25, deadline=None,
 
 def cards_in_play(s: MemoirState) -> list[int]:
     out = list(s.deck) + list(s.discard) + s.hands[AXIS] + s.hands[ALLIES]
-    if s.ctx.get("card") is not None:
-        out.append(s.ctx["card"])
-    out += s.ctx.get("discard_after", [])
+    if s.ctx.card is not None:
+        out.append(s.ctx.card)
+    out += s.ctx.discard_after
     for p in s.pending:
-        if p["kind"] == "keep":
-            out += p["cards"]
+        if p.kind == "keep":
+            out += p.cards
     return out
 
 
@@ -48,7 +47,7 @@ def check_invariants(s: MemoirState) -> None:
         if u.alive:
             assert s.board.on_board(u.hex)
     cards = cards_in_play(s)
-    if s.ctx.get("end_turn") is None:
+    if not s.ctx.end_turn:
         assert sorted(cards) == list(range(60)), "command cards lost or duplicated"
 
 
@@ -162,7 +161,7 @@ def test_auto_policy_answers_pending_decisions():
             break
         if s.pending:
             owner = s.to_act
-            assert owner == s.pending[-1]["owner"]
+            assert owner == s.pending[-1].owner
             s.apply(auto_action(s))
             answered += 1
         else:
@@ -217,3 +216,47 @@ def test_every_scenario_plays_to_a_winner_and_replays(sid):
     log = json.loads(json.dumps([a.to_dict() for a in s.history]))
     r2, _ = MemoirState.replay(game, seed, [Action.from_dict(d) for d in log])
     assert r2.to_json() == s.to_json()
+
+
+def test_each_state_keeps_its_own_positions_version():
+    """The cache of who is where is keyed on a per-state version: a clone moving or killing a
+    unit leaves the original's cache right, and units only change through their state."""
+    import dataclasses
+
+    s = MemoirGame.from_scenario(1).new_initial_state(seed=2)
+    u = s.live_units(ALLIES)[0]
+    h = u.hex
+    assert s.unit_at(h) is u
+    c = s.clone()
+    cu = c.units[u.id]
+    c.place(cu, None)
+    assert c.unit_at(h) is None and s.unit_at(h) is u
+    c.place(cu, h)
+    c.set_figures(cu, 0)
+    assert c.unit_at(h) is None and s.unit_at(h) is u and u.figures > 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        u.hex = None
+
+
+def test_format_1_saves_still_load():
+    """A save written before the typed contexts (format 1: dict ctx and pending) loads into the
+    same position as replaying its actions, and play goes on identically."""
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "memoir44_format1_retreat.json")
+                      .read_text())
+    assert data["format_version"] == 1
+    s = MemoirState.from_json(data)
+    game = MemoirGame.from_scenario(data["scenario"])
+    r, _ = MemoirState.replay(game, data["seed"],
+                              [Action.from_dict(a) for a in data["history"]])
+    assert s.to_json() == r.to_json()
+    assert s.pending_decision is not None and s.pending_decision.kind == "retreat"
+    assert s.ctx.moved and s.ctx.slots and s.pending[-1].then is not None
+    rng = random.Random(1)
+    for _ in range(80):
+        if s.is_over:
+            break
+        a = random_action(s, rng)
+        assert s.apply(a) == r.apply(a)
+    assert s.to_json() == r.to_json()

@@ -222,7 +222,7 @@ def test_sandbags_protect_and_leave_with_the_unit():
     st = ready(units, obstacles=[("sand", (4, 12))], dice=faces("flag", "flag", "star"))
     order(st, (5, 13))
     st.apply(Action("end_moves"))
-    st.ctx["bonus_all"] = 1  # three dice, as with a +1 card
+    st.ctx.bonus_all = 1  # three dice, as with a +1 card
     ev = st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert any(e.kind == "flags_ignored" for e in ev)
     # one flag left: the Axis unit retreats one hex and the sandbags go
@@ -310,7 +310,7 @@ def test_bunker_and_hedgehog_entry():
     # infantry may battle after moving into a bunker
     st.apply(Action("move", unit=uid(st, (6, 14)), hex=H(5, 13)))
     assert st.can_battle(unit(st, (5, 13)))[0]
-    assert unit(st, (5, 13)).id not in st.ctx["entered"]
+    assert unit(st, (5, 13)).id not in st.ctx.entered
 
 
 def test_artillery_in_bunker_cannot_move():
@@ -385,9 +385,9 @@ def test_hits_by_symbol(kind, rolled, hits):
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     before = unit(st, (4, 12)).figures
-    st.ctx["bonus_all"] = 1 if "flag" in rolled else 0
+    st.ctx.bonus_all = 1 if "flag" in rolled else 0
     if "flag" in rolled:
-        st.ctx["bonus_all"] = 1  # 3+1-1 sandbags = 3 dice
+        st.ctx.bonus_all = 1  # 3+1-1 sandbags = 3 dice
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert unit(st, (4, 12)).figures == before - hits
 
@@ -411,7 +411,7 @@ def test_retreat_worked_example_two_paths():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.to_act == AXIS and st.pending[-1]["kind"] == "retreat"
+    assert st.to_act == AXIS and st.pending[-1].kind == "retreat"
     opts = st.legal_actions()
     assert {a.hex for a in opts} == {H(3, 11), H(3, 13)}
     assert unit(st, (4, 12)).figures == 3
@@ -431,7 +431,7 @@ def test_retreat_worked_example_one_path():
     st.apply(Action("end_moves"))
     ev = st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert any(e.kind == "retreat" for e in ev)
-    assert unit(st, (3, 13)).figures == 3 and st.pending[-1]["kind"] == "take_ground"
+    assert unit(st, (3, 13)).figures == 3 and st.pending[-1].kind == "take_ground"
 
 
 def test_blocked_retreat_costs_a_figure_per_step():
@@ -507,7 +507,7 @@ def test_take_ground_worked_example_into_woods():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.pending[-1]["kind"] == "take_ground" and st.to_act == ALLIES
+    assert st.pending[-1].kind == "take_ground" and st.to_act == ALLIES
     st.apply(Action("take_ground", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert unit(st, (4, 12)).side == ALLIES
 
@@ -536,12 +536,12 @@ def test_armour_overrun_once_per_turn():
     assert set(st.battle_targets(tank.id)) == {H(3, 11), H(3, 13)}
     st.apply(Action("battle", unit=tank.id, hex=H(3, 11)))
     # (3,11) retreated to... it may retreat; then the tank may take ground again, no overrun
-    while st.pending and st.pending[-1]["kind"] == "retreat":
+    while st.pending and st.pending[-1].kind == "retreat":
         st.apply(st.legal_actions()[0])
     if st.pending:
         ev = st.apply(st.legal_actions()[0])
         assert not any(e.kind == "overrun" for e in ev)
-    assert st.ctx["battles"][str(tank.id)] == 0
+    assert st.ctx.battles[tank.id] == 0
 
 
 def test_no_overrun_after_taking_ground_into_woods():
@@ -550,7 +550,7 @@ def test_no_overrun_after_taking_ground_into_woods():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    if st.pending and st.pending[-1]["kind"] == "retreat":
+    if st.pending and st.pending[-1].kind == "retreat":
         st.apply(st.legal_actions()[0])
     ev = st.apply(Action("take_ground", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert not any(e.kind == "overrun" for e in ev)
@@ -566,8 +566,8 @@ def test_temporary_and_permanent_objectives():
     st.apply(Action("move", unit=uid(st, (5, 13)), hex=H(4, 12)))
     st.apply(Action("move", unit=uid(st, (5, 17)), hex=H(4, 16)))
     assert st.medals(ALLIES) == 2
-    st.units[uid(st, (4, 12))].hex = H(6, 12)
-    st.units[uid(st, (4, 16))].hex = H(6, 16)
+    st.place(st.units[uid(st, (4, 12))], H(6, 12))
+    st.place(st.units[uid(st, (4, 16))], H(6, 16))
     assert st.medals(ALLIES) == 1  # the permanent medal stays
 
 

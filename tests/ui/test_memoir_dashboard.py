@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from wargame.memoir import Action, MemoirState, random_action
+from wargame.bots.memoir_random import random_action
+from wargame.memoir import Action, MemoirState
 from wargame.ui.memoir import MemoirDashboard, MemoirStore, board_hex, display_hex
 
 
@@ -35,7 +36,7 @@ def test_click_orders_moves_and_highlights_match_the_engine():
     orders = [a for a in store.legal if a.kind == "order"]
     u = store.state.units[orders[0].unit]
     assert store.click(u.hex)  # a click on an orderable unit orders it
-    assert u.id in store.state.ctx["ordered"]
+    assert u.id in store.state.ctx.ordered
     store.end_phase()
     assert store.state.phase == "move"
     store.click(u.hex)  # select
@@ -63,7 +64,7 @@ def test_battle_preview_uses_the_engine_dice_and_exact_odds():
         if s.is_over:
             break
         if s.phase == "battle" and not s.pending:
-            for uid in s.ctx["ordered"]:
+            for uid in s.ctx.ordered:
                 if s.battle_targets(uid):
                     store.selected = uid
                     prev = store.battle_targets()
@@ -112,12 +113,12 @@ def test_dashboard_draws_units_hand_and_log():
     st = dash.store
     rng = random.Random(1)
     for _ in range(4000):
-        if st.state.pending and st.state.pending[-1]["kind"] == "retreat":
+        if st.state.pending and st.state.pending[-1].kind == "retreat":
             break
         if st.state.is_over:
             st.new_game("1", rng.randint(0, 1000))
         st.apply(random_action(st.state, rng))
-    if st.state.pending and st.state.pending[-1]["kind"] == "retreat":
+    if st.state.pending and st.state.pending[-1].kind == "retreat":
         kinds = list(dash.map.highlight_source.data["kind"])
         assert kinds.count("retreat") == len(st.legal)
         assert len(dash.pending) == 1 + len(st.legal)

@@ -19,8 +19,6 @@ from .game import (
     MemoirGame,
     MemoirState,
     Unit,
-    auto_action,
-    random_action,
 )
 from .scenario import Scenario, load_scenario, scenario_ids
 
@@ -28,5 +26,5 @@ __all__ = [
     "ALLIES", "AXIS", "LAYOUT", "Board", "hex_to_m44", "m44_to_hex",
     "DECK", "Card", "card", "hits_distribution", "outcome_distribution",
     "FORMAT_VERSION", "Action", "Event", "IllegalAction", "MemoirGame", "MemoirState", "Unit",
-    "auto_action", "random_action", "Scenario", "load_scenario", "scenario_ids",
+    "Scenario", "load_scenario", "scenario_ids",
 ]

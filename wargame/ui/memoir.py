@@ -15,6 +15,7 @@ from typing import Any
 
 import param
 
+from wargame.bots.memoir_random import auto_action
 from wargame.hexgrid import Hex
 from wargame.memoir import (
     ALLIES,
@@ -24,7 +25,6 @@ from wargame.memoir import (
     IllegalAction,
     MemoirGame,
     MemoirState,
-    auto_action,
     card,
     hex_to_m44,
     scenario_ids,
@@ -353,7 +353,7 @@ def _dashboard_class():
             sel = str(st.selected) if st.selected is not None else None
             self.map.set_counters(counters, selected=sel)
             hl = []
-            ordered = s.ctx.get("ordered", []) if s.phase in ("move", "battle") else []
+            ordered = s.ctx.ordered if s.phase in ("move", "battle") else []
             for uid in ordered:
                 if s.units[uid].alive:
                     hl.append(Highlight(display_hex(s.units[uid].hex), "attacker"))
@@ -370,8 +370,8 @@ def _dashboard_class():
                     hl.append(Highlight(display_hex(a.hex), "retreat"))
                 if a.kind in ("air_target", "barrage") and a.hex is not None:
                     hl.append(Highlight(display_hex(a.hex), "target"))
-            for p in s.ctx.get("air_targets", []) or []:
-                hl.append(Highlight(display_hex(Hex(*p)), "selected"))
+            for h in s.ctx.air_targets:
+                hl.append(Highlight(display_hex(h), "selected"))
             self.map.set_highlights(hl)
             # side panels
             m = st.medals()
@@ -423,7 +423,7 @@ def _dashboard_class():
             if s.pending:
                 p = s.pending[-1]
                 items.append(pn.pane.HTML(
-                    f"<b>{_esc(TEXT['pending'].format(owner=p['owner'], kind=p['kind']))}</b>"))
+                    f"<b>{_esc(TEXT['pending'].format(owner=p.owner, kind=p.kind))}</b>"))
                 for a in s.legal_actions():
                     label = a.kind + (f" {where(a.hex)}" if a.hex is not None else "") + (
                         f" {card(a.card).title}" if a.card is not None else "")

@@ -1,0 +1,140 @@
+"""The values of a Memoir '44 game: actions, events and units, and the rules cited in refusals.
+
+Rules: M44 p.5 Game Play (an action is one decision of the side to act), p.4 Units (a unit is
+a side, a kind -- infantry, armour, artillery -- and its figures), Appendix 1 Special units
+(``special``: special forces, French resistance, elite armour).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from wargame.hexgrid import Hex
+
+from .board import hex_to_m44
+from .cards import DECK, card
+from .scenario import Scenario
+from .text import render
+
+__all__ = ["Action", "Event", "Unit", "GameSpec"]
+
+
+class GameSpec(Protocol):
+    """What a state reads of its game: the scenario and the rule options."""
+
+    scenario: Scenario
+    options: tuple[tuple[str, Any], ...]
+
+    def option(self, name: str, default: Any = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision. ``kind`` names it; the other fields are its arguments."""
+
+    kind: str
+    unit: int | None = None
+    hex: Hex | None = None
+    card: int | None = None
+    option: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.unit is not None:
+            d["unit"] = self.unit
+        if self.hex is not None:
+            d["hex"] = [self.hex.q, self.hex.r]
+        if self.card is not None:
+            d["card"] = self.card
+        if self.option is not None:
+            d["option"] = self.option
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Action:
+        h = d.get("hex")
+        return cls(d["kind"], d.get("unit"), Hex(*h) if h is not None else None,
+                   d.get("card"), d.get("option"))
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.card is not None:
+            ok = isinstance(self.card, int) and 0 <= self.card < len(DECK)
+            parts.append(card(self.card).title if ok else f"card {self.card}")
+        if self.unit is not None:
+            parts.append(f"unit {self.unit}")
+        if self.hex is not None:
+            parts.append(f"{hex_to_m44(self.hex)}")
+        if self.option:
+            parts.append(self.option)
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return render(self.kind, self.data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on (or off) the board. Frozen: only its state changes it, through
+    ``StateBase.place`` and ``StateBase.set_figures``, which keep the state's caches of who is
+    where in step."""
+
+    id: int
+    side: str
+    kind: str  # inf, tank, gun
+    hex: Hex | None
+    figures: int
+    max_figures: int
+    special: str | None = None  # special, resistance, elite
+
+    @property
+    def alive(self) -> bool:
+        return self.hex is not None and self.figures > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "side": self.side, "kind": self.kind,
+            "hex": None if self.hex is None else [self.hex.q, self.hex.r],
+            "figures": self.figures, "max_figures": self.max_figures, "special": self.special,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Unit:
+        h = d["hex"]
+        return cls(d["id"], d["side"], d["kind"], None if h is None else Hex(*h), d["figures"],
+                   d["max_figures"], d.get("special"))
+
+
+def _m44(h: Hex | None) -> str:
+    if h is None:
+        return "-"
+    r, c = hex_to_m44(h)
+    return f"({r},{c})"
+
+
+# Rules cited in IllegalAction messages.
+R_TURN = "M44 p.5 Game Play"
+R_CARD = "M44 p.5 Play a Command Card"
+R_ORDER = "M44 p.6 Issue Orders"
+R_MOVE = "M44 p.6 Move"
+R_BATTLE = "M44 p.9 Battle"
+R_RANGE = "M44 p.10 Combat Range"
+R_LOS = "M44 p.11 Line of Sight"
+R_RETREAT = "M44 p.12 Retreat"
+R_TAKE = "M44 p.13 Take Ground"
+R_DRAW = "M44 p.13 Draw a Command Card"
+R_TERRAIN = "M44 p.17 Terrain"
+R_CARDS = "M44 Appendix 4 Command Cards"
+
+NO_MOVE_CARDS = {"close_assault", "firefight"}

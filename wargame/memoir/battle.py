@@ -1,0 +1,242 @@
+"""Battles: who may battle, how many dice, resolving hits and flags.
+
+Rules: M44 p.9 Battle, p.10 Combat Range, p.11 Line of Sight, p.12 Resolving Combat (hits,
+flags; terrain that lets a flag be ignored), p.13 Armor Overrun, p.17 Terrain (protection),
+Wire, Ocean, Bunkers, Appendix 1 Special Forces and French Resistance, scenario rules
+(Saverne Gap artillery sight, Arnhem wide river, elimination medals).
+"""
+
+from __future__ import annotations
+
+from wargame.errors import CombatRefused, WrongPhase
+from wargame.hexgrid import Hex
+
+from . import rules
+from .actions import R_BATTLE, R_LOS, R_RANGE, Action, Event, Unit, _m44
+from .board import other_side
+from .cards import card
+from .context import PendingDecision, TakeGroundOffer
+from .dice import FACES, count_hits
+from .position import StateBase
+
+__all__ = ["BattleMixin"]
+
+
+class BattleMixin(StateBase):
+    """The battle phase."""
+
+    # ------------------------------------------------------------------ battle
+    def _adjacent_enemies(self, u: Unit) -> list[Unit]:
+        out = []
+        for n in u.hex.neighbours():
+            e = self.unit_at(n)
+            if e is not None and e.side != u.side:
+                out.append(e)
+        return out
+
+    def can_battle(self, u: Unit) -> tuple[bool, str]:
+        ctx = self.ctx
+        if u.id not in ctx.ordered or not u.alive:
+            return False, "the unit has no order"
+        if ctx.battles.get(u.id, 0) <= 0:
+            return False, "the unit has already battled"
+        if self.board.terrain(u.hex) == "ocean":
+            return False, "M44 Ocean: a unit in the ocean may not battle"
+        moved = ctx.moved.get(u.id, 0)
+        effect = ctx.effect
+        if u.kind == "inf":
+            limit = 1
+            if u.special == "special":
+                limit = 2  # M44 Appendix 1 Special Forces: move 2 and battle
+            if effect == "infantry_assault":
+                limit = 2
+            if effect == "behind_enemy_lines":
+                limit = 3
+            if moved > limit:
+                return False, f"infantry that moved {moved} hexes may not battle"
+        if u.kind == "gun" and moved > 0:
+            return False, "artillery moves or battles"
+        if u.id in ctx.entered and u.special != "resistance":
+            return False, "M44 Terrain: no battle on the turn the unit entered this terrain"
+        return True, ""
+
+    def battle_dice(self, u: Unit, target: Unit, check_order: bool = True) -> tuple[int, str]:
+        """Number of dice (0 if the battle is impossible) and the reason."""
+        if check_order:
+            ok, why = self.can_battle(u)
+            if not ok:
+                return 0, why
+        if target.side == u.side:
+            return 0, "the target is not an enemy unit"
+        dist = u.hex.distance(target.hex)
+        base = rules.base_dice(u.kind, dist)
+        if base == 0:
+            return 0, f"target out of range ({dist} hexes)"
+        adj = self._adjacent_enemies(u)
+        if adj and dist > 1:
+            return 0, "a unit adjacent to an enemy must battle an adjacent unit"
+        t = self._terrain()
+        if u.kind != "gun":
+            if not rules.has_line_of_sight(t, u.hex, target.hex):
+                return 0, "no line of sight"
+        elif self.scenario.opt("artillery_blocked_by"):
+            only = frozenset(self.scenario.opt("artillery_blocked_by"))
+            if not rules.has_line_of_sight(t, u.hex, target.hex, only=only):
+                return 0, "no line of sight (Saverne Gap: artillery may not fire over hills)"
+        wide = self.scenario.opt("wide_river")
+        if wide and u.kind == "inf" and rules.crosses(u.hex, target.hex, wide):
+            return 0, "Arnhem special rules: infantry may not fire across the Rhine"
+        ctx = self.ctx
+        bonus = ctx.bonus_all
+        if dist == 1:
+            bonus += ctx.bonus_close if u.kind == "tank" else 0
+        if ctx.effect == "close_assault" and dist != 1:
+            return 0, "Close Assault: only adjacent targets"
+        prot = rules.protection(t, target.hex, target.side, u.kind, u.hex)
+        n = base + bonus - prot - rules.attacker_penalty(t, u.kind, u.hex)
+        if n <= 0:
+            return 0, "terrain leaves no dice to roll"
+        return n, ""
+
+    def battle_targets(self, uid: int) -> list[Hex]:
+        u = self.units[uid]
+        if not u.alive or not self.can_battle(u)[0]:
+            return []
+        ctx = self.ctx
+        # cached while nothing that battle_dice reads can have changed (speed only)
+        key = (uid, self._positions, self.turn, ctx.effect, len(self.wire),
+               len(self.sandbags), ctx.bonus_all, ctx.bonus_close)
+        cache = self.__dict__.get("_targets")
+        if cache is None or len(cache) > 64:
+            cache = self.__dict__["_targets"] = {}
+        if key in cache:
+            return list(cache[key])
+        reach = len(rules.RANGE[u.kind]) - 1
+        out = [e.hex for e in self.live_units(other_side(u.side))
+               if u.hex.distance(e.hex) <= reach
+               and self.battle_dice(u, e, check_order=False)[0] > 0]
+        cache[key] = out
+        return list(out)
+
+    def _overrun_focus(self) -> int | None:
+        """The armour unit whose overrun battle must come next (M44 p.13 Armor Overrun: all
+        its battles are completed before the next unit battles), if it still can battle."""
+        uid = self.ctx.overrun_now
+        if uid is None:
+            return None
+        u = self.units[uid]
+        if not u.alive or self.ctx.battles.get(uid, 0) <= 0:
+            return None
+        return uid if self.battle_targets(uid) else None
+
+    def _do_battle(self, a: Action) -> list[Event]:
+        if a.kind == "end_battles":
+            self.ctx.end_turn = True
+            return []
+        focus = self._overrun_focus()
+        if focus is not None:
+            if a.kind == "skip_overrun" and a.unit == focus:
+                self.ctx.overrun_now = None
+                self.ctx.battles[focus] = 0
+                return []
+            if a.kind != "battle" or a.unit != focus:
+                raise CombatRefused(f"unit {focus} must battle its overrun first (or give it "
+                                    "up)", "M44 p.13 Armor Overrun")
+            self.ctx.overrun_now = None
+        if a.kind == "move":
+            return self._move_unit(a)
+        if a.kind == "remove_wire":
+            u = self.units.get(a.unit)
+            if u is None or u.kind != "inf" or u.hex not in self.wire:
+                raise CombatRefused("only infantry on a wire hex may remove it", "M44 Wire")
+            ok, why = self.can_battle(u)
+            if not ok:
+                raise CombatRefused(why, "M44 Wire")
+            self.wire.discard(u.hex)
+            self.ctx.battles[u.id] -= 1
+            self.ctx.battled.append(u.id)
+            return [Event("wire_removed", {"hex": _m44(u.hex)})]
+        if a.kind != "battle":
+            raise WrongPhase(f"battle, remove wire or end battles, not {a.kind!r}", R_BATTLE)
+        u = self.units.get(a.unit)
+        if u is None or not u.alive or u.side != self.active:
+            raise CombatRefused(f"no unit {a.unit} of {self.active}", R_BATTLE)
+        target = self.unit_at(a.hex) if a.hex is not None else None
+        if target is None:
+            raise CombatRefused(f"no unit to battle at {_m44(a.hex)}", R_BATTLE)
+        n, why = self.battle_dice(u, target)
+        if n <= 0:
+            rule = R_LOS if "sight" in why else R_RANGE if "range" in why else R_BATTLE
+            raise CombatRefused(why, rule)
+        ev: list[Event] = []
+        if u.kind == "tank" and u.hex in self.wire:
+            self.wire.discard(u.hex)  # M44 Wire: armour removes the wire and may still battle
+            ev.append(Event("wire_removed", {"hex": _m44(u.hex)}))
+        self.ctx.battles[u.id] -= 1
+        self.ctx.battled.append(u.id)
+        dist = u.hex.distance(target.hex)
+        if dist == 1:
+            defender = target.side
+            amb = [cid for cid in self.hands[defender] if card(cid).name == "ambush"]
+            if amb and self.ctx.ambush_by is None:
+                self.pending.append(PendingDecision("ambush", defender, attacker=u.id,
+                                                    target=target.id, card=amb[0]))
+                return ev
+        ev += self._attack(u, target)
+        return ev
+
+    def _attack(self, u: Unit, target: Unit) -> list[Event]:
+        """Roll and resolve one battle (M44 p.12 Resolving Combat)."""
+        n, why = self.battle_dice(u, target, check_order=False)
+        if n <= 0:
+            # The position changed (an ambush); nothing to roll.
+            return [Event("attack_cancelled", {"unit": u.id})]
+        dist = u.hex.distance(target.hex)
+        faces = [FACES[self.dice.d6()] for _ in range(n)]
+        ev = [Event("battle", {"unit": u.id, "target": _m44(target.hex), "distance": dist,
+                               "dice": n, "faces": ", ".join(faces)})]
+        hits = count_hits(faces, target.kind)
+        flags = faces.count("flag")
+        then = None
+        if dist == 1 and u.kind in ("inf", "tank"):
+            then = TakeGroundOffer(u.id, target.hex)
+        ev += self._hits_and_flags(target, hits, flags, ignorable=True, then=then,
+                                   scorer=u.side)
+        return ev
+
+    def _hits_and_flags(self, target: Unit, hits: int, flags: int, ignorable: bool,
+                        then: TakeGroundOffer | None, scorer: str) -> list[Event]:
+        ev: list[Event] = []
+        if hits:
+            ev += self._lose(target, hits, scorer)
+        if not target.alive:
+            if then:
+                ev += self._offer_take_ground(then)
+            return ev
+        t = self._terrain()
+        if flags and ignorable:
+            why = rules.ignorable_flags(t, target.hex, target.side)
+            if why:
+                flags -= 1
+                ev.append(Event("flags_ignored", {"unit": target.id, "why": why[0]}))
+        if flags <= 0:
+            return ev
+        if target.kind == "gun" and t.bunker_counts_for(target.hex, target.side):
+            # M44 Bunkers: artillery in a bunker loses a figure per flag instead of retreating.
+            ev += self._lose(target, flags, scorer)
+            return ev
+        ev += self._retreat(target, flags, then, scorer)
+        return ev
+
+    def _lose(self, u: Unit, n: int, scorer: str) -> list[Event]:
+        n = min(n, u.figures)  # M44 Hits: extra hits are lost
+        self.set_figures(u, u.figures - n)
+        ev = [Event("hits", {"unit": u.id, "hits": n, "left": u.figures})]
+        if u.figures <= 0:
+            ev += self._leave_hex(u)
+            self.place(u, None)
+            per = (self.scenario.opt("elimination_medals") or {}).get(u.side, {})
+            medals = int(per.get(u.kind, 1))
+            self.medal_units[scorer].append([u.id, medals])
+            ev.append(Event("eliminated", {"unit": u.id, "side": scorer, "medals": medals}))
+        return ev

@@ -1,0 +1,142 @@
+"""Moving ordered units.
+
+Rules: M44 p.6 Move (infantry 2, armour 3, artillery 1; cards that change it), p.17 Terrain
+(entering terrain that stops a move or forbids battle), Bunkers, Sandbags (removed when the
+unit leaves), Overlord Omaha Beach (exiting the board for a medal).
+"""
+
+from __future__ import annotations
+
+from wargame.errors import MovementRefused, WrongPhase
+from wargame.hexgrid import Hex
+
+from . import rules
+from .actions import NO_MOVE_CARDS, R_MOVE, Action, Event, Unit, _m44
+from .board import other_side
+from .position import StateBase
+
+__all__ = ["MovementMixin"]
+
+
+class MovementMixin(StateBase):
+    """The move phase (and Behind Enemy Lines' second move)."""
+
+    # ------------------------------------------------------------------ movement
+    def max_move(self, u: Unit) -> int:
+        effect = self.ctx.effect
+        if effect in NO_MOVE_CARDS:
+            return 0
+        if effect == "behind_enemy_lines" and u.kind == "inf":
+            return 3
+        if effect == "infantry_assault" and u.kind == "inf":
+            return 3
+        if effect == "artillery_bombard" and u.kind == "gun":
+            return 3
+        return {"inf": 2, "tank": 3, "gun": 1}[u.kind]
+
+    def move_options(self, uid: int) -> dict[Hex, int]:
+        """Destinations of unit ``uid``'s move now and their cost (hexes of movement).
+
+        Cached (speed only): a result stays valid while the unit, the phase, the card and the
+        wire are the same and no unit appeared or left within reach of the unit (its longest
+        move; paths of that length stay within that distance)."""
+        u = self.units[uid]
+        key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
+        cache = self.__dict__.setdefault("_moves", {})
+        version = self._positions
+        hit = cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[2]
+        st = rules.static_of(self.scenario)
+        i = st.index.get(u.hex)
+        radius = 3 if self.phase == "battle" else max(1, min(3, self.max_move(u)))
+        near = st.within[radius][i] & self._occupied_ix() if i is not None else frozenset()
+        if hit is not None and hit[1] == near:
+            cache[key] = (version, near, hit[2])
+            return hit[2]
+        if len(cache) > 256:
+            cache.clear()
+        result = self._move_options(uid)
+        cache[key] = (version, near, result)
+        return result
+
+    def _move_options(self, uid: int) -> dict[Hex, int]:
+        u = self.units[uid]
+        if self.board.at(u.hex).bunker and u.kind == "gun":
+            return {}  # M44 Bunkers: artillery starting in a bunker may not leave it
+        t = self._terrain(ignore=u)
+        limit = self.max_move(u)
+        if self.phase == "battle":
+            limit = 3  # Behind Enemy Lines second move
+        return rules.reachable(t, u.kind, u.hex, limit)
+
+    def _movable(self) -> list[int]:
+        ctx = self.ctx
+        if self.phase == "move":
+            return [uid for uid in ctx.ordered
+                    if uid not in ctx.moved and self.units[uid].alive]
+        if self.phase == "battle" and ctx.effect == "behind_enemy_lines":
+            return [uid for uid in ctx.ordered if self.units[uid].alive
+                    and uid in ctx.battled and not ctx.second_move_done]
+        return []
+
+    def _do_move(self, a: Action) -> list[Event]:
+        if a.kind == "end_moves":
+            self.phase = "battle"
+            return []
+        if a.kind == "exit":
+            return self._exit_unit(a)
+        if a.kind != "move":
+            raise WrongPhase(f"move units or end movement, not {a.kind!r}", R_MOVE)
+        return self._move_unit(a)
+
+    def _can_exit(self, uid: int) -> bool:
+        """Overlord Omaha Beach victory conditions: a unit of ``exit_medals`` side leaving the
+        board by the enemy's edge scores a medal and is removed. We let an ordered unit that
+        starts its move on the enemy's home row step off the board as its move."""
+        side = self.scenario.opt("exit_medals")
+        u = self.units.get(uid)
+        return (bool(side) and u is not None and u.alive and u.side == side
+                and self.phase == "move" and uid in self._movable()
+                and u.hex.r == self.board.home_row(other_side(side)))
+
+    def _exit_unit(self, a: Action) -> list[Event]:
+        if not self._can_exit(a.unit):
+            raise MovementRefused("only an ordered unit of the scenario's side on the enemy's "
+                                  "edge row may leave the board", "M44 Overlord Omaha Beach")
+        u = self.units[a.unit]
+        frm = u.hex
+        ev = self._leave_hex(u)
+        self.place(u, None)
+        self.ctx.moved[u.id] = 1
+        self.medal_units[u.side].append([u.id, 1])
+        return [Event("exited", {"unit": u.id, "frm": _m44(frm), "side": u.side})] + ev
+
+    def _move_unit(self, a: Action) -> list[Event]:
+        if a.unit not in self._movable():
+            raise MovementRefused(f"unit {a.unit} may not move now (not ordered or already moved)",
+                                  R_MOVE)
+        opts = self.move_options(a.unit)
+        if a.hex not in opts:
+            raise MovementRefused(f"unit {a.unit} cannot reach {_m44(a.hex)} "
+                                  "(distance, terrain or units in the way)", R_MOVE)
+        u = self.units[a.unit]
+        frm = u.hex
+        ev = self._leave_hex(u)
+        self.place(u, a.hex)
+        if self.phase == "battle":
+            self.ctx.second_move_done = True
+            self.ctx.battles[u.id] = 0
+        else:
+            self.ctx.moved[u.id] = opts[a.hex]
+            if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN:
+                self.ctx.entered.append(u.id)
+        ev.insert(0, Event("moved", {"unit": u.id, "frm": _m44(frm), "to": _m44(a.hex)}))
+        return ev
+
+    def _leave_hex(self, u: Unit) -> list[Event]:
+        # M44 Sandbags: removed when the unit leaves the hex.
+        if u.hex in self.sandbags:
+            self.sandbags.discard(u.hex)
+            return [Event("sandbags_removed", {"hex": _m44(u.hex)})]
+        return []

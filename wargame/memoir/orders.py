@@ -1,0 +1,144 @@
+"""Issuing orders: which units a card may order.
+
+Rules: M44 p.6 Issue Orders (units in the card's sections, up to its count; tactic cards by
+unit type or position), Appendix 4 Command Cards (the fallback order to 1 unit of your
+choice), Dig-In (sandbags placed instead of moving).
+"""
+
+from __future__ import annotations
+
+from wargame.errors import OrderRefused, WrongPhase
+
+from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
+from .context import Slot
+from .position import StateBase
+
+__all__ = ["OrdersMixin"]
+
+
+class OrdersMixin(StateBase):
+    """The order phase."""
+
+    # ------------------------------------------------------------------ order phase
+    def _fits_slot(self, u: Unit, slot: Slot) -> bool:
+        if u.side != self.active or not u.alive:
+            return False
+        if slot.kinds is not None and u.kind not in slot.kinds:
+            return False
+        if slot.sections is not None and self.board.board_sections(u.hex).isdisjoint(
+                slot.sections):
+            return False
+        flt = slot.filter
+        if flt == "adjacent" and not self._adjacent_enemies(u):
+            return False
+        if flt == "not_adjacent" and self._adjacent_enemies(u):
+            return False
+        return True
+
+    def _fits_any_slot(self, u: Unit, slots: tuple[Slot, ...]) -> bool:
+        return any(self._fits_slot(u, s) for s in slots)
+
+    def _assignable(self, uids: list[int],
+                    fits: dict[int, list[int]] | None = None) -> bool:
+        """Can these units all be ordered by the card's slots? (small bipartite matching)
+
+        ``fits`` caches unit id -> indices of the slots it fits (``_orderable``)."""
+        slots = self.ctx.slots
+        caps = [s.count for s in slots]
+        options = []
+        for uid in uids:
+            if fits is not None and uid in fits:
+                opts = fits[uid]
+            else:
+                u = self.units[uid]
+                opts = [i for i, s in enumerate(slots) if self._fits_slot(u, s)]
+                if fits is not None:
+                    fits[uid] = opts
+            if not opts:
+                return False
+            options.append(opts)
+        if len(slots) == 1:
+            return caps[0] is None or len(uids) <= caps[0]
+        order = sorted(range(len(uids)), key=lambda i: len(options[i]))
+        used = [0] * len(slots)
+
+        def place(k: int) -> bool:
+            if k == len(order):
+                return True
+            for si in options[order[k]]:
+                if caps[si] is None or used[si] < caps[si]:
+                    used[si] += 1
+                    if place(k + 1):
+                        return True
+                    used[si] -= 1
+            return False
+
+        return place(0)
+
+    def _orderable(self) -> list[int]:
+        ordered = self.ctx.ordered
+        slots = self.ctx.slots
+        # which slots each unit fits does not change during the order phase (nothing moves)
+        key = (self.turn, self.active, self._positions, slots)
+        cached = self.__dict__.get("_fits")
+        if cached is None or cached[0] != key:
+            cached = (key, {})
+            self.__dict__["_fits"] = cached
+        fits = cached[1]
+        if len(slots) == 1:  # one slot (most cards): room left, then the units that fit it
+            cap = slots[0].count
+            if cap is not None and len(ordered) >= cap:
+                return []
+            out = []
+            for u in self.live_units(self.active):
+                if u.id in ordered:
+                    continue
+                opts = fits.get(u.id)
+                if opts is None:
+                    opts = fits[u.id] = [0] if self._fits_slot(u, slots[0]) else []
+                if opts:
+                    out.append(u.id)
+            return out
+        return [u.id for u in self.live_units(self.active)
+                if u.id not in ordered and self._assignable(ordered + [u.id], fits)]
+
+    def _do_order(self, a: Action) -> list[Event]:
+        if a.kind == "order":
+            if a.unit not in self.units or not self.units[a.unit].alive:
+                raise OrderRefused(f"no unit {a.unit} on the board", R_ORDER)
+            if a.unit in self.ctx.ordered:
+                raise OrderRefused(f"unit {a.unit} already has an order", R_ORDER)
+            if not self._assignable(self.ctx.ordered + [a.unit]):
+                raise OrderRefused(
+                    f"the card cannot order unit {a.unit} (section, type or count)", R_ORDER)
+            self.ctx.ordered.append(a.unit)
+            u = self.units[a.unit]
+            return [Event("ordered", {"side": self.active, "unit": u.id, "kind": u.kind,
+                                      "hex": _m44(u.hex)})]
+        if a.kind == "end_orders":
+            return self._start_moves()
+        raise WrongPhase(f"order units or end orders, not {a.kind!r}", R_ORDER)
+
+    def _start_moves(self) -> list[Event]:
+        ctx = self.ctx
+        ev = [Event("orders_done", {"side": self.active, "count": len(ctx.ordered)})]
+        effect = ctx.effect
+        for uid in ctx.ordered:
+            u = self.units[uid]
+            n = 1
+            if effect == "artillery_bombard" and u.kind == "gun":
+                n = 2  # Artillery Bombard: battle twice
+            ctx.battles[uid] = n
+        if effect == "dig_in":
+            for uid in ctx.ordered:
+                h = self.units[uid].hex
+                if h not in self.sandbags:
+                    self.sandbags.add(h)
+                    ev.append(Event("sandbags_placed", {"hex": _m44(h)}))
+            ctx.end_turn = True
+            return ev
+        if effect in NO_MOVE_CARDS:
+            self.phase = "battle"
+        else:
+            self.phase = "move"
+        return ev

@@ -1,0 +1,233 @@
+"""Where the units are and what it is worth: the core of a Memoir '44 state.
+
+Rules: M44 p.14 Victory (medals: eliminated enemy units and objectives held, permanent
+objectives once taken), M44 p.17 Terrain (the board's terrain, sandbags and wire under the
+units). The caches here are for speed only.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Self
+
+from wargame.dice import Dice
+from wargame.hexgrid import Hex
+from wargame.protocol import Outcome
+
+from . import rules
+from .actions import Action, Event, GameSpec, Unit
+from .board import ALLIES, AXIS
+from .context import PendingDecision, PlayedCard, TurnContext
+from .scenario import Scenario
+
+__all__ = ["StateBase"]
+
+
+class StateBase:
+    """The state's data, its position queries and medals (the mixins add the rules)."""
+
+    def __init__(self, game: GameSpec, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.dice = Dice(seed)
+        self.units: dict[int, Unit] = {}
+        self.sandbags: set[Hex] = set()
+        self.wire: set[Hex] = set()
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.hands: dict[str, list[int]] = {AXIS: [], ALLIES: []}
+        self.medal_units: dict[str, list[list[int]]] = {AXIS: [], ALLIES: []}
+        self.permanent: dict[str, str] = {}  # objective index -> side that took it
+        self.active: str = game.scenario.starts
+        self.turn = 1
+        self.side_turns: dict[str, int] = {AXIS: 0, ALLIES: 0}
+        self.phase = "card"
+        self.ctx = TurnContext()
+        self.pending: list[PendingDecision] = []  # the last one is answered first
+        self.last_played: dict[str, PlayedCard | None] = {AXIS: None, ALLIES: None}
+        self.winner: str | None = None
+        self.win_reason: str = ""
+        self.history: list[Action] = []
+        self.setup_events: list[Event] = []
+        # Bumped whenever one of this state's units moves, dies or appears (``place``,
+        # ``set_figures``, ``add_unit``): the caches of who is where are keyed on it.
+        self._positions = 0
+        # speed only: (positions version, units, hex -> unit, board index numbers or None,
+        # live units by side or None)
+        self._occ: tuple | None = None
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def scenario(self) -> Scenario:
+        return self.game.scenario
+
+    @property
+    def board(self):
+        return self.game.scenario.board
+
+    @property
+    def to_act(self) -> str | None:
+        if self.winner:
+            return None
+        if self.pending:
+            return self.pending[-1].owner
+        return self.active
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    # ------------------------------------------------------------------ the game protocol
+    @property
+    def side_to_act(self) -> str | None:
+        return self.to_act
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def action_log(self) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self.history]
+
+
+    def outcome(self) -> Outcome:
+        """M44 p.14 Victory: the first side to its medal count wins."""
+        scores = {ALLIES: self.medals(ALLIES), AXIS: self.medals(AXIS)}
+        return Outcome(self.winner, scores, self.win_reason or "M44 p.14 Victory medals",
+                       self.winner is not None)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """A plain-JSON summary of the position, compared after replaying a save."""
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "units": {str(u.id): [u.hex.q, u.hex.r, u.figures] if u.hex else [None, None, u.figures]
+                      for u in sorted(self.units.values(), key=lambda u: u.id)},
+            "hands": {k: sorted(v) for k, v in sorted(self.hands.items())},
+            "medals": {ALLIES: self.medals(ALLIES), AXIS: self.medals(AXIS)},
+            "dice_draws": self.dice.draws,
+            "winner": self.winner,
+        }
+
+    # ------------------------------------------------------------------ changing units
+    def place(self, u: Unit, h: Hex | None) -> None:
+        """Put unit ``u`` on hex ``h`` (``None``: off the board)."""
+        object.__setattr__(u, "hex", h)
+        self._positions += 1
+
+    def set_figures(self, u: Unit, n: int) -> None:
+        """Set the figures of unit ``u``; at 0 it no longer counts as on the board."""
+        dies_or_revives = (n <= 0) != (u.figures <= 0)
+        object.__setattr__(u, "figures", n)
+        if dies_or_revives:
+            self._positions += 1
+
+    def add_unit(self, u: Unit) -> None:
+        """A new unit (airdrops, positions built in tests)."""
+        self.units[u.id] = u
+        self._positions += 1
+
+    def occupancy(self) -> dict[Hex, Unit]:
+        """hex -> live unit (cached until a unit moves or loses figures)."""
+        occ = self._occ
+        if occ is None or occ[0] != self._positions or occ[1] is not self.units:
+            index = rules.static_of(self.scenario).index
+            table: dict[Hex, Unit] = {}
+            occ_ix: set[int] = set()
+            alive: list[Unit] = []
+            for u in self.units.values():
+                h = u.hex
+                if h is not None and u.figures > 0:
+                    table[h] = u
+                    alive.append(u)
+                    i = index.get(h)
+                    if i is not None:
+                        occ_ix.add(i)
+            by_side = {None: alive, AXIS: [u for u in alive if u.side == AXIS],
+                       ALLIES: [u for u in alive if u.side == ALLIES]}
+            occ = self._occ = (self._positions, self.units, table, occ_ix, by_side)
+        return occ[2]
+
+    def _occupied_ix(self) -> set[int]:
+        """The occupied hexes as board index numbers (cached with ``occupancy``)."""
+        self.occupancy()
+        return self._occ[3]
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        return self.occupancy().get(h)
+
+    def live_units(self, side: str | None = None) -> list[Unit]:
+        """Units on the board (of ``side``), in id order (a new list: callers may change it)."""
+        self.occupancy()  # refreshes the cache below when units moved, died or appeared
+        return list(self._occ[4][side])
+
+    def _terrain(self, ignore: Unit | None = None) -> rules.Terrainish:
+        occ = self.occupancy()
+        t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
+        index = rules.static_of(self.scenario).index
+        occ_ix = self._occupied_ix()
+        if ignore is not None and ignore.alive:
+            occ = dict(occ)
+            occ.pop(ignore.hex, None)
+            t.occupied = occ
+            occ_ix = occ_ix - {index.get(ignore.hex)}
+        t.occupied_ix = occ_ix
+        return t
+
+    def medals(self, side: str) -> int:
+        """Medals of ``side`` now: eliminated (or exited) enemy units plus objectives."""
+        key = (side, self._positions, len(self.medal_units[side]), len(self.permanent))
+        cached = self.__dict__.get("_medal_cache")
+        if cached is not None and key in cached:
+            return cached[key]
+        total = self._medals(side)
+        if cached is None or len(cached) > 8:
+            cached = self.__dict__["_medal_cache"] = {}
+        cached[key] = total
+        return total
+
+    def _medals(self, side: str) -> int:
+        total = sum(n for _, n in self.medal_units[side])
+        for i, obj in enumerate(self.scenario.objectives):
+            if obj.side != side:
+                continue
+            if obj.permanent:
+                if self.permanent.get(str(i)) == side:
+                    total += obj.medals
+            elif any((u := self.unit_at(h)) is not None and u.side == side for h in obj.hexes):
+                total += obj.medals
+        return total
+
+    # ------------------------------------------------------------------ copy / json
+    def clone(self) -> Self:
+        new = type(self).__new__(type(self))
+        for k, v in self.__dict__.items():
+            if k == "dice":
+                new.dice = _copy_dice(v)
+            elif k == "game":
+                new.game = v
+            elif k in ("history", "setup_events"):
+                new.__dict__[k] = list(v)
+            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked"):
+                new.__dict__[k] = {} if k == "_moves" else None
+            else:
+                new.__dict__[k] = copy.deepcopy(v)
+        return new
+
+    # ------------------------------------------------------------------ display
+    def summary(self) -> str:
+        lines = [f"{self.scenario.title}: turn {self.turn}, {self.active} to play, phase "
+                 f"{self.phase}; medals Axis {self.medals(AXIS)}/{self.scenario.medals[AXIS]},"
+                 f" Allies {self.medals(ALLIES)}/{self.scenario.medals[ALLIES]}"]
+        if self.winner:
+            lines.append(f"winner: {self.winner}{self.win_reason}")
+        return "\n".join(lines)
+
+
+
+def _copy_dice(d: Dice) -> Dice:
+    if type(d) is not Dice:
+        return copy.deepcopy(d)  # test doubles (scripted dice)
+    return d.copy()

@@ -1,0 +1,388 @@
+"""The turn: set-up, the action loop, drawing and reshuffling cards, and victory.
+
+Rules: M44 Game Set-up 10 (shuffle, deal the hands), p.5 Game Play (play a card, order,
+move, battle, draw), p.13 Draw a Command Card (discard, draw; reshuffle when the deck runs
+out), p.14 Victory (medals, permanent objectives), scenario special rules: Sainte-Mere-Eglise
+airdrop, draw schedules (Pegasus Bridge), sudden death (Toulon, Saverne Gap), deck exhaustion
+(Vassieux). Also which actions are legal in each phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from wargame.errors import GameOver, MalformedAction, WrongPhase
+
+from . import rules
+from .actions import R_TURN, Action, Event, GameSpec, Unit, _m44
+from .board import ALLIES, AXIS, m44_to_hex, other_side
+from .cards import DECK
+from .context import PendingDecision, TurnContext
+from .position import StateBase
+
+__all__ = ["SequenceMixin"]
+
+
+class SequenceMixin(StateBase):
+    """Set-up, ``apply``, the turn flow, victory and ``legal_actions``."""
+
+    @classmethod
+    def new(cls, game: GameSpec, seed: int = 0) -> Self:
+        st = cls(game, seed)
+        sc = game.scenario
+        for i, spec in enumerate(sc.units):
+            st.add_unit(Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
+                             spec.special))
+        walls = set().union(*(sc.opt("seawalls") or {}).values()) if sc.opt("seawalls") else set()
+        for kind, h in sc.obstacles:
+            if h in walls:
+                continue  # Omaha Beach: sea walls are permanent sandbags for the Allies only
+            (st.sandbags if kind == "sand" else st.wire).add(h)
+        # M44 Game Set-up 10: shuffle the command cards and deal each side its hand.
+        deck = [c.id for c in DECK]
+        for i in range(len(deck) - 1, 0, -1):
+            j = st.dice.die(i + 1) - 1
+            deck[i], deck[j] = deck[j], deck[i]
+        st.deck = deck
+        for side in (sc.starts, other_side(sc.starts)):
+            for _ in range(sc.cards[side]):
+                st.hands[side].append(st.deck.pop())
+        ev = [Event("setup", {"title": sc.title, "axis_cards": sc.cards[AXIS],
+                              "allies_cards": sc.cards[ALLIES], "starts": sc.starts})]
+        if sc.opt("airdrop"):
+            ev += st._airdrop(sc.opt("airdrop"))
+        st.setup_events = ev
+        st._begin_turn()
+        return st
+
+    def _airdrop(self, spec: dict[str, Any]) -> list[Event]:
+        """Sainte-Mere-Eglise special rule: drop figures; each safe one becomes a unit.
+
+        Each figure lands on a hex drawn uniformly (seeded die) among the hexes within
+        ``range`` of ``center``; off the board, on a unit or on impassable ground it is lost.
+        """
+        center = m44_to_hex(*spec["center"])
+        area = list(center.within(int(spec["range"])))
+        t = self._terrain()
+        events = []
+        for n in range(1, int(spec["figures"]) + 1):
+            h = area[self.dice.die(len(area)) - 1]
+            occupied = {u.hex for u in self.units.values() if u.alive}
+            if not self.board.on_board(h):
+                where = f"off the board {_m44(h)}: lost"
+            elif h in occupied:
+                where = f"on an occupied hex {_m44(h)}: lost"
+            elif not rules.can_enter(t, "inf", h):
+                where = f"on impassable ground {_m44(h)}: lost"
+            else:
+                uid = max(self.units) + 1 if self.units else 0
+                self.add_unit(Unit(uid, spec["side"], "inf", h, 4, 4, None))
+                where = f"safely at {_m44(h)}: unit {uid} of 4 figures"
+            events.append(Event("airdrop", {"n": n, "where": where}))
+        return events
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, validate: bool = True) -> list[Event]:
+        """Play ``action``; returns its events. Illegal: ``IllegalAction``, state unchanged.
+
+        ``validate=False`` skips the legality check, like python-chess's ``Board.push``: only
+        for an action just taken from ``legal_actions()`` of this very state (playouts).
+        """
+        if self.winner:
+            raise GameOver("the game is over", R_TURN)
+        if not isinstance(action, Action):
+            raise MalformedAction(f"not a Memoir '44 action: {action!r:.80}", R_TURN)
+        if not validate or action in self._legal_for(action):
+            # Legal: apply in place (legal actions never raise; the property tests check it).
+            events = self._apply(action)
+            self.history.append(action)
+            return events
+        # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
+        self.clone()._apply(action)  # raises the specific IllegalAction if there is one
+        raise MalformedAction(f"{action} is not one of the legal actions "
+                              f"(unexpected arguments?)", R_TURN)
+
+    def _apply(self, a: Action) -> list[Event]:
+        ev: list[Event] = []
+        if self.pending:
+            ev += self._answer_pending(a)
+        else:
+            handler = {
+                "card": self._do_card,
+                "order": self._do_order,
+                "move": self._do_move,
+                "battle": self._do_battle,
+                "medics": self._do_medics,
+                "air": self._do_air,
+                "barrage": self._do_barrage_phase,
+            }.get(self.phase)
+            if handler is None:
+                raise WrongPhase(f"no action possible in phase {self.phase}", R_TURN)
+            ev += handler(a)
+        ev += self._continue()
+        return ev
+
+    # ------------------------------------------------------------------ turn flow
+    def _begin_turn(self) -> None:
+        self.phase = "card"
+        self.ctx = TurnContext()
+        self.side_turns[self.active] += 1
+
+    def _continue(self) -> list[Event]:
+        """Run queued automatic steps until a decision is needed."""
+        ev: list[Event] = []
+        while not self.pending and not self.winner:
+            queue = self.ctx.queue
+            if queue:
+                item = queue.pop(0)
+                ev += self._resolve_queued(item)
+                continue
+            if self.ctx.end_turn:
+                self.ctx.end_turn = False
+                ev += self._end_turn()
+                continue
+            if self.ctx.finish_turn:
+                self.ctx.finish_turn = False
+                ev += self._finish_turn()
+                continue
+            break
+        # objectives and medals change only when units move, die or score (speed only)
+        key = (self._positions, len(self.medal_units[AXIS]), len(self.medal_units[ALLIES]),
+               len(self.permanent), id(self.units))
+        if self.winner or self.__dict__.get("_checked") != key:
+            ev += self._check_objectives()
+            ev += self._check_victory()
+            self.__dict__["_checked"] = key
+        return ev
+
+    def _end_turn(self) -> list[Event]:
+        """M44 p.13 Draw a Command Card: discard, then draw (ambusher first)."""
+        ev: list[Event] = []
+        ctx = self.ctx
+        for cid in ctx.discard_after:
+            self.discard.append(cid)
+        ctx.discard_after = []
+        if ctx.card is not None:
+            self.discard.append(ctx.card)
+            ctx.played_card = ctx.card
+            ctx.card = None
+        if ctx.effect == "finest_hour" and not self.scenario.opt("no_reshuffle"):
+            # Their Finest Hour: reshuffle the deck and the discards.
+            ev += self._reshuffle()
+        ambusher = ctx.ambush_by
+        if ambusher:
+            ev += self._draw(ambusher, 1)
+            if self.winner:
+                return ev
+        n = 1
+        sched = (self.scenario.opt("draw_schedule") or {}).get(self.active) or {}
+        n = int(sched.get(self.side_turns[self.active], n))
+        if ctx.effect == "recon" and not ctx.recon_alt:
+            # Recon: draw two, keep one. A scenario that draws n > 1 (Pegasus Bridge): the
+            # first n - 1 as usual, the last one by Recon's draw-2-keep-1.
+            if n > 1:
+                ev += self._draw(self.active, n - 1)
+                if self.winner:
+                    return ev
+            drawn: list[int] = []
+            tail: list[Event] = []
+            for _ in range(2):
+                cid = self._take_from_deck(tail)
+                if cid is None:
+                    break
+                drawn.append(cid)
+                if self.winner:
+                    break
+            ev += [e for e in tail if e.kind == "reshuffle"]
+            if len(drawn) == 2 and not self.winner:
+                self.pending.append(PendingDecision("keep", self.active, cards=tuple(drawn)))
+                ev.append(Event("draw", {"side": self.active, "count": 2}))
+                return ev
+            self.hands[self.active] += drawn
+            ev.append(Event("draw", {"side": self.active, "count": len(drawn)}))
+            ev += [e for e in tail if e.kind != "reshuffle"]
+            if self.winner:
+                return ev
+        else:
+            ev += self._draw(self.active, n)
+            if self.winner:
+                return ev
+        ctx.finish_turn = True
+        return ev
+
+    def _finish_turn(self) -> list[Event]:
+        ev = [Event("turn_end", {"side": self.active, "turn": self.turn})]
+        ev += self._check_objectives()
+        # Toulon / Saverne Gap: sudden death at the end of the side's own turn.
+        for sd in self.scenario.opt("sudden_death") or ():
+            if sd["side"] != self.active:
+                continue
+            held = sum(1 for h in sd["hexes"]
+                       if (u := self.unit_at(h)) is not None and u.side == sd["side"])
+            if held >= sd["required"]:
+                self.winner = sd["side"]
+                self.win_reason = " (sudden death)"
+                ev.append(Event("victory", {"side": self.winner, "medals": self.medals(
+                    self.winner), "why": self.win_reason}))
+                return ev
+        ev += self._check_victory()
+        if self.winner:
+            return ev
+        self.active = other_side(self.active)
+        self.turn += 1
+        self._begin_turn()
+        return ev
+
+    def _take_from_deck(self, ev: list[Event]) -> int | None:
+        if not self.deck:
+            if self.scenario.opt("no_reshuffle") or not self.discard:
+                self._deck_out(ev)
+                return None
+            ev += self._reshuffle()
+        return self.deck.pop()
+
+    def _deck_out(self, ev: list[Event]) -> None:
+        """Vassieux special rule: the deck is never reshuffled; when it runs out and the
+        Allies have not won, the scenario's ``deck_exhausted_winner`` wins. "Runs out" is read
+        as BGA does (Cards.php pickForLocation): a card must be drawn and none is left."""
+        winner = self.scenario.opt("deck_exhausted_winner")
+        if winner and not self.winner:
+            self.winner = winner
+            self.win_reason = " (command deck exhausted)"
+            self.pending = []
+            ev.append(Event("deck_exhausted", {}))
+            ev.append(Event("victory", {"side": winner, "medals": self.medals(winner),
+                                        "why": self.win_reason}))
+
+    def _draw(self, side: str, n: int) -> list[Event]:
+        got = 0
+        tail: list[Event] = []
+        for _ in range(n):
+            cid = self._take_from_deck(tail)
+            if cid is None:
+                break
+            self.hands[side].append(cid)
+            got += 1
+            if self.winner:
+                break
+        return ([e for e in tail if e.kind == "reshuffle"]
+                + [Event("draw", {"side": side, "count": got})]
+                + [e for e in tail if e.kind != "reshuffle"])
+
+    def _reshuffle(self) -> list[Event]:
+        """M44 p.13: when the deck runs out, shuffle the discards into a new deck."""
+        pile = self.deck + self.discard
+        self.discard = []
+        for i in range(len(pile) - 1, 0, -1):
+            j = self.dice.die(i + 1) - 1
+            pile[i], pile[j] = pile[j], pile[i]
+        self.deck = pile
+        return [Event("reshuffle", {})]
+
+    # ------------------------------------------------------------------ victory
+    def _check_objectives(self) -> list[Event]:
+        ev = []
+        for i, obj in enumerate(self.scenario.objectives):
+            if not obj.permanent or str(i) in self.permanent:
+                continue
+            for h in obj.hexes:
+                u = self.unit_at(h)
+                if u is not None and u.side == obj.side:
+                    self.permanent[str(i)] = obj.side
+                    ev.append(Event("objective", {"side": obj.side, "how": "takes",
+                                                  "hex": _m44(h)}))
+                    break
+        return ev
+
+    def _check_victory(self) -> list[Event]:
+        if self.winner:
+            return []
+        for side in (self.active, other_side(self.active)):
+            m = self.medals(side)
+            if m >= self.scenario.medals[side]:
+                self.winner = side
+                self.win_reason = ""
+                self.pending = []
+                return [Event("victory", {"side": side, "medals": m, "why": ""})]
+        return []
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        return self._legal_actions(None)
+
+    def _legal_for(self, a: Action) -> list[Action]:
+        """The legal actions that could equal ``a`` (a subset of ``legal_actions``, for speed:
+        only its unit's moves and battles, only the one unit it orders)."""
+        if not self.pending and not self.winner:
+            ph, k = self.phase, a.kind
+            if (ph, k) in (("order", "end_orders"), ("move", "end_moves"),
+                           ("battle", "end_battles")):
+                return [Action(k)]
+            if ph == "order" and k == "order":
+                ordered = self.ctx.ordered
+                u = self.units.get(a.unit) if isinstance(a.unit, int) else None
+                if (u is not None and u.alive and u.side == self.active
+                        and u.id not in ordered and self._assignable(ordered + [u.id])):
+                    return [Action("order", unit=u.id)]
+                return []
+        if a.kind in ("move", "battle", "remove_wire") and a.unit is not None:
+            return self._legal_actions(a.unit)
+        return self._legal_actions(None)
+
+    def _legal_actions(self, only_unit: int | None) -> list[Action]:
+        if self.winner:
+            return []
+        if self.pending:
+            return self.pending_options()
+        ph = self.phase
+        if ph == "card":
+            return self.playable_cards()
+        if ph == "order":
+            return [Action("order", unit=uid) for uid in self._orderable()] + [
+                Action("end_orders")]
+        if ph == "move":
+            out = []
+            for uid in self._movable():
+                if only_unit is not None and uid != only_unit:
+                    continue
+                for h in self.move_options(uid):
+                    out.append(Action("move", unit=uid, hex=h))
+                if self.scenario.opt("exit_medals") and self._can_exit(uid):
+                    out.append(Action("exit", unit=uid))
+            return out + [Action("end_moves")]
+        if ph == "battle":
+            focus = self._overrun_focus()
+            if focus is not None:
+                return [Action("battle", unit=focus, hex=h) for h in self.battle_targets(focus)
+                        ] + [Action("skip_overrun", unit=focus), Action("end_battles")]
+            out = []
+            for uid in self.ctx.ordered:
+                u = self.units[uid]
+                if not u.alive or (only_unit is not None and uid != only_unit):
+                    continue
+                for h in self.battle_targets(uid):
+                    out.append(Action("battle", unit=uid, hex=h))
+                if u.kind == "inf" and u.hex in self.wire and self.can_battle(u)[0]:
+                    out.append(Action("remove_wire", unit=uid))
+            for uid in self._movable():
+                if only_unit is not None and uid != only_unit:
+                    continue
+                for h in self.move_options(uid):
+                    out.append(Action("move", unit=uid, hex=h))
+            return out + [Action("end_battles")]
+        if ph == "medics":
+            damaged = [u for u in self.live_units(self.active) if u.figures < u.max_figures]
+            if not damaged:
+                return [Action("end_orders")]
+            return [Action("medics", unit=u.id) for u in damaged]
+        if ph == "air":
+            out = [Action("air_target", hex=h) for h in self.air_target_options()]
+            if self.ctx.air_targets or not out:
+                out.append(Action("air_strike"))
+            return out
+        if ph == "barrage":
+            enemies = self.live_units(other_side(self.active))
+            if not enemies:
+                return [Action("end_orders")]
+            return [Action("barrage", hex=e.hex) for e in enemies]
+        return []
