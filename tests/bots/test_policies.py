@@ -88,3 +88,14 @@ def test_play_stops_at_the_bound_and_each_side_uses_its_policy():
     play(state, {side: Recording(RandomPolicy(1), side) for side in game.sides}, max_actions=80)
     assert len(state.action_log) == 80 == len(chosen)
     assert set(chosen) == set(game.sides)
+
+
+@pytest.mark.parametrize("scenario_id", ["memoir44-1", "memoir44-5"])
+def test_memoir_random_policies_play_a_scenario_to_its_end(scenario_id):
+    game = open_game(scenario_id)
+    state = play(game.new_state(2), {side: make_policy(game, "random", seed=i)
+                                     for i, side in enumerate(game.sides)}, max_actions=5000)
+    assert state.is_terminal
+    outcome = state.outcome()
+    assert outcome.final and outcome.winner in game.sides
+    assert replay(game, 2, state.action_log).fingerprint() == state.fingerprint()

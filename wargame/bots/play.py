@@ -14,6 +14,7 @@ from typing import Any
 
 from wargame.bots.campaign_random import RandomPolicy
 from wargame.bots.greedy import GreedyPolicy
+from wargame.bots.memoir_random import MemoirRandomPolicy
 from wargame.protocol import GameDefinition, GameState, Policy
 
 __all__ = ["POLICY_NAMES", "make_policy", "play", "play_policies", "play_random_game"]
@@ -32,8 +33,6 @@ def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
                          f"{', '.join(known)}")
     if game.kind == "campaign":
         return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
-    from wargame.bots.memoir_random import MemoirRandomPolicy
-
     return MemoirRandomPolicy(seed)
 
 
