@@ -6,8 +6,9 @@ motorized infantry and assault guns), CN 11.1.1 (landing units advancing ashore)
 
 from __future__ import annotations
 
+from wargame.errors import DecisionRefused
 from wargame.hexgrid import Hex
-from wargame.operational.actions import Advance, IllegalAction
+from wargame.operational.actions import Advance
 
 
 class AdvanceRules:
@@ -67,7 +68,7 @@ class AdvanceRules:
         p = self.rule_prefix
         c = self.combat
         if a not in self.advance_options():
-            raise IllegalAction("not a legal advance", f"{p} 5.2")
+            raise DecisionRefused("not a legal advance", f"{p} 5.2")
         us = self.units[a.unit]
         for hid in a.path:
             h = Hex.from_id(hid)

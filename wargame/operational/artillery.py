@@ -6,8 +6,8 @@ Rules: CN/OD 8.0 (range, once per phase, artillery attacked in its hex only defe
 
 from __future__ import annotations
 
+from wargame.errors import MalformedAction, SupportRefused
 from wargame.hexgrid import Hex
-from wargame.operational.actions import IllegalAction
 
 
 class ArtilleryRules:
@@ -31,13 +31,13 @@ class ArtilleryRules:
         p = self.rule_prefix
         in_range = set(self.artillery_in_range(side, target))
         if len(set(artillery)) != len(artillery):
-            raise IllegalAction("an artillery unit is listed twice", f"{p} 8.0")
+            raise SupportRefused("an artillery unit is listed twice", f"{p} 8.0")
         for uid in artillery:
             if uid not in self.units:
-                raise IllegalAction(f"no unit {uid!r}", p)
+                raise MalformedAction(f"no unit {uid!r}", p)
             if uid not in in_range:
-                raise IllegalAction(f"{self.game.units[uid].name} is not artillery in range or was already used this phase", f"{p} 8.0")
+                raise SupportRefused(f"{self.game.units[uid].name} is not artillery in range or was already used this phase", f"{p} 8.0")
         if artillery and any(self.units[u].in_maquis for u in attackers):
             # OD 10.0: units forced into a maquis area get no artillery support of any kind
             # (in defence: _do_declare_defence)
-            raise IllegalAction("units forced into a maquis area get no artillery support", "OD 10.0")
+            raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")

@@ -12,6 +12,13 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from wargame.errors import (
+    CombatRefused,
+    MalformedAction,
+    MovementRefused,
+    SupportRefused,
+    WrongPhase,
+)
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, IllegalAction
 from wargame.operational.combat import Shift
@@ -291,30 +298,30 @@ def combat_shifts(state: State, attackers: tuple[str, ...], defenders: list[str]
 def carpet_refusal(state: State, targets: tuple[str, ...]) -> IllegalAction | None:
     r = "BFN 19.3"
     if not enabled(state.game, "bfn-19.3"):
-        return IllegalAction("this game does not use BFN carpet bombing", r)
+        return CombatRefused("this game does not use BFN carpet bombing", r)
     if state.pending is not None or state.phase is not Phase.ALLIED_MOVEMENT:
-        return IllegalAction("carpet bombing is declared at the start of the Allied movement phase", "BFN 19.3.1")
+        return WrongPhase("carpet bombing is declared at the start of the Allied movement phase", "BFN 19.3.1")
     f = _flags(state)
     used = f.get("carpet_turns", [])
     if state.turn < CARPET_FROM_TURN:
-        return IllegalAction(f"carpet bombing only after 15 July (turn {CARPET_FROM_TURN})", "BFN 19.3.1")
+        return CombatRefused(f"carpet bombing only after 15 July (turn {CARPET_FROM_TURN})", "BFN 19.3.1")
     if len(used) >= CARPET_USES or state.turn in used:
-        return IllegalAction(f"at most {CARPET_USES} carpet bombings a game, one a turn", "BFN 19.3.1")
+        return CombatRefused(f"at most {CARPET_USES} carpet bombings a game, one a turn", "BFN 19.3.1")
     if any(us.moved for u, us in state.units.items() if state.side_of(u) == "allied"):
-        return IllegalAction("the targets are chosen before any Allied unit moves", "BFN 19.3.3")
+        return CombatRefused("the targets are chosen before any Allied unit moves", "BFN 19.3.3")
     if state.air_points.get("allied", 0) < CARPET_AIR_COST:
-        return IllegalAction(f"a carpet bombing costs {CARPET_AIR_COST} Allied air points", "BFN 19.3.2")
+        return SupportRefused(f"a carpet bombing costs {CARPET_AIR_COST} Allied air points", "BFN 19.3.2")
     try:
         hexes = [Hex.from_id(t) for t in targets]
     except (ValueError, TypeError):
-        return IllegalAction(f"{targets!r} are not hex ids", r)
+        return MalformedAction(f"{targets!r} are not hex ids", r)
     if len(hexes) != CARPET_HEXES or len(set(hexes)) != CARPET_HEXES:
-        return IllegalAction(f"choose {CARPET_HEXES} different target hexes", "BFN 19.3.3")
+        return CombatRefused(f"choose {CARPET_HEXES} different target hexes", "BFN 19.3.3")
     board = state.game.board
     if not all(h in board.hexes and board.is_land(h) for h in hexes):
-        return IllegalAction("every target must be a land hex of the map", "BFN 19.3.3")
+        return CombatRefused("every target must be a land hex of the map", "BFN 19.3.3")
     if not _connected(board, set(hexes)):
-        return IllegalAction("the target hexes must be contiguous", "BFN 19.3.3")
+        return CombatRefused("the target hexes must be contiguous", "BFN 19.3.3")
     return None
 
 
@@ -363,7 +370,7 @@ def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
 def move_refusal(state: State, uid: str) -> IllegalAction | None:
     carpet = state.flags.get("bfn", {}).get("carpet")
     if carpet and uid in carpet["pinned"]:
-        return IllegalAction("pinned by friendly fire: the unit does not move", "BFN 19.3.3")
+        return MovementRefused("pinned by friendly fire: the unit does not move", "BFN 19.3.3")
     return None
 
 

@@ -6,6 +6,7 @@ CN 9.0 (no artillery-only attacks without Mulberries); BFN 19.3 replaces CN 6.3 
 
 from __future__ import annotations
 
+from wargame.errors import CombatRefused, SupportRefused
 from wargame.hexgrid import Hex
 from wargame.operational import variants
 from wargame.operational.actions import Bombard, CarpetBomb, IllegalAction
@@ -21,15 +22,15 @@ class BombardmentRules:
         side = self.phase.side
         if bool(artillery) == bool(air):
             if artillery and air:
-                return IllegalAction("artillery-only attacks get no air support", f"{p} 8.0")
-            return IllegalAction("a bombardment needs artillery or air points", f"{p} 6.2")
+                return SupportRefused("artillery-only attacks get no air support", f"{p} 8.0")
+            return SupportRefused("a bombardment needs artillery or air points", f"{p} 6.2")
         if air:
             try:
                 self._check_air(side, air, rule_min=True)
             except IllegalAction as exc:
                 return exc
         if artillery and self.mulberry_penalty() >= 2 and side == "allied":
-            return IllegalAction("without Mulberries the Allies make no artillery-only attacks", "CN 9.0")
+            return SupportRefused("without Mulberries the Allies make no artillery-only attacks", "CN 9.0")
         return None
 
     def _do_bombard(self, a: Bombard) -> None:
@@ -70,8 +71,8 @@ class BombardmentRules:
         if center not in self.carpet_targets():
             rule = self.game.rule("carpet_bombing")
             if not rule:
-                raise IllegalAction("this game has no carpet bombing", p)
-            raise IllegalAction(
+                raise CombatRefused("this game has no carpet bombing", p)
+            raise CombatRefused(
                 f"carpet bombing: before any Allied move, from turn {rule['from_turn']}, at most "
                 f"{rule['uses']} times on non-consecutive turns, not already used this turn", f"{p} 6.3")
         self.carpet_turns.append(self.turn)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -21,7 +22,6 @@ from wargame.operational.actions import (
     DeclareDefence,
     EmpEliminate,
     EndAdvance,
-    IllegalAction,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack
 from wargame.operational.state_types import Combat, Decision
@@ -90,15 +90,15 @@ class CombatSteps:
     def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
         p = self.rule_prefix
         if not self.phase.is_combat:
-            raise IllegalAction("attacks happen in the combat phase", f"{p} 3.0")
+            raise WrongPhase("attacks happen in the combat phase", f"{p} 3.0")
         side = self.phase.side
         target = self._hex_arg(target_id, "target")
         defenders = self.units_at(target)
         if not defenders or all(self.side_of(u) == side for u in defenders):
-            raise IllegalAction(f"no enemy unit in {target.id}", f"{p} 5.0")
+            raise CombatRefused(f"no enemy unit in {target.id}", f"{p} 5.0")
         if (side, target) in self.attacked_hexes:
             # CN 6.0 observations; OD 8.0 observations (the same sentence sits elsewhere)
-            raise IllegalAction(f"{target.id} was already attacked this turn", "OD 8.0" if p == "OD" else f"{p} 6.0")
+            raise CombatRefused(f"{target.id} was already attacked this turn", "OD 8.0" if p == "OD" else f"{p} 6.0")
         return side, target
 
     def preview_attack(self, target: str, attackers: tuple[str, ...], artillery: tuple[str, ...] = (), air: int = 0,
@@ -111,32 +111,32 @@ class CombatSteps:
         p = self.rule_prefix
         side, target = self._combat_refusal_common(a.target)
         if not a.attackers:
-            raise IllegalAction("an attack needs attacking units (artillery alone bombards)", f"{p} 8.0")
+            raise CombatRefused("an attack needs attacking units (artillery alone bombards)", f"{p} 8.0")
         if len(set(a.attackers)) != len(a.attackers):
-            raise IllegalAction("a unit is listed twice", f"{p} 5.1")
+            raise CombatRefused("a unit is listed twice", f"{p} 5.1")
         eligible = set(self.eligible_attackers(side, target, one_armour=False))
         for uid in a.attackers:
             if uid not in self.units:
-                raise IllegalAction(f"no unit {uid!r}", p)
+                raise MalformedAction(f"no unit {uid!r}", p)
             if uid not in eligible:
                 us = self.units[uid]
                 if us.attacked:
-                    raise IllegalAction(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
+                    raise CombatRefused(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
                 ut = self.unit_type(uid)
                 if self.game.board.hexes[target].terrain in ut.no_attack_into:
-                    raise IllegalAction("armoured units cannot attack into mountains", f"{p} 5.1.2")
-                raise IllegalAction(f"{self.game.units[uid].name} is not adjacent to {target.id}", f"{p} 5.0")
+                    raise CombatRefused("armoured units cannot attack into mountains", f"{p} 5.1.2")
+                raise CombatRefused(f"{self.game.units[uid].name} is not adjacent to {target.id}", f"{p} 5.0")
         if self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []):
             if sum(1 for u in a.attackers if self.unit_type(u).armoured) > 1:
-                raise IllegalAction("only one armoured unit may attack a bocage hex", f"{p} 5.1.2")
+                raise CombatRefused("only one armoured unit may attack a bocage hex", f"{p} 5.1.2")
         self._check_artillery(side, target, a.artillery, a.attackers)
         if set(a.artillery) & set(a.attackers):
-            raise IllegalAction("a unit cannot both attack and fire as artillery", f"{p} 8.0")
+            raise SupportRefused("a unit cannot both attack and fire as artillery", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
         if (a.air or a.artillery) and not self._guerrilla_supported(a.attackers):
             # OD 10.0: guerrillas get no air or artillery support unless stacked with other
             # Allied units (an attack with an unstacked guerrilla gets none at all).
-            raise IllegalAction("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
         defenders = self.units_at(target)
         combat = Combat(kind="attack", side=side, target=target, attackers=list(a.attackers),
                         artillery=list(a.artillery), air=a.air, defenders=defenders)
@@ -172,11 +172,11 @@ class CombatSteps:
         in_range = set(self.artillery_in_range(dside, c.target))
         for uid in a.artillery:
             if uid not in in_range:
-                raise IllegalAction(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
+                raise SupportRefused(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
-            raise IllegalAction("units forced into a maquis area get no artillery support", "OD 10.0")
+            raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
         if (a.air or a.artillery) and not self._guerrilla_supported(tuple(c.defenders)):
-            raise IllegalAction("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
         self.pending = None
         c.defence_air = a.air
         c.defence_artillery = list(a.artillery)

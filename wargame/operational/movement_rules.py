@@ -9,6 +9,14 @@ friendly fire).
 
 from __future__ import annotations
 
+from wargame.errors import (
+    EngagementRefused,
+    MalformedAction,
+    MovementRefused,
+    NotYourTurn,
+    StackingRefused,
+    WrongPhase,
+)
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
 from wargame.operational import bfn_rules as bfn
@@ -75,31 +83,31 @@ class MovementRules:
     def _move_refusal(self, uid: str) -> IllegalAction | None:
         p = self.rule_prefix
         if uid not in self.units:
-            return IllegalAction(f"no unit {uid!r}", p)
+            return MalformedAction(f"no unit {uid!r}", p)
         if self.pending is not None:
-            return IllegalAction(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+            return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
         if not self.phase.is_movement:
-            return IllegalAction("units move only in their side's movement phase", f"{p} 3.0")
+            return WrongPhase("units move only in their side's movement phase", f"{p} 3.0")
         if self.side_of(uid) != self.phase.side:
-            return IllegalAction(f"it is the {PHASE_NAMES[self.phase.value]} phase", f"{p} 3.0")
+            return NotYourTurn(f"it is the {PHASE_NAMES[self.phase.value]} phase", f"{p} 3.0")
         us = self.units[uid]
         if us.status != "on_map":
-            return IllegalAction(f"{self.game.units[uid].name} is not on the map", f"{p} 4.0")
+            return MovementRefused(f"{self.game.units[uid].name} is not on the map", f"{p} 4.0")
         if self.game.units[uid].movement == 0:
-            return IllegalAction("units with movement 0 cannot move", f"{p} 5.3")
+            return MovementRefused("units with movement 0 cannot move", f"{p} 5.3")
         if us.stopped:
-            return IllegalAction("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
+            return EngagementRefused("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
         pinned = bfn.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
         if pinned:
             return pinned
         frozen = self.game.rule("no_move_first_turn_types")
         if frozen and self.turn == self.game.scenario.first_turn and self.game.units[uid].type in frozen["types"] \
                 and any(u == uid for u, _ in self.game.scenario.setup):
-            return IllegalAction("paratroops dropped on the first turn do not move", frozen.get("rule", f"{p} 4.2.3"))
+            return MovementRefused("paratroops dropped on the first turn do not move", frozen.get("rule", f"{p} 4.2.3"))
         wait = self.game.rule("drop_units_wait_contact")
         if wait and uid in wait.get("units", []) and uid not in self.flags.get("contacted", []):
             if not self._in_contact_with_friends(uid):
-                return IllegalAction("dropped units move only after contacting other Allied units", f"{p} 4.2.3")
+                return MovementRefused("dropped units move only after contacting other Allied units", f"{p} 4.2.3")
         return None
 
     def _in_contact_with_friends(self, uid: str) -> bool:
@@ -120,17 +128,17 @@ class MovementRules:
         p = self.rule_prefix
         side = self.side_of(a.unit)
         if dest in self.occupied_by(self.other(side)):
-            raise IllegalAction("two enemy units never share a hex", f"{p} 4.1.2")
+            raise EngagementRefused("two enemy units never share a hex", f"{p} 4.1.2")
         reach = self.reach(a.unit)
         if dest not in reach or dest == self.units[a.unit].hex:
             mp, mclass = self.movement_of(a.unit)
             cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
                 if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
             if cost is None:
-                raise IllegalAction(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
-            raise IllegalAction(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
+                raise MovementRefused(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
+            raise MovementRefused(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
         if self.stack_room(dest, side, a.unit) <= 0:
-            raise IllegalAction(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
+            raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
         path = path_to(reach, dest)
         if a.path:
             path = self._check_path(a, reach)
@@ -153,16 +161,16 @@ class MovementRules:
         p = self.rule_prefix
         hexes = [self._hex_arg(x, "path hex") for x in a.path]
         if not hexes or hexes[-1] != Hex.from_id(a.to):
-            raise IllegalAction("the path must end at the destination", f"{p} 4.0")
+            raise MovementRefused("the path must end at the destination", f"{p} 4.0")
         side = self.side_of(a.unit)
         zoc = self.zoc_of(self.other(side))
         for h in hexes[:-1]:
             if h in zoc:
-                raise IllegalAction(f"the path enters an enemy zone of engagement at {h.id} and must stop there", f"{p} 4.1.2")
+                raise EngagementRefused(f"the path enters an enemy zone of engagement at {h.id} and must stop there", f"{p} 4.1.2")
         cost = self._path_cost(a.unit, self.units[a.unit].hex, hexes)
         mp, _ = self.movement_of(a.unit)
         if cost is None or cost > 2 * mp:
-            raise IllegalAction(f"the path costs more than the unit's {mp} MP", f"{p} 4.0")
+            raise MovementRefused(f"the path costs more than the unit's {mp} MP", f"{p} 4.0")
         return hexes
 
     def _path_cost(self, uid: str, start: Hex, path: list[Hex]) -> int | None:

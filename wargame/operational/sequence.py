@@ -10,6 +10,7 @@ the end of movement.
 
 from __future__ import annotations
 
+from wargame.errors import DecisionRefused, EndPhaseRefused, GameOver, MalformedAction, NotYourTurn
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
 from wargame.operational import bfn_rules as bfn
@@ -171,9 +172,9 @@ class SequenceRules:
     def apply(self, action: Action) -> list[Event]:
         """Apply an action; returns the events it caused. Illegal: raises, state unchanged."""
         if not isinstance(action, Action):
-            raise IllegalAction(f"not an action: {action!r}")
+            raise MalformedAction(f"not an action: {action!r}")
         if self.is_over:
-            raise IllegalAction("the game is over", f"{self.rule_prefix} 11.2")
+            raise GameOver("the game is over", f"{self.rule_prefix} 11.2")
         snapshot = self._snapshot()
         first_event = len(self.events)
         self._cache.clear()
@@ -227,7 +228,7 @@ class SequenceRules:
     def _dispatch(self, action: Action) -> None:
         if self.pending is not None:
             if action not in self.pending.options and not self._pending_accepts(action):
-                raise IllegalAction(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+                raise DecisionRefused(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
             self._answer(action)
             return
         handler = {
@@ -240,7 +241,7 @@ class SequenceRules:
             CarpetBomb: self._do_carpet,
         }.get(type(action)) or bfn.action_handler(self, action)
         if handler is None:
-            raise IllegalAction(f"{action.kind} is only an answer to a pending decision")
+            raise DecisionRefused(f"{action.kind} is only an answer to a pending decision")
         handler(action)
 
     def _pending_accepts(self, action: Action) -> bool:
@@ -251,14 +252,14 @@ class SequenceRules:
         try:
             h = Hex.from_id(hid)
         except (ValueError, TypeError):
-            raise IllegalAction(f"{what} {hid!r} is not a hex id") from None
+            raise MalformedAction(f"{what} {hid!r} is not a hex id") from None
         if h not in self.game.board.hexes:
-            raise IllegalAction(f"{what} {hid} is not on the map")
+            raise MalformedAction(f"{what} {hid} is not on the map")
         return h
 
     def _end_phase_refusal(self) -> IllegalAction | None:
         if self.pending is not None:
-            return IllegalAction(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+            return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
         if self.phase.is_combat:
             side = self.phase.side
             for uid in sorted(self.must_attack):
@@ -267,7 +268,7 @@ class SequenceRules:
                     continue
                 if self._can_still_attack(uid, side):
                     name = self.game.units[uid].name
-                    return IllegalAction(f"{name} is engaged and must attack", f"{self.rule_prefix} 4.1.2")
+                    return EndPhaseRefused(f"{name} is engaged and must attack", f"{self.rule_prefix} 4.1.2")
         return None
 
     def _can_still_attack(self, uid: str, side: str) -> bool:
