@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from wargame.errors import CombatRefused, SupportRefused
 from wargame.hexgrid import Hex
-from wargame.operational import variants
 from wargame.operational.actions import Bombard, CarpetBomb, IllegalAction
 from wargame.operational.combat import assess_bombardment
 from wargame.operational.state_types import Combat, Phase
@@ -84,17 +83,17 @@ class BombardmentRules:
             result = self.game.tables.carpet_result(d1 + d2)
             self._emit("carpet", f"{p} 6.3", hex=h.id, total=d1 + d2, result=result)
             if result == "DB":
-                self._take_loss(self._weakest(victims), f"{p} 6.3")
+                self.take_loss(self.weakest(victims), f"{p} 6.3")
             elif result == "DE":
-                self._eliminate(self._weakest(victims), " (carpet bombing)", f"{p} 6.3")
+                self.eliminate(self.weakest(victims), " (carpet bombing)", f"{p} 6.3")
             elif result == "DA":
                 for uid in victims:
-                    self._eliminate(uid, " (carpet bombing)", f"{p} 6.3")
+                    self.eliminate(uid, " (carpet bombing)", f"{p} 6.3")
 
     def carpet_targets(self) -> list[Hex]:
         rule = self.game.rule("carpet_bombing")
         if not rule or self.phase is not Phase.ALLIED_MOVEMENT or self.pending is not None \
-                or variants.enabled(self.game, "bfn-19.3"):  # BFN 19.3 replaces CN 6.3
+                or self.game.hooks.replaces_carpet_bombing(self.game):  # BFN 19.3 replaces CN 6.3
             return []
         if self.turn < rule["from_turn"] or len(self.carpet_turns) >= rule["uses"]:
             return []

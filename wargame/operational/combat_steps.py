@@ -133,7 +133,7 @@ class CombatSteps:
         if set(a.artillery) & set(a.attackers):
             raise SupportRefused("a unit cannot both attack and fire as artillery", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
-        if (a.air or a.artillery) and not self._guerrilla_supported(a.attackers):
+        if (a.air or a.artillery) and not self.guerrilla_supported(a.attackers):
             # OD 10.0: guerrillas get no air or artillery support unless stacked with other
             # Allied units (an attack with an unstacked guerrilla gets none at all).
             raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
@@ -150,7 +150,7 @@ class CombatSteps:
         dside = self.other(side)
         defence_arty = self.artillery_in_range(dside, target)
         can_air = self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns
-        if not self._guerrilla_supported(tuple(defenders)):
+        if not self.guerrilla_supported(tuple(defenders)):
             defence_arty, can_air = [], False  # OD 10.0: lone guerrillas defend unsupported
         if can_air or defence_arty:
             options = [DeclareDefence(0, ())]
@@ -175,7 +175,7 @@ class CombatSteps:
                 raise SupportRefused(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
             raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
-        if (a.air or a.artillery) and not self._guerrilla_supported(tuple(c.defenders)):
+        if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):
             raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
         self.pending = None
         c.defence_air = a.air
@@ -249,7 +249,7 @@ class CombatSteps:
                 options = self.retreat_options(uid)
                 if not options:
                     c.retreat_queue.pop(0)
-                    self._eliminate(uid, " (no retreat possible)", f"{p} 5.3")
+                    self.eliminate(uid, " (no retreat possible)", f"{p} 5.3")
                     continue
                 if len(options) == 1:
                     c.retreat_queue.pop(0)

@@ -36,20 +36,22 @@ class LossRules:
         if self.combat is not None:
             self.combat.lost.add(uid)
         if eliminate:
-            self._eliminate(uid, "", rule)
+            self.eliminate(uid, "", rule)
         else:
-            self._take_loss(uid, rule)
+            self.take_loss(uid, rule)
 
-    def _take_loss(self, uid: str, rule: str) -> None:
+    def take_loss(self, uid: str, rule: str) -> None:
         """CN/OD 7.0: a first loss flips the counter; a second eliminates it."""
         us = self.units[uid]
         if us.reduced:
-            self._eliminate(uid, " (second loss)", rule)
+            self.eliminate(uid, " (second loss)", rule)
         else:
             us.reduced = True
             self._emit("loss", rule, unit=self.game.units[uid].name)
 
-    def _eliminate(self, uid: str, why: str, rule: str) -> None:
+    def eliminate(self, uid: str, why: str, rule: str) -> None:
+        """Remove ``uid`` from play (status ``eliminated``); ``why`` is appended to the event
+        text and ``rule`` cited."""
         us = self.units[uid]
         us.status = "eliminated"
         us.hex = None
@@ -62,7 +64,7 @@ class LossRules:
         if role == "defender":
             c.emp_value = sum(self.defence_of(u) for u in action.units)
         for u in action.units:
-            self._eliminate(u, " (EMP)", rule)
+            self.eliminate(u, " (EMP)", rule)
 
     def _emp_attacker_options(self) -> list[EmpEliminate]:
         """EMP: attacking units whose attack adds up to at least the defence eliminated; all of
@@ -82,6 +84,6 @@ class LossRules:
                 break
         return options
 
-    def _weakest(self, uids: list[str]) -> str:
+    def weakest(self, uids: list[str]) -> str:
         """The owner's automatic pick for a loss: the unit worth least (docs/rules-notes.md)."""
         return min(uids, key=lambda u: (self.attack_of(u) + self.defence_of(u), u))

@@ -8,7 +8,6 @@ stacked with other Allied units); BFN 19.5-19.7 column shifts join the same list
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.combat import Shift
 
 
@@ -28,10 +27,10 @@ class MaquisRules:
             out.append(Shift("defenders forced into a maquis area", +1, "OD 10.0"))
         if any(self.units[u].in_maquis for u in attackers):
             out.append(Shift("attackers forced into a maquis area", -1, "OD 10.0"))
-        out.extend(bfn.combat_shifts(self, attackers, defenders))  # BFN 19.5-19.7
+        out.extend(self.game.hooks.combat_shifts(self, attackers, defenders))  # BFN 19.5-19.7
         return out
 
-    def _guerrilla_supported(self, units: tuple[str, ...]) -> bool:
+    def guerrilla_supported(self, units: tuple[str, ...]) -> bool:
         """OD 10.0: every guerrilla among ``units`` shares its hex with a non-guerrilla ally."""
         for uid in units:
             if self.unit_type(uid).guerrilla and self.units[uid].status == "on_map":
@@ -54,9 +53,9 @@ class MaquisRules:
                     us.maquis_phases += 1
                     self._emit("maquis", "OD 10.0", unit=self.game.units[uid].name)
                     if us.maquis_phases >= 2:
-                        self._eliminate(uid, " (maquis area)", "OD 10.0")
+                        self.eliminate(uid, " (maquis area)", "OD 10.0")
                     else:
-                        self._take_loss(uid, "OD 10.0")
+                        self.take_loss(uid, "OD 10.0")
                 else:
                     us.maquis_phases = 0
                     us.in_maquis = False

@@ -19,7 +19,6 @@ from wargame.errors import (
 )
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
 
@@ -74,13 +73,15 @@ class MovementRules:
         return out
 
     def legal_destinations(self, uid: str) -> dict[Hex, Reach]:
-        if self._move_refusal(uid) is not None:
+        if self.move_refusal(uid) is not None:
             return {}
         side = self.side_of(uid)
         reach = self.reach(uid)
         return {h: r for h, r in reach.items() if h != self.units[uid].hex and self.stack_room(h, side, uid) > 0}
 
-    def _move_refusal(self, uid: str) -> IllegalAction | None:
+    def move_refusal(self, uid: str) -> IllegalAction | None:
+        """Why ``uid`` may not move now (the refusal it would raise), or None: the unit, the
+        phase, its state, then the optional rules' ``move_refusal`` hook."""
         p = self.rule_prefix
         if uid not in self.units:
             return MalformedAction(f"no unit {uid!r}", p)
@@ -97,7 +98,7 @@ class MovementRules:
             return MovementRefused("units with movement 0 cannot move", f"{p} 5.3")
         if us.stopped:
             return EngagementRefused("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
-        pinned = bfn.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
+        pinned = self.game.hooks.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
         if pinned:
             return pinned
         frozen = self.game.rule("no_move_first_turn_types")
@@ -121,7 +122,7 @@ class MovementRules:
         return False
 
     def _do_move(self, a: Move) -> None:
-        refusal = self._move_refusal(a.unit)
+        refusal = self.move_refusal(a.unit)
         if refusal:
             raise refusal
         dest = self._hex_arg(a.to, "destination")

@@ -7,8 +7,6 @@ landing); BFN 19.4 replaces the installation when its variant is on (see ``varia
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
-from wargame.operational import variants
 
 
 class MulberryRules:
@@ -16,7 +14,7 @@ class MulberryRules:
 
     def _mulberry_turn(self) -> None:
         rule = self.game.rule("mulberries")
-        if not rule or bfn.replaces_cn_mulberries(self.game):  # BFN 19.4 replaces CN 9.0
+        if not rule or self.game.hooks.replaces_mulberries(self.game):  # BFN 19.4 replaces CN 9.0
             return
         state = self.flags.setdefault("mulberries", {m["name"]: "planned" for m in rule["harbours"]})
         captured = self.flags.setdefault("landing_captured", {})
@@ -68,7 +66,7 @@ class MulberryRules:
         if not rule:
             return False
         states = self.flags.get("mulberries") or {}
-        for m in variants.mulberry_harbours(self, rule):  # BFN 19.4: the chosen beaches
+        for m in self.game.hooks.mulberry_harbours(self.game, rule):  # BFN 19.4: the chosen beaches
             if Hex.from_id(m["landing"]) == h and states.get(m["name"]) == "operating":
                 return True
         port = Hex.from_id(rule["port"])

@@ -7,7 +7,6 @@ OD 9.0 (any combat in a coast hex), BFN 19.1 (after the battleships leave).
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
 
 
 class NavalRules:
@@ -17,7 +16,7 @@ class NavalRules:
         rule = self.game.rule("naval_support")
         if not rule:
             return 0
-        rule = bfn.naval_rule(self, rule)  # BFN 19.1: after the battleships leave
+        rule = self.game.hooks.naval_rule(self, rule)  # BFN 19.1: after the battleships leave
         cols = int(rule["columns"])
         if rule.get("coast_hexes") and target in self.game.board.coast:
             return cols  # OD 9.0: any combat in a coast hex

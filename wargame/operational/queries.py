@@ -9,7 +9,6 @@ Rules: CN/OD 4.1.1 (stacking room), 4.1.2 (zones of engagement, dominant terrain
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.combat import terrain_columns
 
 
@@ -112,7 +111,7 @@ class BoardQueries:
         entry = self.game.rule("entry_turn_movement")
         if entry and d.side == entry["side"] and us.entered_turn == self.turn:
             return int(entry["movement"]), str(entry["movement_class"])
-        return d.movement, bfn.movement_class(self, uid, self.unit_type(uid).movement_class)  # BFN 19.5
+        return d.movement, self.game.hooks.movement_class(self, uid, self.unit_type(uid).movement_class)  # BFN 19.5
 
     def stack_room(self, h: Hex, side: str, exclude: str | None = None) -> int:
         n = sum(1 for u in self.units_at(h) if u != exclude and self.side_of(u) == side)
@@ -138,7 +137,7 @@ class BoardQueries:
     def _hex_columns(self, h: Hex) -> int:
         return terrain_columns(self, h)[0]
 
-    def _dominant(self, h: Hex, enemy_hexes: list[Hex]) -> bool:
+    def dominant(self, h: Hex, enemy_hexes: list[Hex]) -> bool:
         """CN/OD 4.1.2: dominant terrain = more defensive columns than every engaging enemy."""
         mine = self._hex_columns(h)
         return all(mine > self._hex_columns(e) for e in enemy_hexes)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from wargame.errors import EntryRefused, MalformedAction, NotYourTurn, StackingRefused, WrongPhase
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.actions import Action, Enter, Exit, Move
 from wargame.operational.state_types import Phase
 
@@ -30,7 +29,7 @@ class ReinforcementRules:
         for uid, h in self.game.scenario.setup:
             d = self.game.units[uid]
             if d.type in types and d.nation in intact_faces:
-                if bfn.drop_override(self, uid, h):
+                if self.game.hooks.drop_override(self, uid, h):
                     continue  # BFN 19.8: Pegasus Bridge
                 die = self.dice.d6()
                 ok = die in intact_faces[d.nation]
@@ -106,10 +105,12 @@ class ReinforcementRules:
         return [h for h in self.entry_hexes(uid)
                 if self._entry_cost(uid, h) is not None and self.stack_room(h, side) > 0]
 
-    def _exit_actions(self, uid: str) -> list[Action]:
+    def exit_actions(self, uid: str) -> list[Action]:
+        """CN/OD 4.2.2: the ``Exit`` actions open to ``uid`` now (a permitted edge it stands on,
+        1 movement point left)."""
         us = self.units[uid]
         out = []
-        if self._move_refusal(uid) is not None:
+        if self.move_refusal(uid) is not None:
             return out
         mp, _ = self.movement_of(uid)
         if 2 * mp - us.spent < 2:
@@ -209,7 +210,7 @@ class ReinforcementRules:
 
     def _do_exit(self, a: Exit) -> None:
         p = self.rule_prefix
-        refusal = self._move_refusal(a.unit)
+        refusal = self.move_refusal(a.unit)
         if refusal:
             raise refusal
         us = self.units[a.unit]
@@ -243,7 +244,7 @@ class ReinforcementRules:
         us = self.units[uid]
         side = self.side_of(uid)
         if self.stack_room(us.hex, side) <= 0:
-            self._eliminate(uid, " (no room to land)", self.landing_rule)
+            self.eliminate(uid, " (no room to land)", self.landing_rule)
             return
         us.status = "on_map"
         self._take_control(us.hex, side)

@@ -122,13 +122,13 @@ class RetreatRules:
             us.hex = h
             self._emit("retreat", f"{p} 5.3", unit=name, frm=prev.id, to=h.id)
             if river and self.unit_type(uid).river_retreat_loss:
-                self._take_loss(uid, f"{p} 5.3.2")  # armour retreating across a river
+                self.take_loss(uid, f"{p} 5.3.2")  # armour retreating across a river
                 if us.status != "on_map":
                     return
             if i == 1:
                 sheltered = any(self.side_of(u) == side for u in self.units_at(prev) if u != uid)
                 if not sheltered:
-                    self._take_loss(uid, f"{p} 5.3.3")  # second move under encirclement
+                    self.take_loss(uid, f"{p} 5.3.3")  # second move under encirclement
                     if us.status != "on_map":
                         return
             prev = h

@@ -13,7 +13,6 @@ from __future__ import annotations
 from wargame.errors import DecisionRefused, EndPhaseRefused, GameOver, MalformedAction, NotYourTurn
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.actions import (
     Action,
     Attack,
@@ -103,7 +102,7 @@ class SequenceRules:
             allied_air = 0  # CN 6.0: no air power on turn 5
         self.air_points = {"allied": allied_air, "axis": 0}
         self._emit("air_points", f"{self.rule_prefix} 6.0", side="Allied", points=allied_air)
-        bfn.start_of_turn(self)  # BFN 19.1, 19.2, 19.4, 19.6.2: the daily rolls
+        self.game.hooks.on_turn_start(self)  # BFN 19.1, 19.2, 19.4, 19.6.2: the daily rolls
         self._withdrawals()
         self._mulberry_turn()
 
@@ -125,6 +124,7 @@ class SequenceRules:
                 us.started_engaged = us.status == "on_map" and self.engaged(uid)
         if self.phase.is_combat:
             self.must_attack = self._compute_must_attack(side)
+        self.game.hooks.on_phase_start(self)
 
     def _compute_must_attack(self, side: str) -> set[str]:
         """CN/OD 4.1.2 and 5.0: at the end of movement, units next to the enemy must attack,
@@ -144,7 +144,7 @@ class SequenceRules:
             adjacent = [n for n in board.neighbours(us.hex) if n in enemy]
             if not adjacent:
                 continue
-            if us.started_engaged and not us.moved and self._dominant(us.hex, adjacent):
+            if us.started_engaged and not us.moved and self.dominant(us.hex, adjacent):
                 continue
             out.add(uid)
         return out
@@ -152,7 +152,7 @@ class SequenceRules:
     def _withdrawals(self) -> None:
         """CN 4.2.2 (82nd and 101st on turn 13), OD 4.2.2 (British para turn 4, 148th turn 5):
         removed unless encircled, then as soon as freed."""
-        for w in bfn.withdrawal_rules(self, self.game.rule("withdrawals", []) or []):  # BFN 19.2
+        for w in self.game.hooks.withdrawal_rules(self, self.game.rule("withdrawals", []) or []):  # BFN 19.2
             if self.turn < w["turn"]:
                 continue
             members = [u for u, d in self.game.units.items() if d.division in w.get("divisions", []) or u in w.get("units", [])]
@@ -204,12 +204,12 @@ class SequenceRules:
                 if us.status == "on_map":
                     for h in self.legal_destinations(uid):
                         actions.append(Move(uid, h.id))
-                    actions.extend(self._exit_actions(uid))
+                    actions.extend(self.exit_actions(uid))
                 elif us.status == "waiting":
                     actions.extend(Enter(uid, h.id) for h in self.legal_entry_hexes(uid))
             for h in self.carpet_targets():
                 actions.append(CarpetBomb(h.id))
-            actions.extend(bfn.extra_actions(self))  # BFN 19.3
+            actions.extend(self.game.hooks.extra_actions(self))  # BFN 19.3
         else:
             actions.extend(self._attack_actions(side))
             landing = self.game.rule("first_turn_landing")
@@ -221,7 +221,7 @@ class SequenceRules:
                         actions.extend(Enter(uid, h.id, j.id) for j in self._join_hexes(uid))
                     elif self.stack_room(h, side, uid) > 0:  # CN 4.1.1 on the other beach
                         actions.append(Enter(uid, h.id))
-        if self._end_phase_refusal() is None:
+        if self.end_phase_refusal() is None:
             actions.append(EndPhase())
         return actions
 
@@ -239,7 +239,7 @@ class SequenceRules:
             Attack: self._do_attack,
             Bombard: self._do_bombard,
             CarpetBomb: self._do_carpet,
-        }.get(type(action)) or bfn.action_handler(self, action)
+        }.get(type(action)) or self.game.hooks.action_handler(self, action)
         if handler is None:
             raise DecisionRefused(f"{action.kind} is only an answer to a pending decision")
         handler(action)
@@ -257,7 +257,9 @@ class SequenceRules:
             raise MalformedAction(f"{what} {hid} is not on the map")
         return h
 
-    def _end_phase_refusal(self) -> IllegalAction | None:
+    def end_phase_refusal(self) -> IllegalAction | None:
+        """Why the phase cannot end now (a pending decision; CN/OD 4.1.2 engaged units that
+        must still attack), or None."""
         if self.pending is not None:
             return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
         if self.phase.is_combat:
@@ -282,13 +284,13 @@ class SequenceRules:
         return False
 
     def _do_end_phase(self, a: EndPhase) -> None:
-        refusal = self._end_phase_refusal()
+        refusal = self.end_phase_refusal()
         if refusal:
             raise refusal
         side = self.phase.side
         if self.phase.is_movement:
             self._end_of_movement(side)
-            bfn.end_of_movement(self, side)  # BFN 19.3.3: the bombs fall
+            self.game.hooks.on_movement_end(self, side)  # BFN 19.3.3: the bombs fall
         else:
             self._end_of_combat(side)
         i = PHASES.index(self.phase)
@@ -314,7 +316,7 @@ class SequenceRules:
             # CN 7.0: Allied units that stay disengaged through their movement phase recover.
             for uid, us in self.units.items():
                 if self.side_of(uid) == side and us.status == "on_map" and us.reduced \
-                        and not us.started_engaged and not self.engaged(uid) and not bfn.no_recovery(self, uid):
+                        and not us.started_engaged and not self.engaged(uid) and not self.game.hooks.no_recovery(self, uid):
                     us.reduced = False
                     self._emit("recover", rec.get("rule", f"{self.rule_prefix} 7.0"), unit=self.game.units[uid].name)
         self._maquis_end_of_movement(side)
@@ -324,7 +326,7 @@ class SequenceRules:
             if us.status == "at_sea" and self.side_of(uid) == side:
                 # CN 11.1.1 / OD 5.3: a unit that could not occupy its landing hex is destroyed.
                 if self.units_at(us.hex) and any(self.side_of(u) != side for u in self.units_at(us.hex)):
-                    self._eliminate(uid, " (could not land)", self.landing_rule)
+                    self.eliminate(uid, " (could not land)", self.landing_rule)
                 else:
                     self._land(uid)
         self._note_mulberry_captures()

@@ -20,13 +20,14 @@ from typing import Any
 from wargame.dice import Dice
 from wargame.errors import MalformedAction
 from wargame.hexgrid import Hex
-from wargame.operational import bfn_rules as bfn
 from wargame.operational.actions import Action, IllegalAction, action_from_dict
 from wargame.operational.advance import AdvanceRules
 from wargame.operational.air import AirRules
 from wargame.operational.artillery import ArtilleryRules
+from wargame.operational.bfn_rules import BattleForNormandyRules
 from wargame.operational.bombardment import BombardmentRules
 from wargame.operational.combat_steps import CombatSteps
+from wargame.operational.hooks import RuleHooks
 from wargame.operational.losses import LossRules
 from wargame.operational.maquis import MaquisRules
 from wargame.operational.movement import StepCosts
@@ -53,7 +54,9 @@ class Game:
     def __init__(self, scenario: Scenario | str, variants: tuple[str, ...] | list[str] = ()) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.variants = normalize_variants(variants)  # BFN 19: optional variant rules
-        self.tables = bfn.variant_tables(self.scenario.tables, self.variants)
+        # BFN 19: the optional rules plug into the engine's declared hooks (hooks.py)
+        self.hooks: RuleHooks = BattleForNormandyRules()
+        self.tables = self.hooks.tables(self.scenario.tables, self.variants)
         self.board = self.scenario.board
         self.units = self.scenario.units
         self.divisions = self.scenario.divisions

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.operational import actions as _actions
 from wargame.operational.actions import Action
+from wargame.paths import scenario_dir
+from wargame.scenario_errors import ScenarioError, load_yaml
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.operational.state import Game, State
@@ -39,8 +42,91 @@ __all__ = [
     "turn_first_day", "turn_last_day", "effective_turn", "day_offset", "day_of",
     "withdrawal_check", "roll_withdrawal_day", "mulberry_progress", "storm_damage",
     "simulate_mulberry", "friendly_fire_pinned", "dd_landing", "pegasus_landing",
-    "CarpetBombArea", "DD_VALUES", "BEACH_HARBOURS",
+    "CarpetBombArea", "DD_VALUES", "BEACH_HARBOURS", "VariantData", "load_variant_data",
 ]
+
+
+# ------------------------------------------------------------------------------ Normandy data
+VARIANT_DATA_FILE = "variants.yaml"
+
+
+@dataclass(frozen=True)
+class VariantData:
+    """The Normandy data of the BFN 19 variants (``scenarios/normandy/variants.yaml``)."""
+
+    d_day: date
+    withdrawal_first_day: date
+    withdrawal_last_day: date
+    mulberry_first_day: date
+    storm_turn: int
+    beaches: tuple[str, ...]
+    mulberry_sites: dict[str, dict[str, str]]
+    mulberry_default_beaches: tuple[str, str]
+    british_sector_from_column: int
+    airborne_divisions: tuple[str, ...]
+    pegasus_unit: str
+    dd_values: dict[str, int]
+    avre_nations: frozenset[str]
+    commando_type: str
+    infantry_types: frozenset[str]
+
+
+def load_variant_data(folder: Path | None = None) -> VariantData:
+    """Read and check ``variants.yaml`` of the Normandy scenario (or of ``folder``); a missing
+    or malformed field raises ``ScenarioError`` naming the file and the field."""
+    path = (folder if folder is not None else scenario_dir("normandy")) / VARIANT_DATA_FILE
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(path, "(top level)", "a mapping of the BFN 19 variant data", data)
+
+    def need(name: str, kind: type | tuple[type, ...], expected: str) -> Any:
+        value = data.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise ScenarioError(path, name, expected, value)
+        return value
+
+    def names(name: str) -> tuple[str, ...]:
+        value = need(name, list, "a list of names")
+        if not value or not all(isinstance(v, str) and v for v in value):
+            raise ScenarioError(path, name, "a list of names", value)
+        return tuple(value)
+
+    beaches = names("beaches")
+    sites = need("mulberry_sites", dict, "a mapping beach -> {name, hex, landing}")
+    for beach, site in sites.items():
+        if beach not in beaches:
+            raise ScenarioError(path, f"mulberry_sites.{beach}", f"one of the beaches {list(beaches)}", beach)
+        for key in ("name", "hex", "landing"):
+            if not isinstance(site, dict) or not isinstance(site.get(key), str):
+                raise ScenarioError(path, f"mulberry_sites.{beach}.{key}", "a string (hex ids quoted)",
+                                    site.get(key) if isinstance(site, dict) else site)
+    default = names("mulberry_default_beaches")
+    if len(default) != 2 or not all(b in sites for b in default):
+        raise ScenarioError(path, "mulberry_default_beaches", "two beaches of mulberry_sites", list(default))
+    dd = need("dd_values", dict, "a mapping beach -> d10 value")
+    for beach, value in dd.items():
+        if beach not in beaches or not isinstance(value, int):
+            raise ScenarioError(path, f"dd_values.{beach}", "a beach with an integer d10 value", value)
+    return VariantData(
+        d_day=need("d_day", date, "a date (YYYY-MM-DD)"),
+        withdrawal_first_day=need("withdrawal_first_day", date, "a date (YYYY-MM-DD)"),
+        withdrawal_last_day=need("withdrawal_last_day", date, "a date (YYYY-MM-DD)"),
+        mulberry_first_day=need("mulberry_first_day", date, "a date (YYYY-MM-DD)"),
+        storm_turn=need("storm_turn", int, "a turn number"),
+        beaches=beaches,
+        mulberry_sites={b: dict(site) for b, site in sites.items()},
+        mulberry_default_beaches=(default[0], default[1]),
+        british_sector_from_column=need("british_sector_from_column", int, "a hex column number"),
+        airborne_divisions=names("airborne_divisions"),
+        pegasus_unit=need("pegasus_unit", str, "a unit id"),
+        dd_values=dict(dd),
+        avre_nations=frozenset(names("avre_nations")),
+        commando_type=need("commando_type", str, "a unit type"),
+        infantry_types=frozenset(names("infantry_types")),
+    )
+
+
+DATA = load_variant_data()
 
 
 @dataclass(frozen=True)
@@ -167,7 +253,7 @@ def variant_option(game: Game, vid: str) -> str | None:
 
 
 # ------------------------------------------------------------------------------ dates (CN 2.4.1)
-D_DAY = date(1944, 6, 6)
+D_DAY = DATA.d_day
 
 
 def turn_first_day(turn: int) -> date:
@@ -201,8 +287,8 @@ def days_to_roll(turn: int) -> range:
 
 
 # ------------------------------------------------------------------------------ dice procedures
-WITHDRAWAL_FIRST = date(1944, 6, 30)   # BFN 19.1, 19.2
-WITHDRAWAL_LAST = date(1944, 7, 5)
+WITHDRAWAL_FIRST = DATA.withdrawal_first_day   # BFN 19.1, 19.2
+WITHDRAWAL_LAST = DATA.withdrawal_last_day
 
 
 def withdrawal_check(day: date, dice: Dice) -> tuple[bool, int | None]:
@@ -228,8 +314,8 @@ def roll_withdrawal_day(dice: Dice) -> date:
 
 
 MULBERRY_TARGET = 21          # BFN 19.4.1
-MULBERRY_FIRST_DAY = date(1944, 6, 8)   # chosen in the night interphase of 7 June
-STORM_TURN = 5                # CN 9.0: the storm of 19-22 June
+MULBERRY_FIRST_DAY = DATA.mulberry_first_day   # chosen in the night interphase of 7 June
+STORM_TURN = DATA.storm_turn                   # CN 9.0: the storm of 19-22 June
 
 
 def mulberry_progress(progress: int, dice: Dice) -> tuple[int, int]:
@@ -271,9 +357,9 @@ def friendly_fire_pinned(dice: Dice) -> tuple[bool, int]:
     return die in FRIENDLY_FIRE_FACES, die
 
 
-# BFN 19.6.2: a d10 (0-9) at or under the beach's DD value lands the DD tanks. Omaha's 3 is
-# BFN's own example; the others are ours (docs/notes-incoming/bfn.md). Juno: no DDs (19.6.3).
-DD_VALUES: dict[str, int] = {"Utah": 8, "Omaha": 3, "Gold": 7, "Sword": 7}
+# BFN 19.6.2: a d10 (0-9) at or under the beach's DD value lands the DD tanks (values in
+# variants.yaml; Juno: no DDs, 19.6.3).
+DD_VALUES: dict[str, int] = DATA.dd_values
 
 
 def dd_landing(beach: str, dice: Dice) -> tuple[bool, int]:
@@ -281,7 +367,7 @@ def dd_landing(beach: str, dice: Dice) -> tuple[bool, int]:
     return die <= DD_VALUES[beach], die
 
 
-PEGASUS_UNIT = "gb-5p-6ab"
+PEGASUS_UNIT = DATA.pegasus_unit
 PEGASUS_FACES = frozenset({1, 2, 3, 4})
 
 
@@ -290,23 +376,17 @@ def pegasus_landing(dice: Dice) -> tuple[bool, int]:
     return die in PEGASUS_FACES, die
 
 
-# Mulberry sites: Omaha and Gold are CN 9.0's two harbours; the others are the beach hex and
-# the sea hex off it (a choice of ours).
-BEACH_HARBOURS: dict[str, dict[str, str]] = {
-    "Utah": {"name": "Utah", "hex": "1508", "landing": "1409"},
-    "Omaha": {"name": "American", "hex": "2009", "landing": "2010"},
-    "Gold": {"name": "British", "hex": "2409", "landing": "2410"},
-    "Juno": {"name": "Juno", "hex": "2708", "landing": "2709"},
-    "Sword": {"name": "Sword", "hex": "3010", "landing": "3011"},
-}
-BRITISH_SECTOR_FROM_COLUMN = 22   # BFN 19.1: coast from Port-en-Bessin east (Gold, Juno, Sword)
-BEACHES = ("Utah", "Omaha", "Gold", "Juno", "Sword")
-AIRBORNE = ("us-82", "us-101")
+# Mulberry sites (BFN 19.4), the British sector (19.1), the beaches and the airborne divisions
+# (19.2): Normandy data, in variants.yaml.
+BEACH_HARBOURS: dict[str, dict[str, str]] = DATA.mulberry_sites
+BRITISH_SECTOR_FROM_COLUMN = DATA.british_sector_from_column
+BEACHES = DATA.beaches
+AIRBORNE = DATA.airborne_divisions
 CARPET_FROM_TURN = 14             # BFN 19.3.1: after 15 July (turn 14 = 16-18 July)
 CARPET_USES = 2
 CARPET_HEXES = 10
 CARPET_AIR_COST = 10              # BFN 19.3.2's 10 CSP, as CN air points
-INFANTRY_TYPES = frozenset({"infantry", "ranger_commando", "naval_infantry", "bicycle_infantry"})
+INFANTRY_TYPES = DATA.infantry_types
 
 
 # ------------------------------------------------------------------------------ the new action
@@ -327,7 +407,7 @@ def mulberry_beaches(game: Game) -> tuple[str, str]:
     if option:
         a, b = option.split("+")
         return a, b
-    return "Omaha", "Gold"   # BFN 19.4.1: historically
+    return DATA.mulberry_default_beaches   # BFN 19.4.1: historically
 
 
 def mulberry_harbours(state_or_game: Any, cn_rule: dict | None = None) -> list[dict]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.hexgrid import Hex
-from wargame.operational import variants
 from wargame.protocol import Outcome
 
 
@@ -33,7 +32,7 @@ class VictoryRules:
         for h, info in self.game.board.hexes.items():
             if info.airfield or (info.terrain == "city"):
                 hexes.add(h)
-        for m in variants.mulberry_harbours(self, self.game.rule("mulberries")):  # BFN 19.4: chosen beaches
+        for m in self.game.hooks.mulberry_harbours(self.game, self.game.rule("mulberries")):  # BFN 19.4: chosen beaches
             hexes.add(Hex.from_id(m["landing"]))
         return hexes
 
