@@ -341,13 +341,13 @@ def test_od_7_0_a_loss_halves_rounded_up_keeps_movement_second_loss_eliminates()
     state._cache.clear()
     intact_reach = {h: r.cost for h, r in state.reach("fr-6rts-9dic").items()}
     assert (state.attack_of("fr-6rts-9dic"), state.defence_of("fr-6rts-9dic")) == (3, 4)
-    state._take_loss("fr-6rts-9dic", "OD 7.0")
+    state.take_loss("fr-6rts-9dic", "OD 7.0")
     assert state.units["fr-6rts-9dic"].reduced
     assert (state.attack_of("fr-6rts-9dic"), state.defence_of("fr-6rts-9dic")) == (2, 2)
     assert state.movement_of("fr-6rts-9dic")[0] == 5
     state._cache.clear()
     assert {h: r.cost for h, r in state.reach("fr-6rts-9dic").items()} == intact_reach
-    state._take_loss("fr-6rts-9dic", "OD 7.0")
+    state.take_loss("fr-6rts-9dic", "OD 7.0")
     assert state.units["fr-6rts-9dic"].status == "eliminated"
 
 

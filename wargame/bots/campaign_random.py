@@ -118,11 +118,11 @@ class RandomPolicy:
             return None
         movers = [u for u, us in sorted(state.units.items())
                   if us.status == "on_map" and state.side_of(u) == side
-                  and state._move_refusal(u) is None]
+                  and state.move_refusal(u) is None]
         rng.shuffle(movers)
         for uid in movers[:10]:
             options: list[Action] = [Move(uid, h.id) for h in sorted(state.legal_destinations(uid))]
-            options += state._exit_actions(uid)
+            options += state.exit_actions(uid)
             if options:
                 return rng.choice(options)
         return None

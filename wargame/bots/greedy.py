@@ -238,7 +238,7 @@ class GreedyPolicy:
         """The next move: first the moves of an attack group, then advances; [] when done.
         ``done`` holds the units already moved (or left in place) this phase; it grows."""
         movers = [u for u in sorted(state.units) if state.units[u].status == "on_map"
-                  and state.side_of(u) == side and u not in done and state._move_refusal(u) is None]
+                  and state.side_of(u) == side and u not in done and state.move_refusal(u) is None]
         if not movers:
             return []
         for uid in movers:  # engaged units facing a hopeless obligatory attack pull back first
@@ -318,7 +318,7 @@ class GreedyPolicy:
         board = state.game.board
         enemy = state.occupied_by(state.other(side))
         adjacent = [n for n in board.neighbours(here) if n in enemy]
-        if not adjacent or state._dominant(here, adjacent):
+        if not adjacent or state.dominant(here, adjacent):
             return None
         best = -99.0
         for e in adjacent:
@@ -366,7 +366,7 @@ class GreedyPolicy:
         enters = [a for a in actions if isinstance(a, Enter)]
         if enters:
             return [enters[0]]  # CN turn 0: the commandos join the 6th Airborne
-        forced = state._end_phase_refusal() is not None
+        forced = state.end_phase_refusal() is not None
         best: tuple[float, Action] | None = None
         for a in actions:
             if isinstance(a, Attack):
@@ -394,7 +394,7 @@ class GreedyPolicy:
         if state.turn not in air_table.no_air_turns:
             top = min(state.air_points.get(side, 0), air_table.strike_max)
         options = [0]
-        if not state._guerrilla_supported(attack.attackers):
+        if not state.guerrilla_supported(attack.attackers):
             artillery, top = (), 0  # OD 10.0: no air or artillery for unstacked guerrillas
         if top >= air_table.strike_min:
             options += list(range(max(1, air_table.strike_min), top + 1))

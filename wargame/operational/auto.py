@@ -110,11 +110,11 @@ class RandomPolicy:
         if self._moves_this_phase >= self.move_budget:
             return None
         movers = [u for u, us in sorted(state.units.items())
-                  if us.status == "on_map" and state.side_of(u) == side and state._move_refusal(u) is None]
+                  if us.status == "on_map" and state.side_of(u) == side and state.move_refusal(u) is None]
         self.rng.shuffle(movers)
         for uid in movers[:10]:
             options: list[Action] = [Move(uid, h.id) for h in sorted(state.legal_destinations(uid))]
-            options += state._exit_actions(uid)
+            options += state.exit_actions(uid)
             if options:
                 self._moves_this_phase += 1
                 return self.rng.choice(options)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
-from wargame.dice import ROW_BANDS, row_band
+from wargame.dice import ROW_BANDS, band_probability, row_band
 from wargame.paths import scenario_dir
 from wargame.scenario_errors import ScenarioError, load_yaml
 
@@ -98,8 +98,6 @@ class Tables:
 
     def crt_distribution(self, column: int | str) -> dict[str, Fraction]:
         """Exact distribution of results in one column (fractions of 36)."""
-        from wargame.dice import band_probability
-
         index = self.crt_columns.index(column) if isinstance(column, str) else column
         dist: dict[str, Fraction] = {}
         for band, _ in ROW_BANDS:
@@ -127,8 +125,6 @@ class Tables:
         return self.bombardment[row_band(total)][column]
 
     def bombardment_distribution(self, column: int) -> dict[str, Fraction]:
-        from wargame.dice import band_probability
-
         dist: dict[str, Fraction] = {}
         for band, _ in ROW_BANDS:
             result = self.bombardment[band][column]

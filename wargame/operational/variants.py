@@ -15,21 +15,24 @@ are in ``docs/notes-incoming/bfn.md``; in short:
 * BFN modifiers become CRT column shifts (CN has no DRMs);
 * BFN's supply points (CN has none) become the turn's Allied air points.
 
-The engine (``wargame/operational/state.py``) calls the hooks at the end of this module;
-the dice procedures above them are pure functions of a ``Dice`` (the analysis module and the
-tests use the same functions).
+The engine calls the hooks of ``bfn_rules.py`` (the rules as they act on a game); this module
+holds the registry of variants, the calendar and the dice procedures, pure functions of a
+``Dice`` that the engine, the analysis module and the tests share.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.operational import actions as _actions
-from wargame.operational.actions import Action, IllegalAction
+from wargame.operational.actions import Action
+from wargame.paths import scenario_dir
+from wargame.scenario_errors import ScenarioError, load_yaml
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.operational.state import Game, State
@@ -39,8 +42,91 @@ __all__ = [
     "turn_first_day", "turn_last_day", "effective_turn", "day_offset", "day_of",
     "withdrawal_check", "roll_withdrawal_day", "mulberry_progress", "storm_damage",
     "simulate_mulberry", "friendly_fire_pinned", "dd_landing", "pegasus_landing",
-    "CarpetBombArea", "DD_VALUES", "BEACH_HARBOURS",
+    "CarpetBombArea", "DD_VALUES", "BEACH_HARBOURS", "VariantData", "load_variant_data",
 ]
+
+
+# ------------------------------------------------------------------------------ Normandy data
+VARIANT_DATA_FILE = "variants.yaml"
+
+
+@dataclass(frozen=True)
+class VariantData:
+    """The Normandy data of the BFN 19 variants (``scenarios/normandy/variants.yaml``)."""
+
+    d_day: date
+    withdrawal_first_day: date
+    withdrawal_last_day: date
+    mulberry_first_day: date
+    storm_turn: int
+    beaches: tuple[str, ...]
+    mulberry_sites: dict[str, dict[str, str]]
+    mulberry_default_beaches: tuple[str, str]
+    british_sector_from_column: int
+    airborne_divisions: tuple[str, ...]
+    pegasus_unit: str
+    dd_values: dict[str, int]
+    avre_nations: frozenset[str]
+    commando_type: str
+    infantry_types: frozenset[str]
+
+
+def load_variant_data(folder: Path | None = None) -> VariantData:
+    """Read and check ``variants.yaml`` of the Normandy scenario (or of ``folder``); a missing
+    or malformed field raises ``ScenarioError`` naming the file and the field."""
+    path = (folder if folder is not None else scenario_dir("normandy")) / VARIANT_DATA_FILE
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(path, "(top level)", "a mapping of the BFN 19 variant data", data)
+
+    def need(name: str, kind: type | tuple[type, ...], expected: str) -> Any:
+        value = data.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise ScenarioError(path, name, expected, value)
+        return value
+
+    def names(name: str) -> tuple[str, ...]:
+        value = need(name, list, "a list of names")
+        if not value or not all(isinstance(v, str) and v for v in value):
+            raise ScenarioError(path, name, "a list of names", value)
+        return tuple(value)
+
+    beaches = names("beaches")
+    sites = need("mulberry_sites", dict, "a mapping beach -> {name, hex, landing}")
+    for beach, site in sites.items():
+        if beach not in beaches:
+            raise ScenarioError(path, f"mulberry_sites.{beach}", f"one of the beaches {list(beaches)}", beach)
+        for key in ("name", "hex", "landing"):
+            if not isinstance(site, dict) or not isinstance(site.get(key), str):
+                raise ScenarioError(path, f"mulberry_sites.{beach}.{key}", "a string (hex ids quoted)",
+                                    site.get(key) if isinstance(site, dict) else site)
+    default = names("mulberry_default_beaches")
+    if len(default) != 2 or not all(b in sites for b in default):
+        raise ScenarioError(path, "mulberry_default_beaches", "two beaches of mulberry_sites", list(default))
+    dd = need("dd_values", dict, "a mapping beach -> d10 value")
+    for beach, value in dd.items():
+        if beach not in beaches or not isinstance(value, int):
+            raise ScenarioError(path, f"dd_values.{beach}", "a beach with an integer d10 value", value)
+    return VariantData(
+        d_day=need("d_day", date, "a date (YYYY-MM-DD)"),
+        withdrawal_first_day=need("withdrawal_first_day", date, "a date (YYYY-MM-DD)"),
+        withdrawal_last_day=need("withdrawal_last_day", date, "a date (YYYY-MM-DD)"),
+        mulberry_first_day=need("mulberry_first_day", date, "a date (YYYY-MM-DD)"),
+        storm_turn=need("storm_turn", int, "a turn number"),
+        beaches=beaches,
+        mulberry_sites={b: dict(site) for b, site in sites.items()},
+        mulberry_default_beaches=(default[0], default[1]),
+        british_sector_from_column=need("british_sector_from_column", int, "a hex column number"),
+        airborne_divisions=names("airborne_divisions"),
+        pegasus_unit=need("pegasus_unit", str, "a unit id"),
+        dd_values=dict(dd),
+        avre_nations=frozenset(names("avre_nations")),
+        commando_type=need("commando_type", str, "a unit type"),
+        infantry_types=frozenset(names("infantry_types")),
+    )
+
+
+DATA = load_variant_data()
 
 
 @dataclass(frozen=True)
@@ -167,7 +253,7 @@ def variant_option(game: Game, vid: str) -> str | None:
 
 
 # ------------------------------------------------------------------------------ dates (CN 2.4.1)
-D_DAY = date(1944, 6, 6)
+D_DAY = DATA.d_day
 
 
 def turn_first_day(turn: int) -> date:
@@ -201,8 +287,8 @@ def days_to_roll(turn: int) -> range:
 
 
 # ------------------------------------------------------------------------------ dice procedures
-WITHDRAWAL_FIRST = date(1944, 6, 30)   # BFN 19.1, 19.2
-WITHDRAWAL_LAST = date(1944, 7, 5)
+WITHDRAWAL_FIRST = DATA.withdrawal_first_day   # BFN 19.1, 19.2
+WITHDRAWAL_LAST = DATA.withdrawal_last_day
 
 
 def withdrawal_check(day: date, dice: Dice) -> tuple[bool, int | None]:
@@ -228,8 +314,8 @@ def roll_withdrawal_day(dice: Dice) -> date:
 
 
 MULBERRY_TARGET = 21          # BFN 19.4.1
-MULBERRY_FIRST_DAY = date(1944, 6, 8)   # chosen in the night interphase of 7 June
-STORM_TURN = 5                # CN 9.0: the storm of 19-22 June
+MULBERRY_FIRST_DAY = DATA.mulberry_first_day   # chosen in the night interphase of 7 June
+STORM_TURN = DATA.storm_turn                   # CN 9.0: the storm of 19-22 June
 
 
 def mulberry_progress(progress: int, dice: Dice) -> tuple[int, int]:
@@ -271,9 +357,9 @@ def friendly_fire_pinned(dice: Dice) -> tuple[bool, int]:
     return die in FRIENDLY_FIRE_FACES, die
 
 
-# BFN 19.6.2: a d10 (0-9) at or under the beach's DD value lands the DD tanks. Omaha's 3 is
-# BFN's own example; the others are ours (docs/notes-incoming/bfn.md). Juno: no DDs (19.6.3).
-DD_VALUES: dict[str, int] = {"Utah": 8, "Omaha": 3, "Gold": 7, "Sword": 7}
+# BFN 19.6.2: a d10 (0-9) at or under the beach's DD value lands the DD tanks (values in
+# variants.yaml; Juno: no DDs, 19.6.3).
+DD_VALUES: dict[str, int] = DATA.dd_values
 
 
 def dd_landing(beach: str, dice: Dice) -> tuple[bool, int]:
@@ -281,7 +367,7 @@ def dd_landing(beach: str, dice: Dice) -> tuple[bool, int]:
     return die <= DD_VALUES[beach], die
 
 
-PEGASUS_UNIT = "gb-5p-6ab"
+PEGASUS_UNIT = DATA.pegasus_unit
 PEGASUS_FACES = frozenset({1, 2, 3, 4})
 
 
@@ -290,23 +376,17 @@ def pegasus_landing(dice: Dice) -> tuple[bool, int]:
     return die in PEGASUS_FACES, die
 
 
-# Mulberry sites: Omaha and Gold are CN 9.0's two harbours; the others are the beach hex and
-# the sea hex off it (a choice of ours).
-BEACH_HARBOURS: dict[str, dict[str, str]] = {
-    "Utah": {"name": "Utah", "hex": "1508", "landing": "1409"},
-    "Omaha": {"name": "American", "hex": "2009", "landing": "2010"},
-    "Gold": {"name": "British", "hex": "2409", "landing": "2410"},
-    "Juno": {"name": "Juno", "hex": "2708", "landing": "2709"},
-    "Sword": {"name": "Sword", "hex": "3010", "landing": "3011"},
-}
-BRITISH_SECTOR_FROM_COLUMN = 22   # BFN 19.1: coast from Port-en-Bessin east (Gold, Juno, Sword)
-BEACHES = ("Utah", "Omaha", "Gold", "Juno", "Sword")
-AIRBORNE = ("us-82", "us-101")
+# Mulberry sites (BFN 19.4), the British sector (19.1), the beaches and the airborne divisions
+# (19.2): Normandy data, in variants.yaml.
+BEACH_HARBOURS: dict[str, dict[str, str]] = DATA.mulberry_sites
+BRITISH_SECTOR_FROM_COLUMN = DATA.british_sector_from_column
+BEACHES = DATA.beaches
+AIRBORNE = DATA.airborne_divisions
 CARPET_FROM_TURN = 14             # BFN 19.3.1: after 15 July (turn 14 = 16-18 July)
 CARPET_USES = 2
 CARPET_HEXES = 10
 CARPET_AIR_COST = 10              # BFN 19.3.2's 10 CSP, as CN air points
-INFANTRY_TYPES = frozenset({"infantry", "ranger_commando", "naval_infantry", "bicycle_infantry"})
+INFANTRY_TYPES = DATA.infantry_types
 
 
 # ------------------------------------------------------------------------------ the new action
@@ -321,149 +401,13 @@ class CarpetBombArea(Action):
 _actions.ACTION_TYPES.setdefault(CarpetBombArea.kind, CarpetBombArea)
 
 
-# ------------------------------------------------------------------------------ engine hooks
-def _flags(state: State) -> dict[str, Any]:
-    return state.flags.setdefault("bfn", {})
-
-
-def _emit(state: State, kind: str, rule: str, text: str, **data: Any) -> None:
-    from wargame.operational.state import Event
-
-    state.events.append(Event(kind, text, rule, data))
-
-
-def variant_tables(tables: Any, variants: tuple[str, ...]) -> Any:
-    """BFN 19.5: a 'commando' movement class (non-motorized, hills at half cost)."""
-    if not any(n.partition(":")[0] == "bfn-19.5" for n in variants):
-        return tables
-    if "hill" not in tables.terrain or "non_motorized" not in tables.movement_classes:
-        return tables
-    from dataclasses import replace
-
-    def add(cost: dict, half: bool) -> dict:
-        base = cost.get("non_motorized")
-        return {**cost, "commando": (None if base is None else (base / 2 if half else base))}
-
-    terrain = {n: replace(t, cost=add(t.cost, n == "hill")) for n, t in tables.terrain.items()}
-    hexsides = {n: replace(t, cost=add(t.cost, False)) for n, t in tables.hexsides.items()}
-    road = {**tables.road_cost, "commando": tables.road_cost["non_motorized"]}
-    return replace(tables, terrain=terrain, hexsides=hexsides, road_cost=road,
-                   movement_classes=(*tables.movement_classes, "commando"))
-
-
-def movement_class(state: State, uid: str, default: str) -> str:
-    """BFN 19.5: Rangers and Commandos pay half for hills."""
-    if default == "non_motorized" and state.game.units[uid].type == "ranger_commando" \
-            and enabled(state.game, "bfn-19.5") and "commando" in state.game.tables.movement_classes:
-        return "commando"
-    return default
-
-
-def no_recovery(state: State, uid: str) -> bool:
-    """BFN 19.5: Rangers and Commandos never receive replacements: no CN 7.0 recovery."""
-    return enabled(state.game, "bfn-19.5") and state.game.units[uid].type == "ranger_commando"
-
-
-def start_of_turn(state: State) -> None:
-    """The daily BFN rolls for the days of the turn just played (19.1, 19.2, 19.4), the
-    turn-5 storm (19.4.2) and, on the first turn, the DD landing rolls (19.6.2)."""
-    game = state.game
-    if not any(enabled(game, v) for v in ("bfn-19.1", "bfn-19.2", "bfn-19.4", "bfn-19.6")):
-        return
-    f = _flags(state)
-    if state.turn == game.scenario.first_turn and enabled(game, "bfn-19.6"):
-        _dd_rolls(state, f)
-    if enabled(game, "bfn-19.4"):
-        _mulberry_cancel(state, f)
-    for k in days_to_roll(state.turn):
-        if k < f.get("next_day", 0):
-            continue
-        day = day_of(k)
-        if enabled(game, "bfn-19.1") and "battleships" not in f:
-            gone, die = withdrawal_check(day, state.dice)
-            if die is not None or gone:
-                _emit(state, "bfn", "BFN 19.1", f"{day:%d %B}: battleship withdrawal roll "
-                      + (f"{die}+{(day - WITHDRAWAL_FIRST).days}" if die is not None else "automatic")
-                      + (": the battleships leave" if gone else ": they stay"), day=day.isoformat(), die=die)
-            if gone:
-                f["battleships"] = day.isoformat()
-        if enabled(game, "bfn-19.2"):
-            airborne = f.setdefault("airborne", {})
-            for div in AIRBORNE:
-                if div in airborne:
-                    continue
-                gone, die = withdrawal_check(day, state.dice)
-                if die is not None or gone:
-                    _emit(state, "bfn", "BFN 19.2", f"{day:%d %B}: {game.divisions[div].name if div in game.divisions else div} "
-                          f"withdrawal roll " + (f"{die}+{(day - WITHDRAWAL_FIRST).days}" if die is not None else "automatic")
-                          + (": withdrawn" if gone else ": stays"), day=day.isoformat(), die=die, division=div)
-                if gone:
-                    airborne[div] = day.isoformat()
-        if enabled(game, "bfn-19.4") and day >= MULBERRY_FIRST_DAY:
-            for m in mulberry_harbours(state):
-                h = f["mulberry"][m["name"]]
-                if h["status"] in ("cancelled", "working") or h["progress"] >= MULBERRY_TARGET:
-                    continue
-                if state.control.get(Hex.from_id(m["landing"])) != "allied":
-                    continue
-                h["progress"], die = mulberry_progress(h["progress"], state.dice)
-                h["status"] = "building" if h["status"] == "planned" else h["status"]
-                _emit(state, "mulberry", "BFN 19.4.1", f"Mulberry {m['name']}: {day:%d %B} d6 {die}, "
-                      f"progress {h['progress']}/{MULBERRY_TARGET}.", name=m["name"], die=die, progress=h["progress"])
-        f["next_day"] = k + 1
-    if enabled(game, "bfn-19.4"):
-        storm = (game.rule("mulberries") or {}).get("storm_turn", STORM_TURN)
-        if state.turn == storm:
-            for m in mulberry_harbours(state):
-                h = f["mulberry"][m["name"]]
-                if h["status"] == "cancelled" or h["progress"] <= 0:
-                    continue
-                h["progress"], die, damage = storm_damage(h["progress"], state.dice)
-                _emit(state, "mulberry", "BFN 19.4.2", f"Mulberry {m['name']}: storm die {die}, "
-                      + ("survives." if damage is None else f"damaged by {damage}: progress {h['progress']}/21."),
-                      name=m["name"], die=die, damage=damage, progress=h["progress"])
-                if damage is not None and h["status"] == "working":
-                    h["status"] = "repairing"
-        statuses = state.flags.setdefault("mulberries", {})
-        for m in mulberry_harbours(state):
-            h = f["mulberry"][m["name"]]
-            if h["status"] != "cancelled" and h["progress"] >= MULBERRY_TARGET and h["status"] != "working":
-                h["status"] = "working"
-                _emit(state, "mulberry", "BFN 19.4.1", f"Mulberry {m['name']}: working at {m['hex']}.",
-                      name=m["name"], status="operating")
-            statuses[m["name"]] = "operating" if h["status"] == "working" else h["status"]
-
-
-def _mulberry_cancel(state: State, f: dict) -> None:
-    """CN 9.0 kept, read as the campaign reads it (docs/rules-notes.md): a harbour is lost when
-    German units are back on its landing hex after turn 0, once the Allies had taken it;
-    Germans who never left only delay it (no progress while the hex is not Allied)."""
-    mul = f.setdefault("mulberry", {})
-    for m in mulberry_harbours(state):
-        h = mul.setdefault(m["name"], {"progress": 0, "status": "planned"})
-        landing = Hex.from_id(m["landing"])
-        if state.control.get(landing) == "allied":
-            h["taken"] = True
-        if h["status"] == "cancelled" or state.turn <= state.game.scenario.first_turn:
-            continue
-        if not (h.get("taken") or h.get("progress", 0) > 0):
-            continue
-        if any(state.side_of(u) == "axis" for u in state.units_at(landing)):
-            h["status"] = "cancelled"
-            _emit(state, "mulberry", "CN 9.0", f"Mulberry {m['name']}: can no longer be built.",
-                  name=m["name"], status="cancelled")
-
-
-def replaces_cn_mulberries(game: Game) -> bool:
-    return enabled(game, "bfn-19.4")
-
-
+# ------------------------------------------------------------------------------ harbours and targets
 def mulberry_beaches(game: Game) -> tuple[str, str]:
     option = variant_option(game, "bfn-19.4")
     if option:
         a, b = option.split("+")
         return a, b
-    return "Omaha", "Gold"   # BFN 19.4.1: historically
+    return DATA.mulberry_default_beaches   # BFN 19.4.1: historically
 
 
 def mulberry_harbours(state_or_game: Any, cn_rule: dict | None = None) -> list[dict]:
@@ -472,144 +416,6 @@ def mulberry_harbours(state_or_game: Any, cn_rule: dict | None = None) -> list[d
     if enabled(game, "bfn-19.4"):
         return [BEACH_HARBOURS[b] for b in mulberry_beaches(game)]
     return list((cn_rule or game.rule("mulberries") or {}).get("harbours", []))
-
-
-def _dd_rolls(state: State, f: dict) -> None:
-    """BFN 19.6.2: one DD landing roll per beach with turn-0 landings and a DD value."""
-    if "dd" in f:
-        return
-    dd = f.setdefault("dd", {})
-    beach_hexes = {b: set(state.game.board.places.get(b, ())) for b in DD_VALUES}
-    for beach in DD_VALUES:
-        landing = any(state.side_of(u) == "allied" and h in beach_hexes[beach] for u, h in state.game.scenario.setup)
-        if not landing:
-            continue
-        ok, die = dd_landing(beach, state.dice)
-        dd[beach] = ok
-        _emit(state, "bfn", "BFN 19.6.2", f"DD tanks at {beach}: d10 {die} against {DD_VALUES[beach]}: "
-              + ("ashore" if ok else "swamped"), beach=beach, die=die, ok=ok)
-
-
-def naval_rule(state: State, rule: dict) -> dict:
-    """BFN 19.1: once the battleships leave, CN 10.0's column only off the British sector."""
-    if not enabled(state.game, "bfn-19.1"):
-        return rule
-    gone = _flags(state).get("battleships")
-    if gone is None or state.turn < effective_turn(date.fromisoformat(gone)):
-        return rule
-    coast = state.game.board.places.get(rule.get("invasion_coast", ""), ())
-    american = [h.id for h in coast if int(h.id[:2]) < BRITISH_SECTOR_FROM_COLUMN]
-    return {**rule, "places": [], "landing_turns": [], "excluded": [*rule.get("excluded", []), *american]}
-
-
-def withdrawal_rules(state: State, rules: list[dict]) -> list[dict]:
-    """BFN 19.2: the airborne divisions' turn comes from their rolled day, not CN's turn 13."""
-    if not enabled(state.game, "bfn-19.2"):
-        return rules
-    airborne = _flags(state).get("airborne", {})
-    out = []
-    for w in rules:
-        divs = [d for d in w.get("divisions", []) if d in AIRBORNE]
-        if not divs:
-            out.append(w)
-            continue
-        rest = [d for d in w.get("divisions", []) if d not in AIRBORNE]
-        if rest or w.get("units"):
-            out.append({**w, "divisions": rest})
-        for d in divs:
-            turn = effective_turn(date.fromisoformat(airborne[d])) if d in airborne else 10 ** 6
-            out.append({"turn": turn, "divisions": [d], "rule": "BFN 19.2"})
-    return out
-
-
-def drop_override(state: State, uid: str, h: Hex) -> bool:
-    """BFN 19.8: the Pegasus Bridge coup de main; True when it decided the drop."""
-    if uid != PEGASUS_UNIT or not enabled(state.game, "bfn-19.8"):
-        return False
-    ok, die = pegasus_landing(state.dice)
-    _emit(state, "bfn", "BFN 19.8", f"Pegasus Bridge coup de main: d6 {die}: "
-          + ("the Orne bridges are taken; the brigade lands intact" if ok else "gliders off target"),
-          die=die, ok=ok)
-    if ok:
-        _emit(state, "drop", "BFN 19.8", f"{state.game.units[uid].name} drops on {h.id}: intact (Pegasus).",
-              unit=state.game.units[uid].name, hex=h.id, die=die, outcome="intact")
-    return ok
-
-
-def _beach_of(state: State, uid: str) -> str | None:
-    us = state.units[uid]
-    if us.hex is None:
-        return None
-    for b in BEACHES:
-        if us.hex in state.game.board.places.get(b, ()):
-            return b
-    return None
-
-
-def combat_shifts(state: State, attackers: tuple[str, ...], defenders: list[str]) -> list:
-    """Column shifts of BFN 19.5, 19.6 and 19.7 for an attack (CN has no DRMs)."""
-    from wargame.operational.combat import Shift
-
-    game = state.game
-    out: list = []
-    if not attackers or not defenders or state.units[defenders[0]].hex is None:
-        return out
-    side = state.side_of(attackers[0])
-    if side != "allied":
-        return out
-    target = state.units[defenders[0]].hex
-    fortified = game.board.hexes[target].fortification or (
-        bool(game.rule("coastal_fortification")) and target in game.board.coast)
-    if enabled(game, "bfn-19.5") and fortified and any(game.units[u].type == "ranger_commando" for u in attackers):
-        shifts_reason = "Rangers/Commandos against fortifications"
-        out.append(Shift(shifts_reason, +1, "BFN 19.5"))
-    if state.turn != game.scenario.first_turn:
-        return out
-    from_beach = [u for u in attackers if state.units[u].status == "at_sea" or _beach_of(state, u)]
-    if enabled(game, "bfn-19.6") and from_beach:
-        if fortified and any(game.units[u].nation in ("british", "canadian") for u in from_beach):
-            out.append(Shift("Hobart's funnies (AVRE) on the beaches", +1, "BFN 19.6.1"))
-        dd = _flags(state).get("dd", {})
-        beaches = {b for u in from_beach if (b := _beach_of(state, u))}
-        if any(dd.get(b) for b in beaches):
-            out.append(Shift("DD tanks ashore", +1, "BFN 19.6.2"))
-    if enabled(game, "bfn-19.7") and from_beach and len(from_beach) == len(attackers) \
-            and all(game.units[u].type in INFANTRY_TYPES for u in attackers):
-        out.append(Shift("assault engineers with the infantry", +1, "BFN 19.7"))
-    return out
-
-
-# --- BFN 19.3 carpet bombing ----------------------------------------------------------------
-def carpet_refusal(state: State, targets: tuple[str, ...]) -> IllegalAction | None:
-    from wargame.operational.state import Phase
-
-    r = "BFN 19.3"
-    if not enabled(state.game, "bfn-19.3"):
-        return IllegalAction("this game does not use BFN carpet bombing", r)
-    if state.pending is not None or state.phase is not Phase.ALLIED_MOVEMENT:
-        return IllegalAction("carpet bombing is declared at the start of the Allied movement phase", "BFN 19.3.1")
-    f = _flags(state)
-    used = f.get("carpet_turns", [])
-    if state.turn < CARPET_FROM_TURN:
-        return IllegalAction(f"carpet bombing only after 15 July (turn {CARPET_FROM_TURN})", "BFN 19.3.1")
-    if len(used) >= CARPET_USES or state.turn in used:
-        return IllegalAction(f"at most {CARPET_USES} carpet bombings a game, one a turn", "BFN 19.3.1")
-    if any(us.moved for u, us in state.units.items() if state.side_of(u) == "allied"):
-        return IllegalAction("the targets are chosen before any Allied unit moves", "BFN 19.3.3")
-    if state.air_points.get("allied", 0) < CARPET_AIR_COST:
-        return IllegalAction(f"a carpet bombing costs {CARPET_AIR_COST} Allied air points", "BFN 19.3.2")
-    try:
-        hexes = [Hex.from_id(t) for t in targets]
-    except (ValueError, TypeError):
-        return IllegalAction(f"{targets!r} are not hex ids", r)
-    if len(hexes) != CARPET_HEXES or len(set(hexes)) != CARPET_HEXES:
-        return IllegalAction(f"choose {CARPET_HEXES} different target hexes", "BFN 19.3.3")
-    board = state.game.board
-    if not all(h in board.hexes and board.is_land(h) for h in hexes):
-        return IllegalAction("every target must be a land hex of the map", "BFN 19.3.3")
-    if not _connected(board, set(hexes)):
-        return IllegalAction("the target hexes must be contiguous", "BFN 19.3.3")
-    return None
 
 
 def _connected(board: Any, hexes: set[Hex]) -> bool:
@@ -644,89 +450,3 @@ def carpet_area_around(state: State, center: Hex) -> tuple[str, ...]:
                 area.append(n)
         frontier = nxt
     return tuple(h.id for h in area)
-
-
-def extra_actions(state: State) -> list[Action]:
-    """Legal BFN actions to list: one canonical carpet area around each German-held hex."""
-    if not enabled(state.game, "bfn-19.3") or state.turn < CARPET_FROM_TURN:
-        return []
-    out = []
-    for h in sorted(state.occupied_by("axis")):
-        a = CarpetBombArea(carpet_area_around(state, h))
-        if len(a.targets) == CARPET_HEXES and carpet_refusal(state, a.targets) is None:
-            out.append(a)
-    return out
-
-
-def action_handler(state: State, action: Action):
-    if isinstance(action, CarpetBombArea):
-        return lambda a: _do_carpet_area(state, a)
-    return None
-
-
-def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
-    refusal = carpet_refusal(state, a.targets)
-    if refusal:
-        raise refusal
-    f = _flags(state)
-    f.setdefault("carpet_turns", []).append(state.turn)
-    state.air_points["allied"] -= CARPET_AIR_COST
-    targets = {Hex.from_id(t) for t in a.targets}
-    pinned = []
-    for uid in sorted(state.units):
-        us = state.units[uid]
-        if us.status != "on_map" or state.side_of(uid) != "allied":
-            continue
-        if us.hex in targets or any(n in targets for n in state.game.board.neighbours(us.hex)):
-            hit, die = friendly_fire_pinned(state.dice)
-            if hit:
-                pinned.append(uid)
-            _emit(state, "bfn", "BFN 19.3.3", f"{state.game.units[uid].name} next to the carpet: d10 {die}"
-                  + (": does not move (friendly fire)" if hit else ""), unit=uid, die=die, pinned=hit)
-    f["carpet"] = {"targets": sorted(a.targets), "pinned": pinned}
-    _emit(state, "bfn", "BFN 19.3", f"Carpet bombing declared on {', '.join(sorted(a.targets))} "
-          f"({CARPET_AIR_COST} air points).", targets=sorted(a.targets))
-
-
-def move_refusal(state: State, uid: str) -> IllegalAction | None:
-    carpet = state.flags.get("bfn", {}).get("carpet")
-    if carpet and uid in carpet["pinned"]:
-        return IllegalAction("pinned by friendly fire: the unit does not move", "BFN 19.3.3")
-    return None
-
-
-def end_of_movement(state: State, side: str) -> None:
-    """BFN 19.3.3: at the end of Allied movement the bombs fall on the targets and on Allied
-    units next to them, each through CN 6.3's carpet bombing table."""
-    f = state.flags.get("bfn", {})
-    carpet = f.get("carpet")
-    if side != "allied" or not carpet:
-        return
-    f.pop("carpet")
-    targets = {Hex.from_id(t) for t in carpet["targets"]}
-    board = state.game.board
-    for h in sorted(targets):
-        victims = state.units_at(h)
-        if victims:
-            _carpet_roll(state, h, victims)
-    near = sorted(u for u, us in state.units.items() if us.status == "on_map" and state.side_of(u) == "allied"
-                  and us.hex not in targets and any(n in targets for n in board.neighbours(us.hex)))
-    for uid in near:
-        if state.units[uid].status == "on_map":
-            _carpet_roll(state, state.units[uid].hex, [uid], friendly=True)
-
-
-def _carpet_roll(state: State, h: Hex, victims: list[str], friendly: bool = False) -> None:
-    d1, d2 = state.dice.two_d6()
-    result = state.game.tables.carpet_result(d1 + d2)
-    rule = "BFN 19.3.3" if friendly else "CN 6.3"
-    what = f" (friendly fire on {state.game.units[victims[0]].name})" if friendly else ""
-    _emit(state, "carpet", rule, f"Carpet bombing on {h.id}{what}: dice {d1 + d2} -> {result}.",
-          hex=h.id, total=d1 + d2, result=result, friendly=friendly)
-    if result == "DB":
-        state._take_loss(state._weakest(victims), rule)
-    elif result == "DE":
-        state._eliminate(state._weakest(victims), " (carpet bombing)", rule)
-    elif result == "DA":
-        for uid in victims:
-            state._eliminate(uid, " (carpet bombing)", rule)

@@ -500,7 +500,7 @@ class CampaignState(param.Parameterized):
             if n or not self.s.phase.is_movement:
                 self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=n))
             else:
-                refusal = self.s._move_refusal(uid) if hasattr(self.s, "_move_refusal") else None
+                refusal = self.s.move_refusal(uid) if hasattr(self.s, "move_refusal") else None
                 if refusal is not None:
                     rule = f" ({refusal.rule})" if refusal.rule else ""
                     self.message = f"{self.game.units[uid].name} cannot move: {refusal.reason}{rule}"

@@ -1,0 +1,348 @@
+"""Attacks: who may attack what, the declaration, the defence declaration, the dice, and the
+step machine that walks a result through losses, retreats, EMP and advance.
+
+Rules: CN/OD 5.0 (engaged units attack, each hex once a turn), 5.1 (attack strength), 5.1.1
+(defence declaration; turn penalties), 5.1.2 (one armoured unit against bocage, no armour
+into mountains), 5.1.5 (the dice), 5.1.6 (result order), 5.2 (advance), 5.3 (retreat),
+6.0 (a hex attacked once a turn), 8.0 (artillery with attacks), 9.0 (Mulberry penalty, CN),
+OD 10.0 (guerrillas without support).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase
+from wargame.hexgrid import Hex
+from wargame.operational.actions import (
+    Action,
+    Attack,
+    Bombard,
+    ChooseLoss,
+    DeclareDefence,
+    EmpEliminate,
+    EndAdvance,
+)
+from wargame.operational.combat import Assessment, Shift, assess_attack
+from wargame.operational.state_types import Combat, Decision
+from wargame.operational.tables import split_result
+
+
+class CombatSteps:
+    """Attacks and the combat step machine (CN/OD 5.x)."""
+
+    def turn_shifts(self, attacking_side: str) -> list[Shift]:
+        out = []
+        penalties = self.game.rule("attack_penalty_turns", {}) or {}
+        if self.turn in penalties.get(attacking_side, []):
+            out.append(Shift(f"turn {self.turn}: attacker loses a column", -1, f"{self.rule_prefix} 5.1.1"))
+        if self.mulberry_penalty():
+            sign = -1 if attacking_side == "allied" else +1
+            out.append(Shift("Mulberries lost: Allies lose a column", sign, "CN 9.0"))
+        return out
+
+    def _attack_actions(self, side: str) -> list[Action]:
+        out: list[Action] = []
+        enemy_hexes = self.occupied_by(self.other(side))
+        for target in sorted(enemy_hexes):
+            if (side, target) in self.attacked_hexes:
+                continue
+            attackers = self.eligible_attackers(side, target)
+            if attackers:
+                out.append(Attack(target.id, tuple(attackers)))
+            arty = self.artillery_in_range(side, target)
+            if arty and not attackers:
+                if self._bombard_refusal(target, tuple(arty), 0) is None:
+                    out.append(Bombard(target.id, tuple(arty)))
+        return out
+
+    def eligible_attackers(self, side: str, target: Hex, one_armour: bool = True) -> list[str]:
+        """Units of ``side`` that may attack ``target`` now, respecting CN 5.1.2's one armoured
+        unit against bocage (unless ``one_armour`` is False) and OD 5.1.2's no armour against
+        mountains."""
+        out = []
+        armour_taken = False
+        info = self.game.board.hexes[target]
+        limit_armour = one_armour and info.terrain in (self.game.rule("one_armour_terrain") or [])
+        for n in (target, *self.game.board.neighbours(target)):
+            for uid in self._attack_candidates_at(n, side, target):
+                ut = self.unit_type(uid)
+                if info.terrain in ut.no_attack_into:
+                    continue
+                if limit_armour and ut.armoured:
+                    if armour_taken:
+                        continue
+                    armour_taken = True
+                out.append(uid)
+        return out
+
+    def _attack_candidates_at(self, h: Hex, side: str, target: Hex) -> list[str]:
+        out = []
+        for uid, us in self.units.items():
+            if self.side_of(uid) != side or us.attacked:
+                continue
+            if us.status == "on_map" and us.hex == h and h != target:
+                out.append(uid)
+            elif us.status == "at_sea" and us.hex == target and h == target:
+                out.append(uid)
+        return out
+
+    def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
+        p = self.rule_prefix
+        if not self.phase.is_combat:
+            raise WrongPhase("attacks happen in the combat phase", f"{p} 3.0")
+        side = self.phase.side
+        target = self._hex_arg(target_id, "target")
+        defenders = self.units_at(target)
+        if not defenders or all(self.side_of(u) == side for u in defenders):
+            raise CombatRefused(f"no enemy unit in {target.id}", f"{p} 5.0")
+        if (side, target) in self.attacked_hexes:
+            # CN 6.0 observations; OD 8.0 observations (the same sentence sits elsewhere)
+            raise CombatRefused(f"{target.id} was already attacked this turn", "OD 8.0" if p == "OD" else f"{p} 6.0")
+        return side, target
+
+    def preview_attack(self, target: str, attackers: tuple[str, ...], artillery: tuple[str, ...] = (), air: int = 0,
+                       defence_air: int = 0, defence_artillery: tuple[str, ...] = ()) -> Assessment:
+        """What an attack would be resolved at (no dice, no change)."""
+        return assess_attack(self, Hex.from_id(target), tuple(attackers), tuple(artillery), air,
+                             defence_air, tuple(defence_artillery))
+
+    def _do_attack(self, a: Attack) -> None:
+        p = self.rule_prefix
+        side, target = self._combat_refusal_common(a.target)
+        if not a.attackers:
+            raise CombatRefused("an attack needs attacking units (artillery alone bombards)", f"{p} 8.0")
+        if len(set(a.attackers)) != len(a.attackers):
+            raise CombatRefused("a unit is listed twice", f"{p} 5.1")
+        eligible = set(self.eligible_attackers(side, target, one_armour=False))
+        for uid in a.attackers:
+            if uid not in self.units:
+                raise MalformedAction(f"no unit {uid!r}", p)
+            if uid not in eligible:
+                us = self.units[uid]
+                if us.attacked:
+                    raise CombatRefused(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
+                ut = self.unit_type(uid)
+                if self.game.board.hexes[target].terrain in ut.no_attack_into:
+                    raise CombatRefused("armoured units cannot attack into mountains", f"{p} 5.1.2")
+                raise CombatRefused(f"{self.game.units[uid].name} is not adjacent to {target.id}", f"{p} 5.0")
+        if self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []):
+            if sum(1 for u in a.attackers if self.unit_type(u).armoured) > 1:
+                raise CombatRefused("only one armoured unit may attack a bocage hex", f"{p} 5.1.2")
+        self._check_artillery(side, target, a.artillery, a.attackers)
+        if set(a.artillery) & set(a.attackers):
+            raise SupportRefused("a unit cannot both attack and fire as artillery", f"{p} 8.0")
+        self._check_air(side, a.air, rule_min=False)
+        if (a.air or a.artillery) and not self.guerrilla_supported(a.attackers):
+            # OD 10.0: guerrillas get no air or artillery support unless stacked with other
+            # Allied units (an attack with an unstacked guerrilla gets none at all).
+            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+        defenders = self.units_at(target)
+        combat = Combat(kind="attack", side=side, target=target, attackers=list(a.attackers),
+                        artillery=list(a.artillery), air=a.air, defenders=defenders)
+        for uid in a.attackers:
+            self.units[uid].attacked = True
+        for uid in a.artillery:
+            self.units[uid].fired = True
+        self.air_points[side] = self.air_points.get(side, 0) - a.air
+        self.attacked_hexes.add((side, target))
+        self.combat = combat
+        dside = self.other(side)
+        defence_arty = self.artillery_in_range(dside, target)
+        can_air = self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns
+        if not self.guerrilla_supported(tuple(defenders)):
+            defence_arty, can_air = [], False  # OD 10.0: lone guerrillas defend unsupported
+        if can_air or defence_arty:
+            options = [DeclareDefence(0, ())]
+            if defence_arty:
+                options.append(DeclareDefence(0, tuple(defence_arty)))
+            if can_air:
+                top = min(self.air_points[dside], self.game.tables.air.strike_max)
+                options.append(DeclareDefence(top, tuple(defence_arty)))
+            self.pending = Decision("defence", dside, f"declare the defence of {target.id}", f"{p} 5.1.1",
+                                    tuple(options))
+            return
+        self._roll_attack()
+
+    def _do_declare_defence(self, a: DeclareDefence) -> None:
+        p = self.rule_prefix
+        c = self.combat
+        dside = self.other(c.side)
+        self._check_air(dside, a.air, rule_min=False)
+        in_range = set(self.artillery_in_range(dside, c.target))
+        for uid in a.artillery:
+            if uid not in in_range:
+                raise SupportRefused(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
+        if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
+            raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
+        if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):
+            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+        self.pending = None
+        c.defence_air = a.air
+        c.defence_artillery = list(a.artillery)
+        self.air_points[dside] = self.air_points.get(dside, 0) - a.air
+        for uid in a.artillery:
+            self.units[uid].fired = True
+        self._emit("defence", f"{p} 5.1.1", target=c.target.id, air=a.air,
+                   artillery=", ".join(self.game.units[u].name for u in a.artillery) or "none")
+        self._roll_attack()
+
+    def _roll_attack(self) -> None:
+        p = self.rule_prefix
+        c = self.combat
+        assessment = assess_attack(self, c.target, tuple(c.attackers), tuple(c.artillery), c.air,
+                                   c.defence_air, tuple(c.defence_artillery))
+        c.assessment = assessment
+        shifts = "".join(f"; {s.reason} {s.columns:+d}" for s in assessment.shifts)
+        self._emit("attack", f"{p} 5.1", target=c.target.id, attack=assessment.attack, defence=assessment.defence,
+                   ratio=assessment.ratio, column=assessment.column_label, shifts=shifts,
+                   assessment={"ratio": assessment.ratio, "column": assessment.column_label,
+                               "shifts": [s.to_dict() for s in assessment.shifts]})
+        d1, d2 = self.dice.two_d6()
+        result = self.game.tables.crt_result(assessment.column, d1 + d2)
+        c.result = result
+        self._emit("roll", f"{p} 5.1.5", dice=f"{d1}+{d2}", total=d1 + d2, result=result)
+        d_code, a_code = split_result(result)
+        steps: list[tuple] = []
+        if d_code == "EMP":
+            steps = [("emp_defender",), ("emp_attacker",), ("retreat", "defender", True)]
+        elif d_code == "IMP":
+            steps = []
+        else:
+            if d_code == "DE":
+                steps.append(("loss", "defender", True))
+            elif d_code in ("DRB", "DVB"):
+                steps.append(("loss", "defender", False))
+            if a_code == "AE":
+                steps.append(("loss", "attacker", True))
+            elif a_code in ("AVB", "ARB"):
+                steps.append(("loss", "attacker", False))
+            if d_code in ("DE", "DRB", "DRI"):
+                steps.append(("retreat", "defender", d_code == "DE"))
+                c.attacker_won = True
+            if a_code in ("ARI", "ARB", "AE") or d_code in ("DVB", "DVI"):
+                steps.append(("retreat", "attacker", False))
+            if c.attacker_won:
+                steps.append(("advance",))
+        c.steps = steps
+        self._run_combat()
+
+    def _combat_units(self, role: str) -> list[str]:
+        c = self.combat
+        if role == "defender":
+            return [u for u in c.defenders if self.units[u].status == "on_map" and self.units[u].hex == c.target]
+        ground = [u for u in c.attackers if self.units[u].status in ("on_map", "at_sea")]
+        return ground
+
+    def _run_combat(self) -> None:
+        p = self.rule_prefix
+        c = self.combat
+        while c is not None and self.pending is None:
+            if not c.steps and not c.retreat_queue:
+                self._finish_combat()
+                return
+            if c.retreat_queue:
+                uid = c.retreat_queue[0]
+                if self.units[uid].status not in ("on_map", "at_sea"):
+                    c.retreat_queue.pop(0)
+                    continue
+                options = self.retreat_options(uid)
+                if not options:
+                    c.retreat_queue.pop(0)
+                    self.eliminate(uid, " (no retreat possible)", f"{p} 5.3")
+                    continue
+                if len(options) == 1:
+                    c.retreat_queue.pop(0)
+                    self._apply_retreat(options[0])
+                    continue
+                self.pending = Decision("retreat", self.side_of(uid), f"retreat {self.game.units[uid].name}",
+                                        f"{p} 5.3", tuple(options), unit=uid)
+                return
+            step = c.steps.pop(0)
+            kind = step[0]
+            if kind == "loss":
+                role, eliminate = step[1], step[2]
+                candidates = self._loss_candidates(role)
+                if not candidates:
+                    continue
+                side = c.side if role == "attacker" else self.other(c.side)
+                if len(candidates) == 1:
+                    self._apply_loss(candidates[0], eliminate)
+                    continue
+                what = "is eliminated" if eliminate else "takes the loss"
+                self.pending = Decision("loss", side, f"choose which unit {what}", f"{p} 5.1.6",
+                                        tuple(ChooseLoss(u) for u in candidates))
+                self.flags["loss_eliminates"] = eliminate
+                return
+            if kind == "retreat":
+                role, forced = step[1], step[2]
+                units = self._combat_units(role)
+                if role == "attacker":
+                    units = [u for u in units if self.units[u].status == "on_map"]
+                c.retreat_side = role
+                self.flags["retreat_forced"] = forced
+                c.retreat_queue = list(units)
+                continue
+            if kind == "emp_defender":
+                defenders = self._combat_units("defender")
+                if not defenders:
+                    continue
+                options = [EmpEliminate(tuple(combo)) for r in range(1, len(defenders) + 1)
+                           for combo in itertools.combinations(defenders, r)]
+                if len(options) == 1:
+                    self._apply_emp(options[0], "defender")
+                    continue
+                self.pending = Decision("emp_defender", self.other(c.side), "EMP: eliminate one or more defending units",
+                                        f"{p} 5.1.6", tuple(options))
+                return
+            if kind == "emp_attacker":
+                options = self._emp_attacker_options()
+                if len(options) <= 1:
+                    if options:
+                        self._apply_emp(options[0], "attacker")
+                    continue
+                self.pending = Decision("emp_attacker", c.side,
+                                        f"EMP: eliminate attacking units worth at least {c.emp_value} attack points",
+                                        f"{p} 5.1.6", tuple(options))
+                return
+            if kind == "advance":
+                options = self.advance_options()
+                if not options:
+                    continue
+                c.steps.insert(0, ("advance",))
+                self.pending = Decision("advance", c.side, f"advance into {c.target.id}?", f"{p} 5.2",
+                                        tuple(options) + (EndAdvance(),))
+                return
+
+    def _answer(self, action: Action) -> None:
+        d = self.pending
+        c = self.combat
+        if d.kind == "defence":
+            assert isinstance(action, DeclareDefence)
+            self._do_declare_defence(action)
+            return
+        self.pending = None
+        if d.kind == "loss":
+            self._apply_loss(action.unit, bool(self.flags.pop("loss_eliminates", False)))
+        elif d.kind == "retreat":
+            c.retreat_queue.pop(0)
+            self._apply_retreat(action)
+        elif d.kind in ("emp_defender", "emp_attacker"):
+            self._apply_emp(action, "defender" if d.kind == "emp_defender" else "attacker")
+        elif d.kind == "advance":
+            if isinstance(action, EndAdvance):
+                c.steps = [s for s in c.steps if s[0] != "advance"]
+            else:
+                self._apply_advance(action)
+        self._run_combat()
+
+    def _finish_combat(self) -> None:
+        c = self.combat
+        self.combat = None
+        self.flags.pop("retreat_forced", None)
+        if c is not None and c.kind == "attack":
+            # Landing units whose hex was cleared come ashore (CN 11.1.1).
+            for uid in c.attackers:
+                us = self.units[uid]
+                if us.status == "at_sea" and not any(self.side_of(u) != c.side for u in self.units_at(us.hex)):
+                    self._land(uid)

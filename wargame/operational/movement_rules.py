@@ -1,0 +1,193 @@
+"""Movement of units on the map: reachable hexes, paths, their cost, zones of engagement
+and the reasons a unit may not move. The pure search lives in ``movement.py``.
+
+Rules: CN/OD 4.0 (movement points, terrain), 4.1.1 (stacking), 4.1.2 (zones of
+engagement), 4.2.2 (German off-map roads, CN), 4.2.3 (paratroops that do not move), 5.3
+(movement-0 units), OD 10.0 (maquis areas closed to the Axis), BFN 19.3.3 (units pinned by
+friendly fire).
+"""
+
+from __future__ import annotations
+
+from wargame.errors import (
+    EngagementRefused,
+    MalformedAction,
+    MovementRefused,
+    NotYourTurn,
+    StackingRefused,
+    WrongPhase,
+)
+from wargame.hexgrid import Hex
+from wargame.i18n import PHASE_NAMES
+from wargame.operational.actions import IllegalAction, Move
+from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
+
+
+class MovementRules:
+    """Moving units (CN/OD 4.0-4.1)."""
+
+    def reach(self, uid: str) -> dict[Hex, Reach]:
+        """Hexes the unit can reach this phase with their cost (half points)."""
+        us = self.units[uid]
+        if us.status != "on_map":
+            return {}
+        mp, mclass = self.movement_of(uid)
+        side = self.side_of(uid)
+        return reachable(
+            self.game.steps,
+            mclass,
+            us.hex,
+            budget=2 * mp,
+            start_cost=us.spent,
+            extra_steps=self._offmap_roads(side, mclass),
+            indexed_sets=self._move_obstacles(side),
+        )
+
+    def _move_obstacles(self, side: str) -> tuple[frozenset[int], frozenset[int]]:
+        """For a unit of ``side``: the hexes it may not enter and the enemy zones of engagement,
+        numbered for the search, cached like ``zoc_of`` until the position changes."""
+        key = ("obstacles", side)
+        cache = self._cache.get(key)
+        if cache is not None:
+            return cache
+        enemy = self.other(side)
+        out = blocked_and_zoc(self.game.steps, self.occupied_by(enemy), self.zoc_of(enemy),
+                              self.maquis_forbidden(side))
+        if not self._applying:
+            self._cache[key] = out
+        return out
+
+    def _offmap_roads(self, side: str, movement_class: str) -> dict[Hex, list[tuple[Hex, int]]] | None:
+        """CN 4.2.2: German units may use the red off-map arrows, paying the road hexes between
+        the two ends, then the road into the far end: Avranches 1125 to south of Vire 1825 is
+        10 road hexes, 5 points motorized, "and the count restarts at 5.5 in hex 1825"."""
+        if side not in (self.game.rule("offmap_road_sides") or []):
+            return None
+        road = self.game.tables.road_cost[movement_class]
+        out: dict[Hex, list[tuple[Hex, int]]] = {}
+        for link in self.game.board.offmap_roads:
+            a, b = Hex.from_id(link["from"]), Hex.from_id(link["to"])
+            cost = int(round((link["road_hexes"] + 1) * road * 2))
+            out.setdefault(a, []).append((b, cost))
+            out.setdefault(b, []).append((a, cost))
+        return out
+
+    def legal_destinations(self, uid: str) -> dict[Hex, Reach]:
+        if self.move_refusal(uid) is not None:
+            return {}
+        side = self.side_of(uid)
+        reach = self.reach(uid)
+        return {h: r for h, r in reach.items() if h != self.units[uid].hex and self.stack_room(h, side, uid) > 0}
+
+    def move_refusal(self, uid: str) -> IllegalAction | None:
+        """Why ``uid`` may not move now (the refusal it would raise), or None: the unit, the
+        phase, its state, then the optional rules' ``move_refusal`` hook."""
+        p = self.rule_prefix
+        if uid not in self.units:
+            return MalformedAction(f"no unit {uid!r}", p)
+        if self.pending is not None:
+            return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+        if not self.phase.is_movement:
+            return WrongPhase("units move only in their side's movement phase", f"{p} 3.0")
+        if self.side_of(uid) != self.phase.side:
+            return NotYourTurn(f"it is the {PHASE_NAMES[self.phase.value]} phase", f"{p} 3.0")
+        us = self.units[uid]
+        if us.status != "on_map":
+            return MovementRefused(f"{self.game.units[uid].name} is not on the map", f"{p} 4.0")
+        if self.game.units[uid].movement == 0:
+            return MovementRefused("units with movement 0 cannot move", f"{p} 5.3")
+        if us.stopped:
+            return EngagementRefused("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
+        pinned = self.game.hooks.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
+        if pinned:
+            return pinned
+        frozen = self.game.rule("no_move_first_turn_types")
+        if frozen and self.turn == self.game.scenario.first_turn and self.game.units[uid].type in frozen["types"] \
+                and any(u == uid for u, _ in self.game.scenario.setup):
+            return MovementRefused("paratroops dropped on the first turn do not move", frozen.get("rule", f"{p} 4.2.3"))
+        wait = self.game.rule("drop_units_wait_contact")
+        if wait and uid in wait.get("units", []) and uid not in self.flags.get("contacted", []):
+            if not self._in_contact_with_friends(uid):
+                return MovementRefused("dropped units move only after contacting other Allied units", f"{p} 4.2.3")
+        return None
+
+    def _in_contact_with_friends(self, uid: str) -> bool:
+        h = self.position(uid)
+        side = self.side_of(uid)
+        waiting = set((self.game.rule("drop_units_wait_contact") or {}).get("units", []))
+        for n in (h, *self.game.board.neighbours(h)):
+            for u in self.units_at(n):
+                if u != uid and self.side_of(u) == side and u not in waiting:
+                    return True
+        return False
+
+    def _do_move(self, a: Move) -> None:
+        refusal = self.move_refusal(a.unit)
+        if refusal:
+            raise refusal
+        dest = self._hex_arg(a.to, "destination")
+        p = self.rule_prefix
+        side = self.side_of(a.unit)
+        if dest in self.occupied_by(self.other(side)):
+            raise EngagementRefused("two enemy units never share a hex", f"{p} 4.1.2")
+        reach = self.reach(a.unit)
+        if dest not in reach or dest == self.units[a.unit].hex:
+            mp, mclass = self.movement_of(a.unit)
+            cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
+                if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
+            if cost is None:
+                raise MovementRefused(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
+            raise MovementRefused(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
+        if self.stack_room(dest, side, a.unit) <= 0:
+            raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
+        path = path_to(reach, dest)
+        if a.path:
+            path = self._check_path(a, reach)
+        us = self.units[a.unit]
+        start = us.hex
+        before = us.spent
+        us.hex = dest
+        us.spent = reach[dest].cost if not a.path else self._path_cost(a.unit, start, path)
+        us.moved = True
+        us.stopped = dest in self.zoc_of(self.other(side))
+        wait = self.game.rule("drop_units_wait_contact")
+        if wait and a.unit in wait.get("units", []) and a.unit not in self.flags.get("contacted", []):
+            self.flags.setdefault("contacted", []).append(a.unit)  # OD 4.2.3: free from now on
+        for h in path:
+            self._take_control(h, side)
+        self._emit("move", f"{p} 4.0", unit=self.game.units[a.unit].name, frm=start.id, to=dest.id,
+                   cost=(us.spent - before) / 2, path=[h.id for h in path])
+
+    def _check_path(self, a: Move, reach: dict[Hex, Reach]) -> list[Hex]:
+        p = self.rule_prefix
+        hexes = [self._hex_arg(x, "path hex") for x in a.path]
+        if not hexes or hexes[-1] != Hex.from_id(a.to):
+            raise MovementRefused("the path must end at the destination", f"{p} 4.0")
+        side = self.side_of(a.unit)
+        zoc = self.zoc_of(self.other(side))
+        for h in hexes[:-1]:
+            if h in zoc:
+                raise EngagementRefused(f"the path enters an enemy zone of engagement at {h.id} and must stop there", f"{p} 4.1.2")
+        cost = self._path_cost(a.unit, self.units[a.unit].hex, hexes)
+        mp, _ = self.movement_of(a.unit)
+        if cost is None or cost > 2 * mp:
+            raise MovementRefused(f"the path costs more than the unit's {mp} MP", f"{p} 4.0")
+        return hexes
+
+    def _path_cost(self, uid: str, start: Hex, path: list[Hex]) -> int | None:
+        _, mclass = self.movement_of(uid)
+        us = self.units[uid]
+        side = self.side_of(uid)
+        enemy = self.occupied_by(self.other(side))
+        zoc = self.zoc_of(self.other(side))
+        cost = us.spent + (2 if start in zoc else 0)
+        prev = start
+        for h in path:
+            if h in enemy or prev.distance(h) != 1:
+                return None
+            c = step_cost(self.game.tables, self.game.board, mclass, prev, h)
+            if c is None:
+                return None
+            cost += c
+            prev = h
+        return cost
