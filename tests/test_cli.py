@@ -221,7 +221,7 @@ def test_serve_refuses_an_unknown_computer_side(capsys):
 
 
 def test_autoplay_dragoon_json_and_save(capsys, tmp_path):
-    from wargame.operational.save import load_game
+    from wargame.saves import load_game
 
     path = tmp_path / "bots.json"
     code, out, err = run(capsys, "autoplay", "--scenario", "dragoon", "--axis", "random", "--seed", "4",
@@ -236,11 +236,31 @@ def test_autoplay_dragoon_json_and_save(capsys, tmp_path):
     assert saved.is_over and saved.victory_points()["allied"] == data["results"][-1]["allied"]
 
 
-def test_autoplay_refuses_memoir_and_unknown_variants(capsys):
+def test_autoplay_refuses_unknown_variants_and_players(capsys, tmp_path):
     code, _, err = run(capsys, "autoplay", "--scenario", "normandy", "--variant", "nonsense")
     assert code == 2 and "nonsense" in err
-    code, _, err = run(capsys, "autoplay", "--scenario", "memoir44-1")
-    assert code == 2 and "memoir44" in err
+    code, _, err = run(capsys, "autoplay", "--scenario", "memoir44-1", "--axis", "greedy")
+    assert code == 2 and "greedy" in err and "known: random" in err
+    code, _, err = run(capsys, "autoplay", "--scenario", "memoir44-1", "--variant", "bfn_hobart")
+    assert code == 2 and "campaign" in err
+    # --save is checked before a game is played
+    code, _, err = run(capsys, "autoplay", "--scenario", "dragoon", "--save", str(tmp_path))
+    assert code == 2 and "folder" in err
+
+
+def test_autoplay_memoir_through_the_protocol(capsys, tmp_path):
+    from wargame.saves import load_game
+
+    path = tmp_path / "m44.json"
+    code, out, err = run(capsys, "autoplay", "--scenario", "memoir44-1", "--games", "2", "--json",
+                         "--quiet", "--save", str(path))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["allied_player"] == data["axis_player"] == "random"
+    assert data["allied_wins"] + data["axis_wins"] + data["draws"] == 2
+    saved = load_game(path)
+    assert saved.is_terminal
+    assert saved.outcome().scores["ALLIES"] == data["results"][-1]["allied"]
 
 
 def test_serve_unknown_scenario_exits_2(capsys):

@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 __all__ = ["main", "build_parser", "TEXT"]
@@ -30,14 +31,14 @@ TEXT = {
     "bombard.help": "exact odds of an air or artillery bombardment (CN/OD 6.2, 8.0)",
     "scenario.help": "list, describe and validate scenarios",
     "serve.help": "open the game dashboard in a browser",
-    "autoplay.help": "computer players replay a whole campaign (Normandy, Dragoon) and report the score",
+    "autoplay.help": "computer players replay whole games (campaigns or Memoir '44) and report the score",
     "autoplay.progress": "game {game}/{games} (seed {seed}): turn {turn}/{last}",
     "autoplay.row": "seed {seed}: Allies {allied} VP, Axis {axis} VP -> {winner}; units lost: "
                     "Allied {allied_lost}, Axis {axis_lost}; {actions} actions",
     "autoplay.summary": "{games} games, {allied_player} Allies vs {axis_player} Axis: Allies won {allied_wins}, "
                         "Axis {axis_wins}, drawn {draws}; mean VP Allies {allied_mean:.1f}, Axis {axis_mean:.1f}",
     "autoplay.saved": "last game saved to {path} (load it in the dashboard to replay it)",
-    "autoplay.memoir": "autoplay plays the campaign games ({games}), not {game}",
+    "autoplay.player": "no computer player {name!r} for the {side} in {game} games; known: {known}",
     "not_negative": "must be a whole number >= 0, got {value!r}",
     "whole_number": "must be a whole number, got {value!r}",
     "odds.head": "{title}: attack {attack} against defence {defence}",
@@ -196,8 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     auto = sub.add_parser("autoplay", help=TEXT["autoplay.help"], description=TEXT["autoplay.help"])
     auto.add_argument("--scenario", default="normandy")
-    auto.add_argument("--allied", choices=PLAYERS, default="greedy", help="who plays the Allies")
-    auto.add_argument("--axis", choices=PLAYERS, default="greedy", help="who plays the Axis")
+    auto.add_argument("--allied", choices=PLAYERS, default=None,
+                      help="who plays the Allies (default: greedy in campaigns, random in Memoir '44)")
+    auto.add_argument("--axis", choices=PLAYERS, default=None, help="who plays the Axis (as --allied)")
     auto.add_argument("--seed", type=_whole, default=1944, help="seed of the first game")
     auto.add_argument("--games", type=_non_negative, default=1, help="games, seeds seed, seed+1, ...")
     auto.add_argument("--variant", action="append", default=[], metavar="NAME",
@@ -456,63 +458,68 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _player(name: str, seed: int):
-    if name == "greedy":
-        from wargame.bots.greedy import GreedyPolicy
-
-        return GreedyPolicy()
-    from wargame.operational.auto import RandomPolicy
-
-    return RandomPolicy(seed)
-
-
 def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
-    """Seeded games between computer players; per game the score and losses, then a summary.
-    Progress goes to stderr, one line a turn (a Normandy bot campaign takes ~20-40 s)."""
-    info = _describe(args.scenario)
-    if info["game"] not in GAMES:
-        raise UsageError(TEXT["autoplay.memoir"].format(games=", ".join(GAMES), game=info["game"]))
-    from wargame.bots.greedy import play_policies
-    from wargame.operational.save import save_game
-    from wargame.ui.model import make_game
+    """Seeded games between computer players, for every game through the protocol; per game
+    the score and losses, then a summary. Progress goes to stderr, one line a turn (a Normandy
+    bot campaign takes ~20-40 s)."""
+    from wargame.bots.play import POLICY_NAMES, make_policy, play
+    from wargame.games import open_game
+    from wargame.saves import save_game
 
+    _describe(args.scenario)  # an unknown id: the list of known ones
+    save_path = None
+    if args.save is not None:  # checked before any game is played
+        if not args.save.strip():
+            raise UsageError("--save needs a file name")
+        save_path = Path(args.save)
+        if save_path.is_dir():
+            raise UsageError(f"--save {args.save}: that is a folder; give a file name")
     try:
-        game = make_game(args.scenario, list(args.variant))
-    except ValueError as exc:  # an unknown --variant
+        game = open_game(args.scenario, variants=list(args.variant))
+    except ValueError as exc:  # an unknown --variant, or variants on Memoir '44
         raise UsageError(str(exc)) from None
+    known = POLICY_NAMES[game.kind]
+    default = known[0]
+    players = {"allied": args.allied or default, "axis": args.axis or default}
+    for side, name in players.items():
+        if name not in known:
+            raise UsageError(TEXT["autoplay.player"].format(name=name, side=side, game=game.kind,
+                                                            known=", ".join(known)))
+    first, second = game.sides  # the Allies, then the Axis, in every game
     rows = []
     state = None
     for i in range(args.games):
         seed = args.seed + i
         state = game.new_state(seed)
-        policies = {"allied": _player(args.allied, seed * 2 + 1), "axis": _player(args.axis, seed * 2 + 2)}
+        policies = {first: make_policy(game, players["allied"], seed * 2 + 1),
+                    second: make_policy(game, players["axis"], seed * 2 + 2)}
         last_turn = [None]
 
         def progress(s, _action, i=i, seed=seed, last_turn=last_turn):
             if not args.quiet and s.turn != last_turn[0]:
                 last_turn[0] = s.turn
-                print(TEXT["autoplay.progress"].format(game=i + 1, games=args.games, seed=seed, turn=s.turn,
-                                                       last=game.scenario.last_turn), file=sys.stderr)
+                print(TEXT["autoplay.progress"].format(game=i + 1, games=args.games, seed=seed,
+                                                       turn=s.turn, last=_last_turn(s)),
+                      file=sys.stderr)
 
-        play_policies(state, policies, on_action=progress)
-        vp = state.victory_points()
-        lost = {side: sum(1 for u, us in state.units.items() if us.status == "eliminated"
-                          and state.side_of(u) == side) for side in ("allied", "axis")}
-        winner = "allied" if vp["allied"] > vp["axis"] else "axis" if vp["axis"] > vp["allied"] else "draw"
-        rows.append({"seed": seed, "allied": vp["allied"], "axis": vp["axis"], "winner": winner,
-                     "allied_lost": lost["allied"], "axis_lost": lost["axis"], "actions": len(state.log),
-                     "turn": state.turn})
+        play(state, policies, on_action=progress)
+        result = state.outcome()
+        winner = {first: "allied", second: "axis"}.get(result.winner, "draw")
+        rows.append({"seed": seed, "allied": result.scores[first], "axis": result.scores[second],
+                     "winner": winner, "allied_lost": result.losses.get(first, 0),
+                     "axis_lost": result.losses.get(second, 0),
+                     "actions": len(state.action_log), "turn": state.turn})
     summary = {
-        "scenario": args.scenario, "allied_player": args.allied, "axis_player": args.axis,
-        "variants": list(args.variant), "games": len(rows),
+        "scenario": args.scenario, "allied_player": players["allied"],
+        "axis_player": players["axis"], "variants": list(args.variant), "games": len(rows),
         "allied_wins": sum(r["winner"] == "allied" for r in rows),
         "axis_wins": sum(r["winner"] == "axis" for r in rows),
         "draws": sum(r["winner"] == "draw" for r in rows),
         "allied_mean": sum(r["allied"] for r in rows) / len(rows) if rows else 0.0,
         "axis_mean": sum(r["axis"] for r in rows) / len(rows) if rows else 0.0,
     }
-    if args.save and state is not None:
-        path = save_game(state, args.save)
+    if save_path is not None and state is not None:
+        path = save_game(state, save_path)
         if not args.json:
             print(TEXT["autoplay.saved"].format(path=path), file=out)
     if args.json:
@@ -522,6 +529,11 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
         print(TEXT["autoplay.row"].format(**r), file=out)
     print(TEXT["autoplay.summary"].format(**summary), file=out)
     return 0
+
+
+def _last_turn(state: Any) -> Any:
+    scenario = state.game.scenario
+    return getattr(scenario, "last_turn", None) or "?"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -71,16 +71,18 @@ class Decision:
 @dataclass(frozen=True)
 class Outcome:
     """The result of a game: ``winner`` is a side or None (a draw, or not decided yet);
-    ``scores`` are victory points (campaigns) or medals (Memoir '44)."""
+    ``scores`` are victory points (campaigns) or medals (Memoir '44); ``losses`` the units
+    each side has lost (eliminated counters, Memoir units destroyed)."""
 
     winner: str | None
     scores: dict[str, int]
     reason: str = ""
     final: bool = False
+    losses: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"winner": self.winner, "scores": dict(self.scores), "reason": self.reason,
-                "final": self.final}
+                "final": self.final, "losses": dict(self.losses)}
 
 
 @runtime_checkable

@@ -147,6 +147,10 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
         try:
             game = game_from_json(data["game"], data["scenario"], data.get("options", {}))
         except (ScenarioError, FileNotFoundError, KeyError, ValueError) as exc:
+            variants = data.get("options", {}).get("variants")
+            if variants and "variant" in str(exc).lower():
+                raise ScenarioError(source, "options.variants", "known variant names (BFN 19)",
+                                    _excerpt(str(exc), 200)) from None
             raise ScenarioError(source, "scenario", "a bundled scenario and valid rule options",
                                 _excerpt(str(exc), 200)) from None
     else:

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from wargame.operational.auto import play_random_game
-from wargame.operational.save import replay
 from wargame.operational.state import Game
+from wargame.saves import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "operational"))
 from test_engine_properties import check_invariants  # noqa: E402

@@ -16,9 +16,9 @@ from wargame.operational.actions import (
     action_from_dict,
 )
 from wargame.operational.auto import RandomPolicy, play_random_game
-from wargame.operational.save import from_save, load_game, replay, save_game, to_save, undo
 from wargame.operational.state import Game
 from wargame.operational.testing import small_scenario, unit
+from wargame.saves import from_save, load_game, replay, save_game, to_save, undo
 from wargame.scenario_errors import ScenarioError
 
 
@@ -124,7 +124,8 @@ def test_save_load_atomic_round_trip(tmp_path):
     assert loaded.fingerprint() == state.fingerprint()
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
     data = json.loads(path.read_text())
-    assert data["format_version"] == 1 and data["scenario"] == g.scenario.id
+    assert data["format"] == "wargame-save" and data["format_version"] == 2
+    assert data["game"] == "campaign" and data["scenario"] == g.scenario.id
 
 
 def test_truncated_or_edited_save_is_refused(tmp_path):

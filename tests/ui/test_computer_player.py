@@ -4,8 +4,8 @@ player's last action together with the computer's answer."""
 
 from __future__ import annotations
 
-from wargame.operational.save import replay
 from wargame.operational.state import Game, Phase
+from wargame.saves import replay
 from wargame.ui.demo import demo_scenario
 from wargame.ui.model import CampaignState
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from wargame.operational.auto import RandomPolicy, play_random_game
-from wargame.operational.save import from_save, load_game, replay, save_game, to_save
 from wargame.operational.state import Phase
 from wargame.operational.variants import VARIANTS, WITHDRAWAL_FIRST, WITHDRAWAL_LAST, CarpetBombArea
+from wargame.saves import from_save, load_game, replay, save_game, to_save
 from wargame.scenario_errors import ScenarioError
 
 from .conftest import game
@@ -25,7 +25,7 @@ def test_save_and_load_with_variants(tmp_path):
     s = g.new_state(5)
     play_random_game(s, seed=2, max_actions=150)
     data = to_save(s)
-    assert data["variants"] == ["bfn-19.1", "bfn-19.4:Juno+Sword", "bfn-19.6"]
+    assert data["options"]["variants"] == ["bfn-19.1", "bfn-19.4:Juno+Sword", "bfn-19.6"]
     path = save_game(s, tmp_path / "bfn.json")
     loaded = load_game(path)
     assert loaded.game.variants == g.variants
@@ -38,7 +38,7 @@ def test_saves_with_unknown_or_different_variants_are_refused():
     s = game("bfn-19.6").new_state(5)
     data = json.loads(json.dumps(to_save(s)))
     with pytest.raises(ScenarioError, match="variants"):
-        from_save({**data, "variants": ["bfn-20.1"]})
+        from_save({**data, "options": {"variants": ["bfn-20.1"]}})
     with pytest.raises(ScenarioError, match="variants"):
         from_save(data, game=game())
     assert from_save(data, game=game("bfn_hobart")).fingerprint() == s.fingerprint()

@@ -94,8 +94,10 @@ class StateBase:
     def outcome(self) -> Outcome:
         """M44 p.14 Victory: the first side to its medal count wins."""
         scores = {ALLIES: self.medals(ALLIES), AXIS: self.medals(AXIS)}
+        losses = {side: sum(1 for u in self.units.values() if u.side == side and not u.alive)
+                  for side in scores}
         return Outcome(self.winner, scores, self.win_reason or "M44 p.14 Victory medals",
-                       self.winner is not None)
+                       self.winner is not None, losses)
 
     def fingerprint(self) -> dict[str, Any]:
         """A plain-JSON summary of the position, compared after replaying a save."""

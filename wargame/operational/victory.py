@@ -22,7 +22,12 @@ class VictoryRules:
         vp = self.victory_points()
         scores = {"allied": int(vp["allied"]), "axis": int(vp["axis"])}
         winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.get)
-        return Outcome(winner, scores, f"{self.rule_prefix} 11.2 victory points", self.is_terminal)
+        losses = dict.fromkeys(scores, 0)
+        for uid, us in self.units.items():
+            if us.status == "eliminated":
+                losses[self.side_of(uid)] += 1
+        return Outcome(winner, scores, f"{self.rule_prefix} 11.2 victory points", self.is_terminal,
+                       losses)
 
     def _objective_hexes(self) -> set[Hex]:
         hexes: set[Hex] = set()
