@@ -23,6 +23,7 @@ from wargame.schema.campaign import (
     DropEntry,
     EdgeEntry,
     HexEntry,
+    HistoryFile,
     MapFile,
     SetupFile,
     TablesFile,
@@ -38,6 +39,7 @@ __all__ = [
     "Reinforcement",
     "Scenario",
     "load_scenario",
+    "check_scenario",
     "scenario_from_data",
     "ScenarioError",
     "SIDES",
@@ -306,6 +308,24 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
         setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units, divisions)
     with _named(meta_path):
         return _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
+
+
+def check_scenario(path_or_id: str | Path) -> Scenario:
+    """``load_scenario`` and, when the scenario names one and it is there, its history.yaml
+    (model, then the checks of wargame/history.py against the scenario): what
+    ``wargame scenario validate`` runs. The history is optional to play, so a copy of a
+    scenario without it still validates."""
+    scenario = load_scenario(path_or_id)
+    src = Path(scenario.source)
+    meta = load_yaml(src)
+    name = meta.get("history") if isinstance(meta, dict) else None
+    if isinstance(name, str) and (src.parent / name).is_file():
+        path = src.parent / name
+        validate(HistoryFile, load_yaml(path), path)
+        from wargame.history import load_history
+
+        load_history(scenario=scenario, path=path)
+    return scenario
 
 
 @contextmanager
