@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -24,7 +25,7 @@ from wargame.scenario_errors import ScenarioError
 
 __all__ = [
     "Model", "OpenModel", "Int", "Bool", "Str", "Number", "NonNegInt", "PosInt", "HexId", "Side",
-    "Nation", "SIDES", "NATIONS", "expect", "ref_error", "ctx", "validate", "to_scenario_error",
+    "Nation", "Version1", "SIDES", "NATIONS", "expect", "ref_error", "ctx", "validate", "to_scenario_error",
 ]
 
 SIDES = ("allied", "axis")
@@ -41,6 +42,15 @@ Side = Literal["allied", "axis"]
 Nation = Literal["german", "american", "british", "canadian", "russian", "french"]
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def _not_bool(v: Any) -> Any:
+    if isinstance(v, bool):
+        raise PydanticCustomError("expected", "{expected}", {"expected": "1", "got": v, "path": ""})
+    return v
+
+
+Version1 = Annotated[Literal[1], BeforeValidator(_not_bool)]
 
 
 class Model(BaseModel):

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import Bool, Int, Model, NonNegInt, OpenModel, PosInt, Str, expect
+from .common import Bool, Int, Model, NonNegInt, OpenModel, PosInt, Str, Version1, expect
 
 __all__ = [
     "MemoirIndex", "MemoirEntry", "MemoirSpecial", "M44File", "M44Hexagon", "M44_TERRAIN",
@@ -171,7 +171,7 @@ class MemoirEntry(Model):
 class MemoirIndex(Model):
     """scenarios/memoir44/scenarios.yaml."""
 
-    format_version: Literal[1]
+    format_version: Version1
     scenarios: Annotated[dict[Str, MemoirEntry], Field(min_length=1)]
 
     @field_validator("scenarios", mode="before")

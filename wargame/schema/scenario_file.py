@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import Int, Model, PosInt, Side, Str, expect, ref_error
+from .common import Int, Model, PosInt, Side, Str, Version1, expect, ref_error
 from .rules import Rules
 
 __all__ = ["ScenarioFile", "ScenarioMeta", "Turns", "TurnDates"]
@@ -62,7 +62,7 @@ class ScenarioMeta(Model):
 class ScenarioFile(ScenarioMeta):
     """scenarios/<id>/scenario.yaml: what the scenario is, its files, turns and rule options."""
 
-    format_version: Literal[1]
+    format_version: Version1
     tables: FileName
     map: FileName
     units: FileName
@@ -73,6 +73,7 @@ class ScenarioFile(ScenarioMeta):
     @classmethod
     def _version_first(cls, data: Any) -> Any:
         """A file of another format version is reported as such, before anything else."""
-        if isinstance(data, dict) and data.get("format_version") != 1:
+        version = data.get("format_version") if isinstance(data, dict) else None
+        if isinstance(data, dict) and (version != 1 or isinstance(version, bool)):
             raise expect("1", data.get("format_version"), "format_version")
         return data
