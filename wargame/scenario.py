@@ -133,7 +133,9 @@ class Scenario:
         return day.isoformat()
 
 
-def _units(data: Any, source: str, tables: Tables) -> tuple[dict[str, UnitDef], dict[str, Division]]:
+def _units(
+    data: Any, source: str, tables: Tables
+) -> tuple[dict[str, UnitDef], dict[str, Division]]:
     model = validate(UnitsFile, data, source, {"unit_types": set(tables.unit_types)})
     divisions: dict[str, Division] = {
         str(did): Division(id=str(did), name=spec.name if spec.name is not None else str(did),
@@ -191,8 +193,8 @@ def _setup(data: Any, source: str, board: Board, units: dict[str, UnitDef],
         elif isinstance(e, EdgeEntry):
             entry = Entry(kind="edge", hexes=tuple(sorted(board.edges[e.edge])), edge=e.edge)
         elif isinstance(e, BeachEntry):
-            entry = Entry(kind="beach", hexes=tuple(h for name in e.beaches for h in board.places[name]),
-                          beaches=tuple(e.beaches))
+            hexes = tuple(h for name in e.beaches for h in board.places[name])
+            entry = Entry(kind="beach", hexes=hexes, beaches=tuple(e.beaches))
         else:
             entry = Entry(kind="drop", division=e.division)
         reinf.append(Reinforcement(turn=r.turn, unit=r.unit, entry=entry, note=r.note))
@@ -305,7 +307,8 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
     with _named(names["units"]):
         units, divisions = _units(load_yaml(names["units"]), str(names["units"]), tables)
     with _named(names["setup"]):
-        setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units, divisions)
+        setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units,
+                              divisions)
     with _named(meta_path):
         return _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
 

@@ -13,9 +13,13 @@ from typing import Any
 
 import yaml
 
-__all__ = ["ScenarioError", "load_yaml", "load_json", "read_text", "MAX_FILE_BYTES", "NoAliasLoader"]
+__all__ = [
+    "ScenarioError", "load_yaml", "load_json", "parse_yaml", "read_text", "MAX_FILE_BYTES",
+    "NoAliasLoader",
+]
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
+TOO_LARGE = f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
 
 
 class ScenarioError(ValueError):
@@ -43,7 +47,8 @@ class NoAliasLoader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
-                None, None, f"aliases (*{event.anchor}) are not allowed in data files", event.start_mark
+                None, None, f"aliases (*{event.anchor}) are not allowed in data files",
+                event.start_mark,
             )
         return super().compose_node(parent, index)
 
@@ -54,14 +59,13 @@ def read_text(path: str | Path) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ScenarioError(path, "(file)", f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB",
-                                f"{size} bytes")
+            raise ScenarioError(path, "(file)", TOO_LARGE, f"{size} bytes")
         with path.open("rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ScenarioError(path, "(file)", "an existing file") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ScenarioError(path, "(file)", f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raise ScenarioError(path, "(file)", TOO_LARGE)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -62,8 +62,10 @@ def test_broken_m44_names_file_and_field(tmp_path, capsys):
 
 LAUGHS = "\n".join(
     ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    + [f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]"
-       for i in range(8)]
+    + [
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]"
+        for i in range(8)
+    ]
 )
 
 
@@ -91,9 +93,14 @@ def test_python_tags_and_huge_files_are_refused(tmp_path):
 
 def _save(**changes):
     data = {
-        "format": "wargame-save", "format_version": 1, "game": "campaign", "scenario": "normandy",
-        "options": {"variants": []}, "seed": 7,
-        "actions": [{"kind": "end_phase"}], "fingerprint": {"turn": 0, "phase": "allied_movement"},
+        "format": "wargame-save",
+        "format_version": 1,
+        "game": "campaign",
+        "scenario": "normandy",
+        "options": {"variants": []},
+        "seed": 7,
+        "actions": [{"kind": "end_phase"}],
+        "fingerprint": {"turn": 0, "phase": "allied_movement"},
     }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not ...}
@@ -105,15 +112,18 @@ def test_save_model_accepts_a_valid_save():
     validate(SaveFile, _save(game="memoir", scenario="memoir44-5"), "game.json")
 
 
-@pytest.mark.parametrize("changes, field", [
-    ({"fingerprint": ...}, "fingerprint"),
-    ({"seed": True}, "seed"),
-    ({"seed": "7"}, "seed"),
-    ({"format": "wargame-campaign-save"}, "format"),
-    ({"game": "chess"}, "game"),
-    ({"actions": [1, 2]}, "actions[0]"),
-    ({"format_version": 0}, "format_version"),
-])
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"fingerprint": ...}, "fingerprint"),
+        ({"seed": True}, "seed"),
+        ({"seed": "7"}, "seed"),
+        ({"format": "wargame-campaign-save"}, "format"),
+        ({"game": "chess"}, "game"),
+        ({"actions": [1, 2]}, "actions[0]"),
+        ({"format_version": 0}, "format_version"),
+    ],
+)
 def test_save_model_refuses_broken_saves(changes, field):
     with pytest.raises(ScenarioError) as exc:
         validate(SaveFile, _save(**changes), "game.json")

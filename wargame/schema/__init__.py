@@ -11,6 +11,15 @@ from .rules import RULE_OPTIONS, Rules
 from .scenario_file import ScenarioFile, ScenarioMeta
 
 __all__ = [
-    "validate", "to_scenario_error", "ScenarioFile", "ScenarioMeta", "Rules", "RULE_OPTIONS",
-    "MapFile", "TablesFile", "UnitsFile", "SetupFile", "HistoryFile",
+    "validate",
+    "to_scenario_error",
+    "ScenarioFile",
+    "ScenarioMeta",
+    "Rules",
+    "RULE_OPTIONS",
+    "MapFile",
+    "TablesFile",
+    "UnitsFile",
+    "SetupFile",
+    "HistoryFile",
 ]

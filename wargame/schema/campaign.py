@@ -36,10 +36,30 @@ from .common import (
 )
 
 __all__ = [
-    "MapFile", "HexSpec", "Hexside", "Road", "OffmapRoad",
-    "TablesFile", "TerrainSpec", "UnitTypeSpec", "Crt", "Bombardment", "BombardmentColumn",
-    "AirPowerSpec", "UnitsFile", "UnitSpec", "DivisionSpec", "SetupFile", "Placement",
-    "ReinforcementSpec", "HexEntry", "EdgeEntry", "BeachEntry", "DropEntry", "HistoryFile", "BANDS",
+    "MapFile",
+    "HexSpec",
+    "Hexside",
+    "Road",
+    "OffmapRoad",
+    "TablesFile",
+    "TerrainSpec",
+    "UnitTypeSpec",
+    "Crt",
+    "Bombardment",
+    "BombardmentColumn",
+    "AirPowerSpec",
+    "UnitsFile",
+    "UnitSpec",
+    "DivisionSpec",
+    "SetupFile",
+    "Placement",
+    "ReinforcementSpec",
+    "HexEntry",
+    "EdgeEntry",
+    "BeachEntry",
+    "DropEntry",
+    "HistoryFile",
+    "BANDS",
     "RESULT_CODES",
 ]
 
@@ -138,7 +158,9 @@ def _bands(rows: dict[str, Any]) -> dict[str, Any]:
 
 
 class Crt(Model):
-    columns: Annotated[list[Str], Field(min_length=1, description="odds columns such as 1-3 ... 9-1")]
+    columns: Annotated[
+        list[Str], Field(min_length=1, description="odds columns such as 1-3 ... 9-1")
+    ]
     rows: dict[Literal["2-12", "3-11", "4-10", "5-9", "6-8", "7"], list[Str]]
 
     @field_validator("columns")
@@ -160,11 +182,15 @@ class Crt(Model):
         _bands(self.rows)
         for band, cells in self.rows.items():
             if len(cells) != len(self.columns):
-                raise ref_error(f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells))
+                raise ref_error(
+                    f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells)
+                )
             for i, cell in enumerate(cells):
                 parts = cell.split()
                 if not 1 <= len(parts) <= 2 or any(p not in RESULT_CODES for p in parts):
-                    raise ref_error(f"rows.{band}[{i}]", f"result codes among {list(RESULT_CODES)}", cell)
+                    raise ref_error(
+                        f"rows.{band}[{i}]", f"result codes among {list(RESULT_CODES)}", cell
+                    )
         return self
 
 
@@ -184,15 +210,19 @@ class Bombardment(Model):
         prev_high: int | None = 0
         for i, col in enumerate(self.columns):
             if prev_high is None or col.low != prev_high + 1:
-                raise ref_error(f"columns[{i}].low", "ranges that follow each other without gaps",
-                                col.low)
+                raise ref_error(
+                    f"columns[{i}].low", "ranges that follow each other without gaps", col.low
+                )
             if col.high is not None and col.high < col.low:
-                raise ref_error(f"columns[{i}].high", "a bound >= low (or null: no upper bound)",
-                                col.high)
+                raise ref_error(
+                    f"columns[{i}].high", "a bound >= low (or null: no upper bound)", col.high
+                )
             prev_high = col.high
         for band, cells in self.rows.items():
             if len(cells) != len(self.columns):
-                raise ref_error(f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells))
+                raise ref_error(
+                    f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells)
+                )
         return self
 
 
@@ -201,7 +231,8 @@ PositiveCost = Annotated[Number, Field(gt=0)]
 
 class TerrainSpec(Model):
     cost: dict[Str, PositiveCost | None] = Field(
-        default={}, description="movement cost per movement class; null = prohibited")
+        default={}, description="movement cost per movement class; null = prohibited"
+    )
     combat: NonNegInt = 0
     bombardment_combat: NonNegInt | None = None
 
@@ -266,13 +297,17 @@ class TablesFile(Model):
             for name, spec in getattr(self, group).items():
                 for mc in spec.cost:
                     if mc not in classes:
-                        raise ref_error(f"{group}.{name}.cost.{mc}", f"a movement class of {classes}", mc)
+                        raise ref_error(
+                            f"{group}.{name}.cost.{mc}", f"a movement class of {classes}", mc
+                        )
         for mc in self.road.cost:
             if mc not in classes:
                 raise ref_error(f"road.cost.{mc}", f"a movement class of {classes}", mc)
         for name, ut in self.unit_types.items():
             if ut.movement_class not in classes:
-                raise ref_error(f"unit_types.{name}.movement_class", f"one of {classes}", ut.movement_class)
+                raise ref_error(
+                    f"unit_types.{name}.movement_class", f"one of {classes}", ut.movement_class
+                )
         return self
 
 
@@ -293,7 +328,8 @@ class UnitSpec(Model):
     movement: NonNegInt
     range: NonNegInt = Field(default=0, description="artillery range; 0 = not artillery")
     reduced: ReducedValues | None = Field(
-        default=None, description="reduced values; default: half, rounded up (OD 7.0)")
+        default=None, description="reduced values; default: half, rounded up (OD 7.0)"
+    )
     division: Str | None = None
     ss: Bool = False
     provenance: Str = ""
@@ -308,8 +344,11 @@ class UnitSpec(Model):
     def _reduced(self) -> UnitSpec:
         r = self.reduced
         if r is not None and (r.attack > self.attack or r.defence > self.defence):
-            raise ref_error("reduced", "values between 0 and the full values",
-                            {"attack": r.attack, "defence": r.defence})
+            raise ref_error(
+                "reduced",
+                "values between 0 and the full values",
+                {"attack": r.attack, "defence": r.defence},
+            )
         return self
 
 
@@ -434,8 +473,11 @@ class SetupFile(Model):
             seen.add(p.unit)
         for i, r in enumerate(self.reinforcements or []):
             if r.unit in seen:
-                raise ref_error(f"reinforcements[{i}].unit",
-                                "a unit listed once in setup and reinforcements", r.unit)
+                raise ref_error(
+                    f"reinforcements[{i}].unit",
+                    "a unit listed once in setup and reinforcements",
+                    r.unit,
+                )
             seen.add(r.unit)
         return self
 

@@ -24,8 +24,25 @@ from pydantic_core import PydanticCustomError
 from wargame.scenario_errors import ScenarioError
 
 __all__ = [
-    "Model", "OpenModel", "Int", "Bool", "Str", "Number", "NonNegInt", "PosInt", "HexId", "Side",
-    "Nation", "Version1", "SIDES", "NATIONS", "expect", "ref_error", "ctx", "validate", "to_scenario_error",
+    "Model",
+    "OpenModel",
+    "Int",
+    "Bool",
+    "Str",
+    "Number",
+    "NonNegInt",
+    "PosInt",
+    "HexId",
+    "Side",
+    "Nation",
+    "Version1",
+    "SIDES",
+    "NATIONS",
+    "expect",
+    "ref_error",
+    "ctx",
+    "validate",
+    "to_scenario_error",
 ]
 
 SIDES = ("allied", "axis")
@@ -67,7 +84,9 @@ class OpenModel(BaseModel):
 
 def expect(expected: str, got: Any = None, path: str = "") -> PydanticCustomError:
     """A validation error whose message is the expectation itself ("a hex of the map")."""
-    return PydanticCustomError("expected", "{expected}", {"expected": expected, "got": got, "path": path})
+    return PydanticCustomError(
+        "expected", "{expected}", {"expected": expected, "got": got, "path": path}
+    )
 
 
 def ref_error(path: str, expected: str, got: Any) -> PydanticCustomError:
@@ -177,16 +196,22 @@ def to_scenario_error(exc: ValidationError, file: str | Path, data: Any) -> Scen
     # the most specific error first: the deepest location, ties in document order
     err = errors[0]
     c = err.get("ctx") or {}
-    path = _path(tuple(err["loc"]), data, str(c.get("path") or "") if err["type"] == "expected" else "")
+    path = _path(
+        tuple(err["loc"]), data, str(c.get("path") or "") if err["type"] == "expected" else ""
+    )
     if err["type"] == "missing":
         return ScenarioError(file, path, _expected(err))
-    got = c.get("got") if err["type"] == "expected" and c.get("got") is not None else err.get("input")
+    got = (
+        c.get("got") if err["type"] == "expected" and c.get("got") is not None else err.get("input")
+    )
     if isinstance(got, dict | list) and err["type"] in ("missing", "extra_forbidden"):
         got = None
     return ScenarioError(file, path, _expected(err), got)
 
 
-def validate(model: type[M], data: Any, file: str | Path, context: dict[str, Any] | None = None) -> M:
+def validate(
+    model: type[M], data: Any, file: str | Path, context: dict[str, Any] | None = None
+) -> M:
     """Validate parsed data against a model; a ScenarioError naming the file and field if not."""
     try:
         return model.model_validate(data, context=context)

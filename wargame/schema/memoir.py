@@ -13,22 +13,41 @@ from pydantic import Field, field_validator, model_validator
 from .common import Bool, Int, Model, NonNegInt, OpenModel, PosInt, Str, Version1, expect
 
 __all__ = [
-    "MemoirIndex", "MemoirEntry", "MemoirSpecial", "M44File", "M44Hexagon", "M44_TERRAIN",
-    "M44_RECT_TERRAIN", "M44_OBSTACLES",
+    "MemoirIndex",
+    "MemoirEntry",
+    "MemoirSpecial",
+    "M44File",
+    "M44Hexagon",
+    "M44_TERRAIN",
+    "M44_RECT_TERRAIN",
+    "M44_OBSTACLES",
 ]
 
 MSide = Literal["AXIS", "ALLIES"]
 Kind = Literal["inf", "tank", "gun"]
 # terrain names the engine knows (curve and church are read as river and buildings)
-M44_TERRAIN = ("woods", "hills", "buildings", "river", "curve", "church", "hedgerow", "plain",
-               "beach", "ocean")
+M44_TERRAIN = (
+    "woods",
+    "hills",
+    "buildings",
+    "river",
+    "curve",
+    "church",
+    "hedgerow",
+    "plain",
+    "beach",
+    "ocean",
+)
 M44_RECT_TERRAIN = ("bunker", "bridge")
 M44_OBSTACLES = ("wire", "sand", "hedgehog")
 
 
 def _hex(v: Any) -> Any:
-    if isinstance(v, list | tuple) and len(v) == 2 and all(
-            isinstance(x, int) and not isinstance(x, bool) for x in v):
+    if (
+        isinstance(v, list | tuple)
+        and len(v) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    ):
         row, col = v
         if not 0 <= row <= 8 or col < 0 or (row + col) % 2:
             raise expect("an .m44 hex [row 0-8, col] with row + col even", list(v))
@@ -48,7 +67,9 @@ def _hexes_check(*fields: str):
             try:
                 _hex(h)
             except Exception:
-                raise expect("an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}]") from None
+                raise expect(
+                    "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}]"
+                ) from None
         return v
 
     return field_validator(*fields)(check)
@@ -94,7 +115,8 @@ class MemoirSpecial(Model):
     bunker_owner: MSide | None = Field(None, description="side that may claim bunkers")
     resistance_side: MSide | None = Field(None, description="its inf2 units are the Resistance")
     draw_schedule: dict[MSide, dict[PosInt, NonNegInt]] = Field(
-        {}, description="{side: {own turn number: cards drawn}} instead of 1")
+        {}, description="{side: {own turn number: cards drawn}} instead of 1"
+    )
     airdrop: Airdrop | None = None
     cliffs: list[M44Hex] = []
     cliffs_no_armour: Bool = False
@@ -125,8 +147,9 @@ class MemoirSpecial(Model):
                 try:
                     _hex(h)
                 except Exception:
-                    raise expect("an .m44 hex [row 0-8, col] with row + col even", h,
-                                  f"{side}[{i}]") from None
+                    raise expect(
+                        "an .m44 hex [row 0-8, col] with row + col even", h, f"{side}[{i}]"
+                    ) from None
         return v
 
     @field_validator("bridge_ends")
@@ -137,8 +160,9 @@ class MemoirSpecial(Model):
                 try:
                     _hex(h)
                 except Exception:
-                    raise expect("an .m44 hex [row 0-8, col] with row + col even", h,
-                                 f"[{i}][{j}]") from None
+                    raise expect(
+                        "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}][{j}]"
+                    ) from None
         return v
 
     @field_validator("impassable_terrain", "artillery_blocked_by")
@@ -179,8 +203,10 @@ class MemoirIndex(Model):
     def _ids(cls, v: Any) -> Any:
         # rulebook numbers are YAML integers; ids are their text
         if isinstance(v, dict):
-            return {str(k) if isinstance(k, int) and not isinstance(k, bool) else k: x
-                    for k, x in v.items()}
+            return {
+                str(k) if isinstance(k, int) and not isinstance(k, bool) else k: x
+                for k, x in v.items()
+            }
         return v
 
 
@@ -203,8 +229,13 @@ class M44Obstacle(OpenModel):
 
 
 class M44Unit(OpenModel):
-    name: Annotated[Str, Field(pattern=r"^(inf|tank|gun)2?(ger|[a-z]{2})$",
-                               description="kind, 2 for elite/special, then nation: infger, tank2us")]
+    name: Annotated[
+        Str,
+        Field(
+            pattern=r"^(inf|tank|gun)2?(ger|[a-z]{2})$",
+            description="kind, 2 for elite/special, then nation: infger, tank2us",
+        ),
+    ]
     nbr_units: PosInt | None = None
     badge: Str | None = None
 

@@ -53,7 +53,9 @@ class EntryTurnMovement(Model):
     movement: NonNegInt
     movement_class: Str
 
-    _mc = field_validator("movement_class")(_names("movement_classes", "a movement class of tables.yaml"))
+    _mc = field_validator("movement_class")(
+        _names("movement_classes", "a movement class of tables.yaml")
+    )
 
 
 class SetupLandings(Model):
@@ -164,7 +166,8 @@ class Advance(Model):
     bridges: Bool = False
 
     _terrain = field_validator("first_terrain", "second_terrain")(
-        _names("terrain_or_feature", "a terrain or feature of tables.yaml"))
+        _names("terrain_or_feature", "a terrain or feature of tables.yaml")
+    )
 
 
 class CarpetBombing(Model):
@@ -280,7 +283,8 @@ class Rules(Model):
     coastal_fortification: CoastalFortification | None = None
     no_retreat: list[NoRetreat] = []
     attack_penalty_turns: dict[Side, list[Int]] = Field(
-        {}, description="CN 5.1.1: turns on which the side's attacks lose a column")
+        {}, description="CN 5.1.1: turns on which the side's attacks lose a column"
+    )
     recovery: Recovery | None = None
     naval_support: NavalSupport | None = None
     advance: Advance | None = None
@@ -292,10 +296,13 @@ class Rules(Model):
     initial_control: dict[Str, Side] = Field({}, description="place name -> side holding it")
     default_control: Side = Field("axis", description="side holding objectives nobody occupies")
     victory: list[Victory] = Field([], description="CN/OD 11.2: victory points")
-    variants: list[Str] = Field([], description="BFN 19 variant rules always on (docs/bfn-variants.md)")
+    variants: list[Str] = Field(
+        [], description="BFN 19 variant rules always on (docs/bfn-variants.md)"
+    )
 
     _one_armour = field_validator("one_armour_terrain")(
-        _names("terrain", "a terrain of tables.yaml"))
+        _names("terrain", "a terrain of tables.yaml")
+    )
 
     @field_validator("initial_control")
     @classmethod

@@ -25,4 +25,6 @@ class SaveFile(Model):
     options: dict[Str, Any] = Field({}, description="the game's options (variants...)")
     seed: Int = Field(description="the dice seed: a whole number, not true/false")
     actions: list[dict[Str, Any]] = Field(description="the action log, each action as a mapping")
-    fingerprint: dict[Str, Any] = Field(description="summary of the final position, checked on load")
+    fingerprint: dict[Str, Any] = Field(
+        description="summary of the final position, checked on load"
+    )
