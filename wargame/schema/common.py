@@ -3,9 +3,10 @@ validation context and the conversion of pydantic errors into ``ScenarioError``.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
     BaseModel,
@@ -123,7 +124,7 @@ def _expected(err: dict[str, Any]) -> str:
     if kind == "missing":
         return "this field (missing)"
     if kind == "extra_forbidden":
-        return "a documented key (misspelt? see docs/data-formats.md)"
+        return "a documented key"
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return "a whole number"
     if kind in ("float_type", "float_parsing"):
@@ -191,10 +192,39 @@ def _path(loc: tuple[Any, ...], data: Any, extra: str = "") -> str:
     return out or "(top level)"
 
 
-def to_scenario_error(exc: ValidationError, file: str | Path, data: Any) -> ScenarioError:
+def _field_names(model: Any, seen: set[Any] | None = None) -> set[str]:
+    """Every key (alias or field name) a model and the models inside it know."""
+    seen = set() if seen is None else seen
+    names: set[str] = set()
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        if model in seen:
+            return names
+        seen.add(model)
+        for name, f in model.model_fields.items():
+            names.add(f.alias or name)
+            names |= _field_names(f.annotation, seen)
+        return names
+    for arg in get_args(model):
+        names |= _field_names(arg, seen)
+    return names
+
+
+def _suggest(model: type[BaseModel], key: Any) -> str:
+    close = difflib.get_close_matches(str(key), sorted(_field_names(model)), n=1, cutoff=0.75)
+    hint = f"did you mean '{close[0]}'? " if close else "misspelt? "
+    return f" ({hint}see docs/data-formats.md)"
+
+
+def to_scenario_error(
+    exc: ValidationError, file: str | Path, data: Any, model: type[BaseModel] | None = None
+) -> ScenarioError:
     errors = exc.errors(include_url=False)
-    # the most specific error first: the deepest location, ties in document order
-    err = errors[0]
+    err = errors[0]  # the first problem in document order...
+    if err["type"] == "missing":
+        # ...but a misspelt key is both missing and unknown: name the unknown one
+        parent = tuple(err["loc"][:-1])
+        err = next((e for e in errors if e["type"] == "extra_forbidden"
+                    and tuple(e["loc"][:-1]) == parent), err)
     c = err.get("ctx") or {}
     path = _path(
         tuple(err["loc"]), data, str(c.get("path") or "") if err["type"] == "expected" else ""
@@ -204,9 +234,11 @@ def to_scenario_error(exc: ValidationError, file: str | Path, data: Any) -> Scen
     got = (
         c.get("got") if err["type"] == "expected" and c.get("got") is not None else err.get("input")
     )
-    if isinstance(got, dict | list) and err["type"] in ("missing", "extra_forbidden"):
-        got = None
-    return ScenarioError(file, path, _expected(err), got)
+    expected = _expected(err)
+    if err["type"] == "extra_forbidden":
+        got = None  # the key is named by the field path; its value does not matter
+        expected += _suggest(model, err["loc"][-1]) if model is not None and err["loc"] else ""
+    return ScenarioError(file, path, expected, got)
 
 
 def validate(
@@ -216,6 +248,6 @@ def validate(
     try:
         return model.model_validate(data, context=context)
     except ValidationError as exc:
-        raise to_scenario_error(exc, file, data) from None
+        raise to_scenario_error(exc, file, data, model) from None
     except RecursionError:
         raise ScenarioError(file, "(structure)", "data nested less deeply") from None
