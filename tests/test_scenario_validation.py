@@ -121,3 +121,40 @@ def test_truncated_file_names_the_file(folder, tmp_path, cut):
     with pytest.raises(ScenarioError) as exc:
         load_scenario(bad / "scenario.yaml")
     assert "map.json" in str(exc.value) and "valid JSON" in str(exc.value)
+
+
+@pytest.mark.parametrize("edit, field, expected", [
+    (lambda m: m["rules"].__setitem__("naval_suport", m["rules"].pop("naval_support")),
+     "rules.naval_suport", "did you mean 'naval_support'"),
+    (lambda m: m["rules"]["naval_support"].__setitem__("columns", 0),
+     "rules.naval_support.columns", ">= 1"),
+    (lambda m: m["rules"]["mulberries"].__setitem__("port", "12a4"),
+     "rules.mulberries.port", "four-digit hex id"),
+    (lambda m: m["rules"]["no_retreat"][0].__setitem__("place", "Atlantis"),
+     "rules.no_retreat[0].place", "a place name of the map"),
+    (lambda m: m["rules"]["first_turn_landing"].__setitem__("unit", "gb-nobody"),
+     "rules.first_turn_landing.unit", "a unit id from units.yaml"),
+])
+def test_rule_options_are_typed(folder, tmp_path, capsys, edit, field, expected):
+    bad = tmp_path / "bad"
+    shutil.copytree(folder, bad)
+    meta = yaml.safe_load((bad / "scenario.yaml").read_text())
+    edit(meta)
+    (bad / "scenario.yaml").write_text(yaml.safe_dump(meta, allow_unicode=True))
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(bad / "scenario.yaml")
+    assert exc.value.file.endswith("scenario.yaml") and exc.value.field == field
+    assert expected in exc.value.expected
+    assert cli_main(["scenario", "validate", str(bad / "scenario.yaml")]) == 1
+    assert field in capsys.readouterr().err
+
+
+def test_long_values_are_cut_in_messages(folder, tmp_path):
+    bad = tmp_path / "long"
+    shutil.copytree(folder, bad)
+    data = yaml.safe_load((bad / "units.yaml").read_text())
+    data["units"][0]["attack"] = "x" * 5000
+    (bad / "units.yaml").write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(bad / "scenario.yaml")
+    assert len(str(exc.value).partition(", found ")[2]) <= 80

@@ -179,7 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     s_info.add_argument("id")
     s_info.add_argument("--json", action="store_true")
     s_info.set_defaults(handler=_cmd_scenario_info)
-    s_val = scen_sub.add_parser("validate", help="load and check a scenario folder or file")
+    s_val = scen_sub.add_parser(
+        "validate", help="check a scenario folder or file, an .m44 file or a Memoir '44 id")
     s_val.add_argument("path")
     s_val.set_defaults(handler=_cmd_scenario_validate)
 
@@ -412,22 +413,23 @@ def _cmd_scenario_info(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        from wargame.scenario import load_scenario
+        from wargame.memoir.scenario import check_memoir, is_memoir_target
+        from wargame.scenario import check_scenario
         from wargame.scenario_errors import ScenarioError
     except ImportError as exc:
         print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
         return 3
     try:
-        scenario = load_scenario(args.path)
+        if is_memoir_target(args.path):
+            title, units, hexes = check_memoir(args.path)
+        else:
+            scenario = check_scenario(args.path)
+            title, units = scenario.title, len(scenario.units)
+            hexes = len(scenario.board.hexes)
     except ScenarioError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    board = getattr(scenario, "board", None)
-    hexes = len(getattr(board, "hexes", ()) or ())
-    units = len(getattr(scenario, "units", ()) or ())
-    print(
-        TEXT["scenario.valid"].format(title=scenario.title, units=units, hexes=hexes), file=out
-    )
+    print(TEXT["scenario.valid"].format(title=title, units=units, hexes=hexes), file=out)
     return 0
 
 

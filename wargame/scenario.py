@@ -1,7 +1,8 @@
 """Loading and validating campaign scenarios into the engine's types.
 
-A broken or hand-edited file gets a ``ScenarioError`` naming the file, the field and what was
-expected; no other exception escapes ``load_scenario`` for bad data (fuzzed in the tests).
+Every file is first validated by its pydantic model (``wargame.schema``); a broken or
+hand-edited file gets a ``ScenarioError`` naming the file, the field and what was expected; no
+other exception escapes ``load_scenario`` for bad data (fuzzed in the tests).
 """
 
 from __future__ import annotations
@@ -17,6 +18,19 @@ from wargame.operational.board import Board, board_from_dict
 from wargame.operational.tables import Tables, load_tables, tables_from_dict
 from wargame.paths import scenario_dir
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
+from wargame.schema.campaign import (
+    BeachEntry,
+    DropEntry,
+    EdgeEntry,
+    HexEntry,
+    HistoryFile,
+    MapFile,
+    SetupFile,
+    TablesFile,
+    UnitsFile,
+)
+from wargame.schema.common import validate
+from wargame.schema.scenario_file import ScenarioFile, ScenarioMeta, TurnDates
 
 __all__ = [
     "UnitDef",
@@ -25,6 +39,7 @@ __all__ = [
     "Reinforcement",
     "Scenario",
     "load_scenario",
+    "check_scenario",
     "scenario_from_data",
     "ScenarioError",
     "SIDES",
@@ -33,6 +48,8 @@ __all__ = [
 SIDES = ("allied", "axis")
 NATIONS = ("german", "american", "british", "canadian", "russian", "french")
 ENTRY_KINDS = ("beach", "edge", "hex", "drop")
+# The files are checked by the models of wargame/schema (documented in docs/data-formats.md);
+# this module builds the engine's types from the checked data.
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,177 +133,83 @@ class Scenario:
         return day.isoformat()
 
 
-def _known(value: Any, names: Any) -> bool:
-    """A name that must be one of ``names``; junk (lists, numbers) is simply not known."""
-    return isinstance(value, str) and value in names
-
-
-def _listed(data: dict, key: str, source: str, where: str = "rules.") -> list:
-    value = data.get(key) or []
-    if not isinstance(value, list):
-        raise ScenarioError(source, f"{where}{key}", "a list", value)
-    return value
-
-
-def _req(data: dict, key: str, source: str, where: str, expected: str, kind: type | tuple) -> Any:
-    if not isinstance(data, dict) or key not in data:
-        raise ScenarioError(source, f"{where}{key}", f"{expected} (missing)")
-    value = data[key]
-    if isinstance(value, bool) and kind in (int, (int, float)):
-        raise ScenarioError(source, f"{where}{key}", expected, value)
-    if not isinstance(value, kind):
-        raise ScenarioError(source, f"{where}{key}", expected, value)
-    return value
-
-
-def _units(data: Any, source: str, tables: Tables) -> tuple[dict[str, UnitDef], dict[str, Division]]:
-    if not isinstance(data, dict):
-        raise ScenarioError(source, "(top level)", "a mapping with 'units' and 'divisions'", data)
-    raw = data.get("units")
-    if not isinstance(raw, list) or not raw:
-        raise ScenarioError(source, "units", "a non-empty list of units", raw)
-    divisions: dict[str, Division] = {}
-    raw_div = data.get("divisions", {}) or {}
-    if not isinstance(raw_div, dict):
-        raise ScenarioError(source, "divisions", "a mapping of division id -> details", raw_div)
-    for did, spec in raw_div.items():
-        if not isinstance(spec, dict):
-            raise ScenarioError(source, f"divisions.{did}", "a mapping with name and nation", spec)
-        bonus = spec.get("divisional_bonus", True)
-        if not isinstance(bonus, bool):
-            raise ScenarioError(source, f"divisions.{did}.divisional_bonus", "true or false", bonus)
-        divisions[str(did)] = Division(
-            id=str(did), name=str(spec.get("name", did)), nation=str(spec.get("nation", "")),
-            divisional_bonus=bonus,
-        )
+def _units(
+    data: Any, source: str, tables: Tables
+) -> tuple[dict[str, UnitDef], dict[str, Division]]:
+    model = validate(UnitsFile, data, source, {"unit_types": set(tables.unit_types)})
+    divisions: dict[str, Division] = {
+        str(did): Division(id=str(did), name=spec.name if spec.name is not None else str(did),
+                           nation=spec.nation, divisional_bonus=spec.divisional_bonus)
+        for did, spec in (model.divisions or {}).items()
+    }
     units: dict[str, UnitDef] = {}
-    for i, spec in enumerate(raw):
-        w = f"units[{i}]."
-        uid = _req(spec, "id", source, w, "a unique string id", str)
-        if uid in units:
-            raise ScenarioError(source, f"{w}id", "a unique id", uid)
-        side = _req(spec, "side", source, w, f"one of {SIDES}", str)
-        if side not in SIDES:
-            raise ScenarioError(source, f"{w}side", f"one of {SIDES}", side)
-        utype = _req(spec, "type", source, w, "a unit type", str)
-        if utype not in tables.unit_types:
-            raise ScenarioError(source, f"{w}type", f"one of {sorted(tables.unit_types)}", utype)
-        nums = {}
-        for key in ("attack", "defence", "movement"):
-            v = _req(spec, key, source, w, "a whole number >= 0", int)
-            if v < 0:
-                raise ScenarioError(source, f"{w}{key}", "a whole number >= 0", v)
-            nums[key] = v
-        rng = spec.get("range", 0)
-        if not isinstance(rng, int) or isinstance(rng, bool) or rng < 0:
-            raise ScenarioError(source, f"{w}range", "a whole number >= 0", rng)
-        reduced = spec.get("reduced")
-        if reduced is None:
+    for spec in model.units:
+        if spec.reduced is None:
             # OD 7.0: reduced values are half, rounded up.
-            red_a, red_d = -(-nums["attack"] // 2), -(-nums["defence"] // 2)
+            red_a, red_d = -(-spec.attack // 2), -(-spec.defence // 2)
         else:
-            red_a = _req(reduced, "attack", source, f"{w}reduced.", "a whole number", int)
-            red_d = _req(reduced, "defence", source, f"{w}reduced.", "a whole number", int)
-            if red_a > nums["attack"] or red_d > nums["defence"] or red_a < 0 or red_d < 0:
-                raise ScenarioError(source, f"{w}reduced", "values between 0 and the full values", reduced)
-        division = spec.get("division")
-        if division is not None:
-            division = str(division)
-            if division not in divisions:
-                divisions[division] = Division(division, division, str(spec.get("nation", "")))
-        nation = spec.get("nation", "")
-        if not _known(nation, NATIONS):
-            raise ScenarioError(source, f"{w}nation", f"one of {NATIONS}", nation)
-        units[uid] = UnitDef(
-            id=uid,
-            name=str(spec.get("name", uid)),
-            nation=nation,
-            side=side,
-            type=utype,
-            attack=nums["attack"],
-            defence=nums["defence"],
-            movement=nums["movement"],
+            red_a, red_d = spec.reduced.attack, spec.reduced.defence
+        if spec.division is not None and spec.division not in divisions:
+            divisions[spec.division] = Division(spec.division, spec.division, spec.nation)
+        units[spec.id] = UnitDef(
+            id=spec.id,
+            name=spec.name if spec.name is not None else spec.id,
+            nation=spec.nation,
+            side=spec.side,
+            type=spec.type,
+            attack=spec.attack,
+            defence=spec.defence,
+            movement=spec.movement,
             reduced_attack=red_a,
             reduced_defence=red_d,
-            division=division,
-            ss=bool(spec.get("ss", False)),
-            range=rng,
-            provenance=str(spec.get("provenance", "")),
+            division=spec.division,
+            ss=spec.ss,
+            range=spec.range,
+            provenance=spec.provenance,
         )
     return units, divisions
 
 
-def _hex(board: Board, hid: Any, source: str, where: str) -> Hex:
-    try:
-        h = Hex.from_id(str(hid))
-    except ValueError:
-        raise ScenarioError(source, where, "a four-digit hex id CCRR", hid) from None
-    if h not in board.hexes:
-        raise ScenarioError(source, where, "a hex of the map", hid)
-    return h
-
-
-def _setup(data: Any, source: str, board: Board, units: dict[str, UnitDef]):
-    if not isinstance(data, dict):
-        raise ScenarioError(source, "(top level)", "a mapping with 'setup' and 'reinforcements'", data)
-    setup = []
-    seen: set[str] = set()
-    for i, spec in enumerate(_listed(data, "setup", source, "")):
-        w = f"setup[{i}]."
-        uid = _req(spec, "unit", source, w, "a unit id", str)
-        if uid not in units:
-            raise ScenarioError(source, f"{w}unit", "a unit id from units.yaml", uid)
-        if uid in seen:
-            raise ScenarioError(source, f"{w}unit", "a unit placed once", uid)
-        seen.add(uid)
-        setup.append((uid, _hex(board, spec.get("hex"), source, f"{w}hex")))
+def _setup(data: Any, source: str, board: Board, units: dict[str, UnitDef],
+           divisions: dict[str, Division] | None = None):
+    context = {
+        "hexes": {h.id for h in board.hexes},
+        "edges": set(board.edges),
+        "places": set(board.places),
+        "units": set(units),
+    }
+    model = validate(SetupFile, data, source, context)
+    if divisions is not None:
+        for i, r in enumerate(model.reinforcements or []):
+            if isinstance(r.entry, DropEntry) and r.entry.division not in divisions:
+                raise ScenarioError(source, f"reinforcements[{i}].entry.division",
+                                    "the division whose hexes it drops on", r.entry.division)
+    setup = tuple((p.unit, Hex.from_id(p.hex)) for p in model.setup or [])
     reinf = []
-    for i, spec in enumerate(_listed(data, "reinforcements", source, "")):
-        w = f"reinforcements[{i}]."
-        uid = _req(spec, "unit", source, w, "a unit id", str)
-        if uid not in units:
-            raise ScenarioError(source, f"{w}unit", "a unit id from units.yaml", uid)
-        if uid in seen:
-            raise ScenarioError(source, f"{w}unit", "a unit listed once in setup and reinforcements", uid)
-        seen.add(uid)
-        turn = _req(spec, "turn", source, w, "a turn number", int)
-        entry = _req(spec, "entry", source, w, "an entry mapping", dict)
-        kind = entry.get("kind")
-        if not _known(kind, ENTRY_KINDS):
-            raise ScenarioError(source, f"{w}entry.kind", f"one of {ENTRY_KINDS}", kind)
-        hexes: tuple[Hex, ...] = ()
-        edge = beaches = division = None
-        if kind == "hex":
-            ids = entry.get("hexes") or ([entry["hex"]] if "hex" in entry else None)
-            if not isinstance(ids, list) or not ids:
-                raise ScenarioError(source, f"{w}entry.hexes", "a list of hex ids", ids)
-            hexes = tuple(_hex(board, hid, source, f"{w}entry.hexes") for hid in ids)
-        elif kind == "edge":
-            edge = entry.get("edge")
-            if not _known(edge, board.edges):
-                raise ScenarioError(source, f"{w}entry.edge", f"one of the map's edges {sorted(board.edges)}", edge)
-            hexes = tuple(sorted(board.edges[edge]))
-        elif kind == "beach":
-            names = entry.get("beaches")
-            if not isinstance(names, list) or not names:
-                raise ScenarioError(source, f"{w}entry.beaches", "a list of beach place names", names)
-            for name in names:
-                if not _known(name, board.places):
-                    raise ScenarioError(source, f"{w}entry.beaches", "place names of the map", name)
-            beaches = tuple(names)
-            hexes = tuple(h for name in names for h in board.places[name])
+    for r in model.reinforcements or []:
+        e = r.entry
+        if isinstance(e, HexEntry):
+            entry = Entry(kind="hex", hexes=tuple(Hex.from_id(h) for h in (e.hexes or [e.hex])))
+        elif isinstance(e, EdgeEntry):
+            entry = Entry(kind="edge", hexes=tuple(sorted(board.edges[e.edge])), edge=e.edge)
+        elif isinstance(e, BeachEntry):
+            hexes = tuple(h for name in e.beaches for h in board.places[name])
+            entry = Entry(kind="beach", hexes=hexes, beaches=tuple(e.beaches))
         else:
-            division = entry.get("division")
-            if not isinstance(division, str):
-                raise ScenarioError(source, f"{w}entry.division", "the division whose hexes it drops on", division)
-        reinf.append(
-            Reinforcement(
-                turn=turn, unit=uid,
-                entry=Entry(kind=kind, hexes=hexes, edge=edge, beaches=beaches or (), division=division),
-                note=str(spec.get("note", "")),
-            )
-        )
-    return tuple(setup), tuple(reinf)
+            entry = Entry(kind="drop", division=e.division)
+        reinf.append(Reinforcement(turn=r.turn, unit=r.unit, entry=entry, note=r.note))
+    return setup, tuple(reinf)
+
+
+def _board(data: Any, source: str, tables: Tables) -> Board:
+    terrain = set(tables.terrain)
+    validate(MapFile, data, source, {"terrain": terrain})
+    return board_from_dict(data, source=source, terrain_names=terrain)
+
+
+def _tables(data: Any, source: str) -> Tables:
+    validate(TablesFile, data, source)
+    return tables_from_dict(data, source=source)
 
 
 def scenario_from_data(
@@ -300,83 +223,53 @@ def scenario_from_data(
 ) -> Scenario:
     """Build a scenario from already-parsed data (tests build small maps this way)."""
     if isinstance(tables, dict):
-        tables = tables_from_dict(tables, source=f"{source}/tables")
-    board = board_from_dict(map_data, source=f"{source}/map", terrain_names=set(tables.terrain))
+        tables = _tables(tables, f"{source}/tables")
+    board = _board(map_data, f"{source}/map", tables)
     units, divisions = _units(units_data, f"{source}/units", tables)
-    setup, reinf = _setup(setup_data, f"{source}/setup", board, units)
-    return _scenario(meta, tables, board, units, divisions, setup, reinf, source)
+    setup, reinf = _setup(setup_data, f"{source}/setup", board, units, divisions)
+    return _scenario(ScenarioMeta, meta, tables, board, units, divisions, setup, reinf, source)
 
 
-def _scenario(meta, tables, board, units, divisions, setup, reinf, source) -> Scenario:
-    if not isinstance(meta, dict):
-        raise ScenarioError(source, "(top level)", "a mapping", meta)
-    turns = _req(meta, "turns", source, "", "a mapping {first, last}", dict)
-    first = _req(turns, "first", source, "turns.", "a whole number", int)
-    last = _req(turns, "last", source, "turns.", "a whole number >= first", int)
-    if last < first:
-        raise ScenarioError(source, "turns.last", "a whole number >= first", last)
-    dates = meta.get("turn_dates", {}) or {}
-    if not isinstance(dates, dict):
-        raise ScenarioError(source, "turn_dates", "a mapping {first_day, days_per_turn}", dates)
-    days_per_turn = dates.get("days_per_turn", 1)
-    if not isinstance(days_per_turn, int) or isinstance(days_per_turn, bool) or days_per_turn < 1:
-        raise ScenarioError(source, "turn_dates.days_per_turn", "a whole number >= 1", days_per_turn)
-    first_day = dates.get("first_day")
+def _context(tables: Tables, board: Board, units: dict[str, UnitDef],
+             divisions: dict[str, Division]) -> dict[str, Any]:
+    return {
+        "hexes": {h.id for h in board.hexes},
+        "edges": set(board.edges),
+        "places": set(board.places),
+        "units": set(units),
+        "divisions": set(divisions),
+        "terrain": set(tables.terrain),
+        "terrain_or_feature": set(tables.terrain) | set(tables.features),
+        "unit_types": set(tables.unit_types),
+        "movement_classes": set(tables.movement_classes),
+    }
+
+
+def _scenario(model_type, meta, tables, board, units, divisions, setup, reinf, source) -> Scenario:
+    model = validate(model_type, meta, source, _context(tables, board, units, divisions))
+    dates = model.turn_dates or TurnDates()
+    first_day = dates.first_day
     if first_day is not None:
         # YAML reads an unquoted 1944-06-06 as a date already
-        first_day = first_day.isoformat() if isinstance(first_day, dt.date) else first_day
-        try:
-            dt.date.fromisoformat(str(first_day))
-        except ValueError:
-            raise ScenarioError(source, "turn_dates.first_day", "a date YYYY-MM-DD", first_day) from None
-        first_day = str(first_day)
-    stacking = meta.get("stacking_limit", 4)
-    if not isinstance(stacking, int) or isinstance(stacking, bool) or stacking < 1:
-        raise ScenarioError(source, "stacking_limit", "a whole number >= 1", stacking)
-    rules = meta.get("rules", {}) or {}
-    if not isinstance(rules, dict):
-        raise ScenarioError(source, "rules", "a mapping of rule option -> value", rules)
-    _check_rule_places(rules, board, source)
+        first_day = first_day.isoformat() if isinstance(first_day, dt.date) else str(first_day)
     return Scenario(
-        id=str(meta.get("id", "scenario")),
-        game=str(meta.get("game", tables.game)),
-        title=str(meta.get("title", tables.title)),
+        id=model.id if model.id is not None else "scenario",
+        game=model.game if model.game is not None else tables.game,
+        title=model.title if model.title is not None else tables.title,
         tables=tables,
         board=board,
         units=units,
         divisions=divisions,
         setup=setup,
         reinforcements=reinf,
-        first_turn=first,
-        last_turn=last,
-        stacking_limit=stacking,
+        first_turn=model.turns.first,
+        last_turn=model.turns.last,
+        stacking_limit=model.stacking_limit,
         first_day=first_day,
-        days_per_turn=days_per_turn,
-        rules=rules,
+        days_per_turn=dates.days_per_turn,
+        rules=meta.get("rules", {}) or {},
         source=source,
     )
-
-
-def _check_rule_places(rules: dict, board: Board, source: str) -> None:
-    """Every place a rule names must be on the map (victory cities, Caen, Cherbourg...)."""
-    def need(name: Any, field: str) -> None:
-        if not _known(name, board.places):
-            raise ScenarioError(source, field, "a place name of the map", name)
-
-    for i, v in enumerate(_listed(rules, "victory", source)):
-        if not isinstance(v, dict) or "kind" not in v:
-            raise ScenarioError(source, f"rules.victory[{i}]", "a mapping with a kind", v)
-        if v["kind"] == "city":
-            need(v.get("place"), f"rules.victory[{i}].place")
-    for i, v in enumerate(_listed(rules, "no_retreat", source)):
-        need(v.get("place") if isinstance(v, dict) else v, f"rules.no_retreat[{i}].place")
-    naval = rules.get("naval_support") or {}
-    if not isinstance(naval, dict):
-        raise ScenarioError(source, "rules.naval_support", "a mapping", naval)
-    for i, name in enumerate(_listed(naval, "places", source, "rules.naval_support.")):
-        need(name, f"rules.naval_support.places[{i}]")
-    if naval.get("invasion_coast"):
-        need(naval["invasion_coast"], "rules.naval_support.invasion_coast")
 
 
 def load_scenario(path_or_id: str | Path) -> Scenario:
@@ -394,35 +287,48 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
         meta_path = folder / "scenario.yaml"
     meta = load_yaml(meta_path)
     src = str(meta_path)
-    if not isinstance(meta, dict):
-        raise ScenarioError(src, "(top level)", "a mapping", meta)
-    version = meta.get("format_version")
-    if version != 1:
-        raise ScenarioError(src, "format_version", "1", version)
-    names = {}
-    for key in ("tables", "map", "units", "setup"):
-        value = meta.get(key)
-        if not isinstance(value, str):
-            raise ScenarioError(src, key, "a file name in the scenario folder", value)
-        names[key] = folder / value
-    game = meta.get("game")
-    bundled = folder.parent / str(game) / "tables.yaml"
-    if names["tables"].resolve() == bundled.resolve() and isinstance(game, str):
-        try:
-            tables = load_tables(game)
-        except FileNotFoundError:
-            tables = tables_from_dict(load_yaml(names["tables"]), source=str(names["tables"]))
-    else:
-        tables = tables_from_dict(load_yaml(names["tables"]), source=str(names["tables"]))
+    shape = validate(ScenarioFile, meta, src)
+    names = {key: folder / getattr(shape, key) for key in ("tables", "map", "units", "setup")}
+    game = shape.game
+    tables_data = load_yaml(names["tables"])
+    with _named(names["tables"]):
+        validate(TablesFile, tables_data, str(names["tables"]))
+        bundled = folder.parent / str(game) / "tables.yaml"
+        tables = None
+        if game is not None and names["tables"].resolve() == bundled.resolve():
+            try:
+                tables = load_tables(game)
+            except FileNotFoundError:
+                pass
+        if tables is None:
+            tables = tables_from_dict(tables_data, source=str(names["tables"]))
     with _named(names["map"]):
-        board = board_from_dict(load_json(names["map"]), source=str(names["map"]),
-                                terrain_names=set(tables.terrain))
+        board = _board(load_json(names["map"]), str(names["map"]), tables)
     with _named(names["units"]):
         units, divisions = _units(load_yaml(names["units"]), str(names["units"]), tables)
     with _named(names["setup"]):
-        setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units)
+        setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units,
+                              divisions)
     with _named(meta_path):
-        return _scenario(meta, tables, board, units, divisions, setup, reinf, src)
+        return _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
+
+
+def check_scenario(path_or_id: str | Path) -> Scenario:
+    """``load_scenario`` and, when the scenario names one and it is there, its history.yaml
+    (model, then the checks of wargame/history.py against the scenario): what
+    ``wargame scenario validate`` runs. The history is optional to play, so a copy of a
+    scenario without it still validates."""
+    scenario = load_scenario(path_or_id)
+    src = Path(scenario.source)
+    meta = load_yaml(src)
+    name = meta.get("history") if isinstance(meta, dict) else None
+    if isinstance(name, str) and (src.parent / name).is_file():
+        path = src.parent / name
+        validate(HistoryFile, load_yaml(path), path)
+        from wargame.history import load_history
+
+        load_history(scenario=scenario, path=path)
+    return scenario
 
 
 @contextmanager

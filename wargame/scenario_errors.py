@@ -1,4 +1,9 @@
-"""Errors for broken data files: each names the file, the field and what was expected."""
+"""Errors for broken data files: each names the file, the field and what was expected.
+
+``load_yaml`` and ``load_json`` read data files safely: YAML through a safe loader that refuses
+aliases (a "billion laughs" file is refused at its first alias), and no file over
+``MAX_FILE_BYTES``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+__all__ = [
+    "ScenarioError", "load_yaml", "load_json", "parse_yaml", "read_text", "MAX_FILE_BYTES",
+    "NoAliasLoader",
+]
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+TOO_LARGE = f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
 
 
 class ScenarioError(ValueError):
@@ -26,31 +39,62 @@ class ScenarioError(ValueError):
         super().__init__(msg)
 
 
-def load_yaml(path: str | Path) -> Any:
+class NoAliasLoader(yaml.SafeLoader):
+    """A SafeLoader that refuses YAML aliases (``*name``): data files never need them, and
+    refusing them stops "billion laughs" expansion before it starts."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"aliases (*{event.anchor}) are not allowed in data files",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of a data file, or a ScenarioError (missing, too large, not UTF-8)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError(path, "(file)", TOO_LARGE, f"{size} bytes")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise ScenarioError(path, "(file)", "an existing file") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ScenarioError(path, "(file)", TOO_LARGE)
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError(path, "(file)", "UTF-8 text") from None
+
+
+def parse_yaml(text: str, source: str | Path = "<yaml>") -> Any:
+    """Parse YAML text safely (no aliases, no Python objects)."""
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
-        raise ScenarioError(path, where, "valid YAML", str(exc).splitlines()[0]) from None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(source, where, "valid YAML without aliases", problem) from None
+    except RecursionError:
+        raise ScenarioError(source, "(structure)", "YAML nested less deeply") from None
+
+
+def load_yaml(path: str | Path) -> Any:
+    return parse_yaml(read_text(path), path)
 
 
 def load_json(path: str | Path) -> Any:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise ScenarioError(path, "(file)", "an existing file") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(path, "(file)", "UTF-8 text") from None
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScenarioError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise ScenarioError(path, "(structure)", "JSON nested less deeply") from None

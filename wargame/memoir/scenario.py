@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from wargame.hexgrid import Hex
 from wargame.paths import scenarios_root
+from wargame.scenario_errors import load_json, load_yaml
+from wargame.schema.common import validate
+from wargame.schema.memoir import M44File, MemoirIndex
 
 from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
 
 __all__ = [
     "UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index",
-    "custom_scenario",
+    "custom_scenario", "check_memoir", "is_memoir_target", "read_m44",
 ]
 
 # M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
@@ -70,7 +70,10 @@ def _dir() -> Path:
 
 @lru_cache(maxsize=1)
 def index() -> dict[str, dict[str, Any]]:
-    data = yaml.safe_load((_dir() / "scenarios.yaml").read_text(encoding="utf-8"))
+    """scenarios.yaml, checked by ``MemoirIndex`` (a ``ScenarioError`` names file and field)."""
+    path = _dir() / "scenarios.yaml"
+    data = load_yaml(path)
+    validate(MemoirIndex, data, path)
     return {str(k): v for k, v in data["scenarios"].items()}
 
 
@@ -82,8 +85,12 @@ def _hexes(pairs) -> frozenset[Hex]:
     return frozenset(m44_to_hex(int(r), int(c)) for r, c in pairs)
 
 
-def read_m44(file: str) -> dict[str, Any]:
-    return json.loads((_dir() / file).read_text(encoding="utf-8"))
+def read_m44(file: str | Path) -> dict[str, Any]:
+    """An .m44 layout (a file name in scenarios/memoir44/ or a path), checked by ``M44File``."""
+    path = _dir() / file
+    data = load_json(path)
+    validate(M44File, data, path)
+    return data
 
 
 @lru_cache(maxsize=32)
@@ -263,3 +270,48 @@ def _unit(raw: dict[str, Any], h: Hex, resistance_side: str | None) -> UnitSpec:
             special = "elite"  # M44 Appendix 1 Elite Armor: 4 figures
             figures = int(raw.get("nbr_units") or 4)
     return UnitSpec(side, kind, h, figures, special, raw.get("badge"))
+
+
+MEMOIR_PREFIX = "memoir44-"
+
+
+def check_memoir(target: str | Path) -> tuple[str, int, int]:
+    """Validate Memoir '44 data for ``wargame scenario validate``: an ``.m44`` file, a
+    ``scenarios.yaml`` index (and every file it lists), or a scenario id (``memoir44-5``, ``5``).
+
+    Returns (title, units, hexes); a broken file raises ``ScenarioError`` naming file and field.
+    """
+    text = str(target)
+    path = Path(text)
+    if path.suffix == ".m44":
+        data = load_json(path)
+        model = validate(M44File, data, path)
+        units = sum(1 for h in model.board.hexagons if h.unit is not None)
+        return path.name, units, len(model.board.hexagons)
+    if path.name in ("scenarios.yaml", "scenarios.yml") and path.exists():
+        data = load_yaml(path)
+        idx = validate(MemoirIndex, data, path)
+        units = hexes = 0
+        for entry in idx.scenarios.values():
+            m44 = validate(M44File, load_json(path.parent / entry.file), path.parent / entry.file)
+            units += sum(1 for h in m44.board.hexagons if h.unit is not None)
+            hexes += len(m44.board.hexagons)
+        return f"{len(idx.scenarios)} Memoir '44 scenarios", units, hexes
+    sid = text.removeprefix(MEMOIR_PREFIX)
+    if sid not in index():
+        from wargame.scenario_errors import ScenarioError
+
+        raise ScenarioError(_dir() / "scenarios.yaml", "scenarios",
+                            f"a scenario id among {list(index())}", sid)
+    scn = load_scenario.__wrapped__(sid)  # uncached: check the files as they are now
+    return scn.title, len(scn.units), len(scn.board.hexes)
+
+
+def is_memoir_target(target: str | Path) -> bool:
+    """Does ``wargame scenario validate TARGET`` name Memoir '44 data?"""
+    text = str(target)
+    path = Path(text)
+    if path.suffix == ".m44" or text.startswith(MEMOIR_PREFIX):
+        return True
+    return path.name in ("scenarios.yaml", "scenarios.yml") and path.exists() and any(
+        path.parent.glob("*.m44"))

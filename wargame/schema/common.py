@@ -1,0 +1,253 @@
+"""Shared pieces of the data-file models: the base model, strict scalar types, hex ids,
+validation context and the conversion of pydantic errors into ``ScenarioError``."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar, get_args
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic_core import PydanticCustomError
+
+from wargame.scenario_errors import ScenarioError
+
+__all__ = [
+    "Model",
+    "OpenModel",
+    "Int",
+    "Bool",
+    "Str",
+    "Number",
+    "NonNegInt",
+    "PosInt",
+    "HexId",
+    "Side",
+    "Nation",
+    "Version1",
+    "SIDES",
+    "NATIONS",
+    "expect",
+    "ref_error",
+    "ctx",
+    "validate",
+    "to_scenario_error",
+]
+
+SIDES = ("allied", "axis")
+NATIONS = ("german", "american", "british", "canadian", "russian", "french")
+
+Int = StrictInt
+Bool = StrictBool
+Str = StrictStr
+Number = StrictInt | StrictFloat
+NonNegInt = Annotated[StrictInt, Field(ge=0)]
+PosInt = Annotated[StrictInt, Field(ge=1)]
+HexId = Annotated[StrictStr, Field(pattern=r"^[0-9]{4}$", description="a four-digit hex id CCRR")]
+Side = Literal["allied", "axis"]
+Nation = Literal["german", "american", "british", "canadian", "russian", "french"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _not_bool(v: Any) -> Any:
+    if isinstance(v, bool):
+        raise PydanticCustomError("expected", "{expected}", {"expected": "1", "got": v, "path": ""})
+    return v
+
+
+Version1 = Annotated[Literal[1], BeforeValidator(_not_bool)]
+
+
+class Model(BaseModel):
+    """Closed mapping: an unknown (misspelt) key is an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OpenModel(BaseModel):
+    """Open mapping: keys not described are kept and not checked."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+def expect(expected: str, got: Any = None, path: str = "") -> PydanticCustomError:
+    """A validation error whose message is the expectation itself ("a hex of the map")."""
+    return PydanticCustomError(
+        "expected", "{expected}", {"expected": expected, "got": got, "path": path}
+    )
+
+
+def ref_error(path: str, expected: str, got: Any) -> PydanticCustomError:
+    """An error found by a model-level check, located at ``path`` below the model."""
+    return expect(expected, got, path)
+
+
+def ctx(info: ValidationInfo, key: str) -> Any:
+    """A cross-reference set passed in the validation context (None: not checked)."""
+    context = info.context
+    if not isinstance(context, dict):
+        return None
+    return context.get(key)
+
+
+def check_in(value: Any, names: Iterable[str] | None, expected: str) -> Any:
+    if names is not None and value not in names:
+        raise expect(expected, value)
+    return value
+
+
+# --- pydantic errors -> ScenarioError ------------------------------------------------------
+def _plain(items: Any, limit: int = 8) -> str:
+    items = list(items)
+    shown = ", ".join(repr(i) for i in items[:limit])
+    return shown + (", ..." if len(items) > limit else "")
+
+
+def _expected(err: dict[str, Any]) -> str:
+    kind = err["type"]
+    c = err.get("ctx") or {}
+    if kind == "expected":
+        return str(c.get("expected"))
+    if kind == "missing":
+        return "this field (missing)"
+    if kind == "extra_forbidden":
+        return "a documented key"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "a whole number"
+    if kind in ("float_type", "float_parsing"):
+        return "a number"
+    if kind in ("bool_type", "bool_parsing"):
+        return "true or false"
+    if kind in ("string_type",):
+        return "a text string"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return "a list"
+    if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):
+        return "a mapping"
+    if kind == "literal_error":
+        return f"one of {c.get('expected')}"
+    if kind == "string_pattern_mismatch":
+        if c.get("pattern") == r"^[0-9]{4}$":
+            return "a four-digit hex id CCRR"
+        return f"text matching {c.get('pattern')}"
+    if kind == "greater_than_equal":
+        return f"a number >= {c.get('ge')}"
+    if kind == "greater_than":
+        return f"a number > {c.get('gt')}"
+    if kind == "less_than_equal":
+        return f"a number <= {c.get('le')}"
+    if kind in ("too_short", "too_long"):
+        lo, hi = c.get("min_length"), c.get("max_length")
+        if kind == "too_short":
+            return f"at least {lo} item(s)" if lo else "a non-empty value"
+        return f"at most {hi} item(s)"
+    if kind == "string_too_short":
+        return "a non-empty text"
+    if kind == "union_tag_invalid":
+        return f"a {c.get('discriminator', 'kind')} among {c.get('expected_tags')}"
+    if kind == "union_tag_not_found":
+        return f"a mapping with a '{c.get('discriminator', 'kind')}'"
+    if kind == "value_error":
+        return str(err.get("msg", "")).removeprefix("Value error, ")
+    return str(err.get("msg", kind))
+
+
+def _path(loc: tuple[Any, ...], data: Any, extra: str = "") -> str:
+    """A field path like ``rules.naval_support.columns`` or ``units[3].attack``.
+
+    pydantic puts union tags and validator names in ``loc``; only the steps that exist in the
+    data (plus a final missing/unknown key) are kept.
+    """
+    out = ""
+    node = data
+    for i, step in enumerate(loc):
+        last = i == len(loc) - 1
+        if step == "[key]":
+            continue
+        if isinstance(node, list) and isinstance(step, int):
+            out += f"[{step}]"
+            node = node[step] if 0 <= step < len(node) else None
+        elif isinstance(node, dict) and (step in node or (str(step) in map(str, node))):
+            key = step if step in node else next(k for k in node if str(k) == str(step))
+            out += f".{step}" if out else str(step)
+            node = node[key]
+        elif last and isinstance(node, dict) and isinstance(step, str | int):
+            out += f".{step}" if out else str(step)
+            node = None
+    if extra:
+        out = f"{out}.{extra}" if out and not extra.startswith("[") else f"{out}{extra}"
+    return out or "(top level)"
+
+
+def _field_names(model: Any, seen: set[Any] | None = None) -> set[str]:
+    """Every key (alias or field name) a model and the models inside it know."""
+    seen = set() if seen is None else seen
+    names: set[str] = set()
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        if model in seen:
+            return names
+        seen.add(model)
+        for name, f in model.model_fields.items():
+            names.add(f.alias or name)
+            names |= _field_names(f.annotation, seen)
+        return names
+    for arg in get_args(model):
+        names |= _field_names(arg, seen)
+    return names
+
+
+def _suggest(model: type[BaseModel], key: Any) -> str:
+    close = difflib.get_close_matches(str(key), sorted(_field_names(model)), n=1, cutoff=0.75)
+    hint = f"did you mean '{close[0]}'? " if close else "misspelt? "
+    return f" ({hint}see docs/data-formats.md)"
+
+
+def to_scenario_error(
+    exc: ValidationError, file: str | Path, data: Any, model: type[BaseModel] | None = None
+) -> ScenarioError:
+    errors = exc.errors(include_url=False)
+    err = errors[0]  # the first problem in document order...
+    if err["type"] == "missing":
+        # ...but a misspelt key is both missing and unknown: name the unknown one
+        parent = tuple(err["loc"][:-1])
+        err = next((e for e in errors if e["type"] == "extra_forbidden"
+                    and tuple(e["loc"][:-1]) == parent), err)
+    c = err.get("ctx") or {}
+    path = _path(
+        tuple(err["loc"]), data, str(c.get("path") or "") if err["type"] == "expected" else ""
+    )
+    if err["type"] == "missing":
+        return ScenarioError(file, path, _expected(err))
+    got = (
+        c.get("got") if err["type"] == "expected" and c.get("got") is not None else err.get("input")
+    )
+    expected = _expected(err)
+    if err["type"] == "extra_forbidden":
+        got = None  # the key is named by the field path; its value does not matter
+        expected += _suggest(model, err["loc"][-1]) if model is not None and err["loc"] else ""
+    return ScenarioError(file, path, expected, got)
+
+
+def validate(
+    model: type[M], data: Any, file: str | Path, context: dict[str, Any] | None = None
+) -> M:
+    """Validate parsed data against a model; a ScenarioError naming the file and field if not."""
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise to_scenario_error(exc, file, data, model) from None
+    except RecursionError:
+        raise ScenarioError(file, "(structure)", "data nested less deeply") from None

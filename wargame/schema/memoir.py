@@ -1,0 +1,278 @@
+"""Models of the Memoir '44 files: the ``scenarios/memoir44/scenarios.yaml`` index (rulebook
+number -> .m44 file, instructions and special rules as data) and the SED ``.m44`` layouts.
+
+Hex coordinates are the .m44 ones: ``[row, col]`` with a doubled column (row + col even).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .common import Bool, Int, Model, NonNegInt, OpenModel, PosInt, Str, Version1, expect
+
+__all__ = [
+    "MemoirIndex",
+    "MemoirEntry",
+    "MemoirSpecial",
+    "M44File",
+    "M44Hexagon",
+    "M44_TERRAIN",
+    "M44_RECT_TERRAIN",
+    "M44_OBSTACLES",
+]
+
+MSide = Literal["AXIS", "ALLIES"]
+Kind = Literal["inf", "tank", "gun"]
+# terrain names the engine knows (curve and church are read as river and buildings)
+M44_TERRAIN = (
+    "woods",
+    "hills",
+    "buildings",
+    "river",
+    "curve",
+    "church",
+    "hedgerow",
+    "plain",
+    "beach",
+    "ocean",
+)
+M44_RECT_TERRAIN = ("bunker", "bridge")
+M44_OBSTACLES = ("wire", "sand", "hedgehog")
+
+
+def _hex(v: Any) -> Any:
+    if (
+        isinstance(v, list | tuple)
+        and len(v) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    ):
+        row, col = v
+        if not 0 <= row <= 8 or col < 0 or (row + col) % 2:
+            raise expect("an .m44 hex [row 0-8, col] with row + col even", list(v))
+    return v
+
+
+M44Hex = Annotated[
+    list[Annotated[Int, Field(ge=0)]],
+    Field(min_length=2, max_length=2, description="an .m44 hex [row, col], row + col even"),
+]
+
+
+def _hexes_check(*fields: str):
+    def check(cls: Any, v: Any) -> Any:
+        items = v if isinstance(v, list) else []
+        for i, h in enumerate(items):
+            try:
+                _hex(h)
+            except Exception:
+                raise expect(
+                    "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}]"
+                ) from None
+        return v
+
+    return field_validator(*fields)(check)
+
+
+class Airdrop(Model):
+    side: MSide
+    figures: PosInt
+    center: M44Hex
+    range: NonNegInt
+    unit: Str
+
+    _one = field_validator("center")(lambda cls, v: _hex(v))
+
+
+class ReconAsAirPower(Model):
+    side: MSide
+    hexes: list[M44Hex]
+
+    _hexes = _hexes_check("hexes")
+
+
+class ObjectiveSpec(Model):
+    side: MSide
+    hexes: list[M44Hex] | Literal["adjacent_to_river_row_0"]
+    permanent: Bool = False
+    medals: PosInt = 1
+
+    _hexes = _hexes_check("hexes")
+
+
+class SuddenDeath(Model):
+    side: MSide
+    hexes: Annotated[list[M44Hex], Field(min_length=1)]
+    required: PosInt
+
+    _hexes = _hexes_check("hexes")
+
+
+class MemoirSpecial(Model):
+    """Special rules of a scenario, by name (the engine knows only these)."""
+
+    bunker_owner: MSide | None = Field(None, description="side that may claim bunkers")
+    resistance_side: MSide | None = Field(None, description="its inf2 units are the Resistance")
+    draw_schedule: dict[MSide, dict[PosInt, NonNegInt]] = Field(
+        {}, description="{side: {own turn number: cards drawn}} instead of 1"
+    )
+    airdrop: Airdrop | None = None
+    cliffs: list[M44Hex] = []
+    cliffs_no_armour: Bool = False
+    steep_hills: Bool = False
+    impassable: list[M44Hex] = []
+    impassable_terrain: list[Str] = []
+    seawalls: dict[MSide, list[M44Hex]] = {}
+    elimination_medals: dict[MSide, dict[Kind, PosInt]] = {}
+    no_reshuffle: Bool = False
+    deck_exhausted_winner: MSide | None = None
+    recon_as_air_power: ReconAsAirPower | None = None
+    recon_as_barrage: Bool = False
+    artillery_blocked_by: list[Str] = []
+    wide_river: list[M44Hex] = []
+    bridge_deck: list[M44Hex] = []
+    bridge_ends: list[Annotated[list[M44Hex], Field(min_length=2, max_length=2)]] = []
+    exit_medals: MSide | None = None
+    objectives: Literal["from_tags"] | list[ObjectiveSpec] | None = None
+    sudden_death: list[SuddenDeath] = []
+
+    _hexes = _hexes_check("cliffs", "impassable", "wide_river", "bridge_deck")
+
+    @field_validator("seawalls")
+    @classmethod
+    def _walls(cls, v: dict[str, list[list[int]]]) -> dict[str, list[list[int]]]:
+        for side, hexes in v.items():
+            for i, h in enumerate(hexes):
+                try:
+                    _hex(h)
+                except Exception:
+                    raise expect(
+                        "an .m44 hex [row 0-8, col] with row + col even", h, f"{side}[{i}]"
+                    ) from None
+        return v
+
+    @field_validator("bridge_ends")
+    @classmethod
+    def _ends(cls, v: list[list[list[int]]]) -> list[list[list[int]]]:
+        for i, pair in enumerate(v):
+            for j, h in enumerate(pair):
+                try:
+                    _hex(h)
+                except Exception:
+                    raise expect(
+                        "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}][{j}]"
+                    ) from None
+        return v
+
+    @field_validator("impassable_terrain", "artillery_blocked_by")
+    @classmethod
+    def _terrain(cls, v: list[str]) -> list[str]:
+        for i, name in enumerate(v):
+            if name not in M44_TERRAIN:
+                raise expect(f"a terrain name among {list(M44_TERRAIN)}", name, f"[{i}]")
+        return v
+
+
+class MemoirEntry(Model):
+    file: Annotated[Str, Field(pattern=r"^[A-Za-z0-9_.-]+\.m44$", description="an .m44 file name")]
+    title: Str
+    cards: dict[MSide, PosInt]
+    starts: MSide
+    medals: dict[MSide, PosInt]
+    m44_differences: list[Str] = []
+    special: MemoirSpecial | None = None
+
+    @field_validator("cards", "medals")
+    @classmethod
+    def _both(cls, v: dict[str, int]) -> dict[str, int]:
+        for side in ("AXIS", "ALLIES"):
+            if side not in v:
+                raise expect("a number for AXIS and for ALLIES", v, side)
+        return v
+
+
+class MemoirIndex(Model):
+    """scenarios/memoir44/scenarios.yaml."""
+
+    format_version: Version1
+    scenarios: Annotated[dict[Str, MemoirEntry], Field(min_length=1)]
+
+    @field_validator("scenarios", mode="before")
+    @classmethod
+    def _ids(cls, v: Any) -> Any:
+        # rulebook numbers are YAML integers; ids are their text
+        if isinstance(v, dict):
+            return {
+                str(k) if isinstance(k, int) and not isinstance(k, bool) else k: x
+                for k, x in v.items()
+            }
+        return v
+
+
+# --- .m44 ------------------------------------------------------------------------------------
+class Named(OpenModel):
+    name: Str
+
+
+class M44Terrain(OpenModel):
+    name: Literal[M44_TERRAIN]  # type: ignore[valid-type]
+    orientation: Int | None = None
+
+
+class M44Rect(OpenModel):
+    name: Literal[M44_RECT_TERRAIN]  # type: ignore[valid-type]
+
+
+class M44Obstacle(OpenModel):
+    name: Literal[M44_OBSTACLES]  # type: ignore[valid-type]
+
+
+class M44Unit(OpenModel):
+    name: Annotated[
+        Str,
+        Field(
+            pattern=r"^(inf|tank|gun)2?(ger|[a-z]{2})$",
+            description="kind, 2 for elite/special, then nation: infger, tank2us",
+        ),
+    ]
+    nbr_units: PosInt | None = None
+    badge: Str | None = None
+
+
+class M44Hexagon(OpenModel):
+    row: Annotated[Int, Field(ge=0, le=8)]
+    col: NonNegInt
+    terrain: M44Terrain | None = None
+    rect_terrain: M44Rect | None = None
+    obstacle: M44Obstacle | None = None
+    unit: M44Unit | None = None
+    tags: list[Named] = []
+
+    @model_validator(mode="after")
+    def _even(self) -> M44Hexagon:
+        if (self.row + self.col) % 2:
+            raise expect("row + col even (doubled columns)", self.col, "col")
+        return self
+
+
+class M44Board(OpenModel):
+    type: Literal["STANDARD", "OVERLORD"]
+    face: Literal["COUNTRY", "BEACH", "WINTER", "DESERT"] = "COUNTRY"
+    hexagons: list[M44Hexagon]
+
+
+class M44GameInfo(OpenModel):
+    cards_player1: NonNegInt | None = None
+    cards_player2: NonNegInt | None = None
+    victory_player1: NonNegInt | None = None
+    victory_player2: NonNegInt | None = None
+
+
+class M44File(OpenModel):
+    """A scenario layout saved by the Scenario Editor (SED): JSON. Only what the engine reads
+    is described; other keys are kept as they are."""
+
+    meta_data: dict[str, Any] = {}
+    game_info: M44GameInfo
+    board: M44Board
