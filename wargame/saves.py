@@ -26,6 +26,8 @@ from wargame.errors import IllegalAction
 from wargame.games import game_from_json
 from wargame.protocol import GameDefinition, GameState
 from wargame.scenario_errors import ScenarioError
+from wargame.schema.common import validate
+from wargame.schema.save import SaveFile
 
 __all__ = [
     "SAVE_FORMAT",
@@ -92,51 +94,33 @@ def undo(state: GameState, steps: int = 1) -> GameState:
 
 
 def _check_header(data: Any, source: str) -> dict[str, Any]:
-    """The save's fields, checked by type before anything is replayed; a format-1 campaign
-    save is read as format 2."""
+    """The save's fields, checked by the ``SaveFile`` model (wargame/schema/save.py) before
+    anything is replayed; a format-1 campaign save is read as format 2."""
+    if isinstance(data, dict) and data.get("format") == LEGACY_CAMPAIGN_FORMAT:
+        if data.get("format_version") != 1 or isinstance(data.get("format_version"), bool):
+            raise ScenarioError(source, "format_version", "1", _excerpt(data.get("format_version")))
+        variants = data.get("variants", [])
+        data = {k: v for k, v in data.items() if k != "variants"}
+        data.update(format=SAVE_FORMAT, format_version=SAVE_FORMAT_VERSION, game="campaign",
+                    options={"variants": variants})
     if not isinstance(data, dict):
         raise ScenarioError(source, "(top level)", "a JSON object (a wargame save)", _excerpt(data))
-    fmt = data.get("format")
-    if fmt == LEGACY_CAMPAIGN_FORMAT:
-        if data.get("format_version") != 1:
-            raise ScenarioError(source, "format_version", "1", _excerpt(data.get("format_version")))
-        data = {**data, "format": SAVE_FORMAT, "format_version": SAVE_FORMAT_VERSION,
-                "game": "campaign", "options": {"variants": data.get("variants", [])}}
-    elif fmt != SAVE_FORMAT:
-        raise ScenarioError(source, "format", f"{SAVE_FORMAT!r}", _excerpt(fmt))
-    version = data.get("format_version")
-    if version != SAVE_FORMAT_VERSION or isinstance(version, bool):
-        raise ScenarioError(source, "format_version", f"{SAVE_FORMAT_VERSION}", _excerpt(version))
-    if data.get("game") not in ("campaign", "memoir"):
-        raise ScenarioError(source, "game", "'campaign' or 'memoir'", _excerpt(data.get("game")))
-    if not isinstance(data.get("scenario"), str):
-        raise ScenarioError(source, "scenario", "a bundled scenario id", _excerpt(data.get("scenario")))
-    seed = data.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScenarioError(source, "seed", "a whole number", _excerpt(seed))
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise ScenarioError(source, "options", "a mapping of rule options", _excerpt(options))
-    variants = options.get("variants", [])
+    save = validate(SaveFile, data, source)
+    if save.format_version != SAVE_FORMAT_VERSION:
+        raise ScenarioError(source, "format_version", f"{SAVE_FORMAT_VERSION}",
+                            _excerpt(save.format_version))
+    variants = save.options.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise ScenarioError(source, "options.variants", "a list of variant names", _excerpt(variants))
-    memoir_options = options.get("options", {})
-    if not isinstance(memoir_options, dict):
-        raise ScenarioError(source, "options.options", "a mapping", _excerpt(memoir_options))
-    actions = data.get("actions")
-    if not isinstance(actions, list):
-        raise ScenarioError(source, "actions", "a list of actions", _excerpt(actions))
-    if len(actions) > MAX_ACTIONS:
-        raise ScenarioError(source, "actions", f"at most {MAX_ACTIONS} actions", len(actions))
-    for i, a in enumerate(actions):
-        if not isinstance(a, dict) or not isinstance(a.get("kind"), str):
-            raise ScenarioError(source, f"actions[{i}]", "an action: a mapping with a 'kind'",
-                                _excerpt(a))
-    if not isinstance(data.get("fingerprint"), dict):
-        raise ScenarioError(source, "fingerprint",
-                            "the fingerprint of the saved position (a mapping); saves without one "
-                            "cannot be checked", _excerpt(data.get("fingerprint")))
-    return data
+    if not isinstance(save.options.get("options", {}), dict):
+        raise ScenarioError(source, "options.options", "a mapping", _excerpt(save.options["options"]))
+    if len(save.actions) > MAX_ACTIONS:
+        raise ScenarioError(source, "actions", f"at most {MAX_ACTIONS} actions", len(save.actions))
+    for i, a in enumerate(save.actions):
+        if not isinstance(a.get("kind"), str):
+            raise ScenarioError(source, f"actions[{i}].kind", "the action's kind (text)",
+                                _excerpt(a.get("kind")))
+    return save.model_dump()
 
 
 def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = None) -> GameState:
