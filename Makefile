@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 5006
 SEED ?= 1944
 
-.PHONY: play test lint lab bench chromium clean
+.PHONY: play test test-fast lint lab bench chromium clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ test: $(STAMP) chromium
 	$(VENV)/bin/ruff check wargame tests bench tools
 	$(PY) -m pytest -q
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env notebooks/
+
+# The quick loop while editing (~40 s here): lint, then every test except the browser, Binder and
+# measured-slow ones (markers set in tests/conftest.py). `make test` still runs them all.
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check wargame tests bench tools
+	$(PY) -m pytest -q -m "not browser and not binder and not slow"
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

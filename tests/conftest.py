@@ -1,6 +1,11 @@
 """Fixtures shared by every folder of tests: one Debian chromium, driven by python playwright
 (sync API), for the whole session. Only one sync_playwright may live at a time, so the browser
-fixtures are defined here once (tests/ui and tests/binder both use them)."""
+fixtures are defined here once (tests/ui and tests/binder both use them).
+
+Also the markers ``browser``, ``binder`` and ``slow`` (registered in pyproject.toml), set here by
+path, fixture and node id so that no test file needs a decorator: ``make test-fast`` deselects
+all three, ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,48 @@ _helpers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_helpers)
 CHROME_ARGS = _helpers.CHROME_ARGS
 find_chromium = _helpers.find_chromium
+
+
+# Fixtures that need a real chromium: a test using any of them (directly or through another
+# fixture, e.g. tests/ui's dashboard_server) is a browser test.
+BROWSER_FIXTURES = frozenset({"chromium_path", "wg_browser", "wg_page", "dashboard_server"})
+# Tests that need the repo2docker-like venv of tests/binder (built with pip, ~90 s).
+BINDER_FIXTURES = frozenset({"binder_home"})
+
+# The slowest non-browser tests, measured on 2026-11-23 on this 2-core machine (shared with
+# other jobs) with
+#     .venv/bin/python -m pytest --durations=60 -q --ignore=tests/binder -p no:randomly
+# (1058 passed in 231 s): every test whose call took 3 s or more. Matched on the node id
+# without its parameters, so every parametrisation of a listed test is slow. Re-measure and
+# edit this list when the fast loop grows past a minute.
+SLOW_TESTS = frozenset({
+    "tests/bots/test_greedy.py::test_normandy_bot_campaign_turn_0_to_16",  # 32 s
+    "tests/test_scenario_validation.py::test_fuzzed_files_give_only_scenario_errors",  # 30 s
+    "tests/variants/test_campaign_and_saves.py::test_full_campaign_with_every_variant_and_replay",  # 14 s
+    "tests/bots/test_greedy.py::test_dragoon_bot_game_is_legal_keeps_invariants_and_replays",  # 10 s
+    "tests/dragoon/test_map.py::test_build_is_reproducible",  # 8 s (elevation tile)
+    "tests/test_cli.py::test_autoplay_dragoon_json_and_save",  # 7.5 s
+    "tests/normandy/test_campaign.py::test_full_campaign_random_play_and_replay",  # 6 s
+    "tests/bots/test_greedy.py::test_dragoon_greedy_beats_random_on_each_side",  # 2 x 4 s
+    "tests/variants/test_campaign_and_saves.py::test_save_and_load_with_variants",  # 4 s
+    "tests/operational/test_engine_properties.py::test_illegal_actions_never_change_state",  # 3.6 s
+    "tests/operational/test_engine_properties.py::test_random_games_keep_invariants_and_replay",  # 2 x 3 s
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        path = Path(item.path)
+        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (rel.startswith("tests/ui/") and "browser" in Path(rel).name) or (
+                fixtures & BROWSER_FIXTURES):
+            item.add_marker(pytest.mark.browser)
+        if rel.startswith("tests/binder/") and fixtures & (BINDER_FIXTURES | BROWSER_FIXTURES):
+            item.add_marker(pytest.mark.binder)
+        if item.nodeid.split("[", 1)[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
