@@ -24,15 +24,18 @@ play: $(STAMP)
 chromium:
 	bash tools/ensure_chromium.sh
 
-test: $(STAMP) chromium
+# ruff, then the import contracts of pyproject's [tool.importlinter] (DESIGN.md's layers)
+lint: $(STAMP)
 	$(VENV)/bin/ruff check wargame tests bench tools
+	$(VENV)/bin/lint-imports --no-cache --no-logo
+
+test: $(STAMP) chromium lint
 	$(PY) -m pytest -q
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env notebooks/
 
-# The quick loop while editing (~40 s here): lint, then every test except the browser, Binder and
-# measured-slow ones (markers set in tests/conftest.py). `make test` still runs them all.
-test-fast: $(STAMP)
-	$(VENV)/bin/ruff check wargame tests bench tools
+# The quick loop while editing (~40 s here): lint, then every test except the browser, Binder
+# and measured-slow ones (markers set in tests/conftest.py). `make test` still runs them all.
+test-fast: $(STAMP) lint
 	$(PY) -m pytest -q -m "not browser and not binder and not slow"
 
 lab: $(STAMP)

@@ -31,7 +31,7 @@ BINDER_FIXTURES = frozenset({"binder_home"})
 # The slowest non-browser tests, measured on 2026-11-23 on this 2-core machine (shared with
 # other jobs) with
 #     .venv/bin/python -m pytest --durations=60 -q --ignore=tests/binder -p no:randomly
-# (1058 passed in 231 s): every test whose call took 3 s or more. Matched on the node id
+# (1058 passed in 231 s): every non-browser test whose call took about 3 s or more. Matched on the node id
 # without its parameters, so every parametrisation of a listed test is slow. Re-measure and
 # edit this list when the fast loop grows past a minute.
 SLOW_TESTS = frozenset({
