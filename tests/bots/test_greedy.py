@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.bots.greedy import GreedyPolicy, Posture, expected_steps, play_policies
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, CarpetBomb, EndPhase, Move
 from wargame.operational.auto import RandomPolicy
 from wargame.operational.save import replay
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import small_scenario, unit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "operational"))
 from test_engine_properties import check_invariants  # noqa: E402
