@@ -44,8 +44,9 @@ test: $(STAMP) chromium lint
 	$(PY) -m pytest -q
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env notebooks/
 
-# The quick loop while editing (40-50 s here, 2 shared cores): lint, then every test except the browser, Binder
-# and measured-slow ones (markers set in tests/conftest.py). `make test` still runs them all.
+# The quick loop while editing (40-50 s here, on 2 shared cores): lint, then every test except
+# the browser, Binder and measured-slow ones (markers set in tests/conftest.py). `make test`
+# still runs them all.
 test-fast: $(STAMP) lint
 	$(PY) -m pytest -q -m "not browser and not binder and not slow"
 
