@@ -31,27 +31,34 @@ BINDER_FIXTURES = frozenset({"binder_home"})
 # The slowest non-browser tests, measured on 2026-11-23 on this 2-core machine (shared with
 # other jobs) with
 #     .venv/bin/python -m pytest --durations=60 -q --ignore=tests/binder -p no:randomly
-# (1058 passed in 231 s): every non-browser test whose call took 2 s or more. Matched on the node id
-# without its parameters, so every parametrisation of a listed test is slow. Re-measure and
-# edit this list when the fast loop grows past a minute.
+# (1058 passed in 231 s): every non-browser test whose call took 2 s or more (seconds beside
+# each). Matched on the node id without its parameters, so every parametrisation of a listed
+# test is slow. Re-measure and edit this list when `make test-fast` grows past a minute.
 SLOW_TESTS = frozenset({
-    "tests/bots/test_greedy.py::test_normandy_bot_campaign_turn_0_to_16",  # 32 s
-    "tests/test_scenario_validation.py::test_fuzzed_files_give_only_scenario_errors",  # 30 s
-    "tests/variants/test_campaign_and_saves.py::test_full_campaign_with_every_variant_and_replay",  # 14 s
-    "tests/bots/test_greedy.py::test_dragoon_bot_game_is_legal_keeps_invariants_and_replays",  # 10 s
-    "tests/dragoon/test_map.py::test_build_is_reproducible",  # 8 s (elevation tile)
-    "tests/test_cli.py::test_autoplay_dragoon_json_and_save",  # 7.5 s
-    "tests/normandy/test_campaign.py::test_full_campaign_random_play_and_replay",  # 6 s
-    "tests/bots/test_greedy.py::test_dragoon_greedy_beats_random_on_each_side",  # 2 x 4 s
-    "tests/variants/test_campaign_and_saves.py::test_save_and_load_with_variants",  # 4 s
-    "tests/operational/test_engine_properties.py::test_illegal_actions_never_change_state",  # 3.6 s
-    "tests/operational/test_engine_properties.py::test_random_games_keep_invariants_and_replay",  # 2 x 3 s
-    "tests/ui/test_dashboard_state.py::test_dashboard_views_follow_state",  # 2.2 s
-    "tests/variants/test_campaign_and_saves.py::test_saves_with_unknown_or_different_variants_are_refused",  # 2.2 s
-    "tests/normandy/test_history.py::test_fuzzed_history_gives_only_scenario_errors",  # 2.1 s
-    # 0.5 s in that run, 4.4 s in the fast set's own --durations run: it pays for importing
-    # matplotlib and the land mask once the Dragoon map build above is deselected
-    "tests/normandy/test_map.py::test_build_is_reproducible",
+    f"tests/{path}::{name}" for path, name in [
+        ("bots/test_greedy.py", "test_normandy_bot_campaign_turn_0_to_16"),  # 32
+        ("test_scenario_validation.py", "test_fuzzed_files_give_only_scenario_errors"),  # 30
+        ("variants/test_campaign_and_saves.py",
+         "test_full_campaign_with_every_variant_and_replay"),  # 14
+        ("bots/test_greedy.py",
+         "test_dragoon_bot_game_is_legal_keeps_invariants_and_replays"),  # 10
+        ("dragoon/test_map.py", "test_build_is_reproducible"),  # 8 (elevation tile)
+        ("test_cli.py", "test_autoplay_dragoon_json_and_save"),  # 7.5
+        ("normandy/test_campaign.py", "test_full_campaign_random_play_and_replay"),  # 6
+        ("bots/test_greedy.py", "test_dragoon_greedy_beats_random_on_each_side"),  # 2 x 4
+        ("variants/test_campaign_and_saves.py", "test_save_and_load_with_variants"),  # 4
+        ("operational/test_engine_properties.py",
+         "test_illegal_actions_never_change_state"),  # 3.6
+        ("operational/test_engine_properties.py",
+         "test_random_games_keep_invariants_and_replay"),  # 2 x 3
+        ("ui/test_dashboard_state.py", "test_dashboard_views_follow_state"),  # 2.2
+        ("variants/test_campaign_and_saves.py",
+         "test_saves_with_unknown_or_different_variants_are_refused"),  # 2.2
+        ("normandy/test_history.py", "test_fuzzed_history_gives_only_scenario_errors"),  # 2.1
+        # 0.5 s in that run, 4.4 s in the fast set's own --durations run: it pays for importing
+        # matplotlib and the land mask once the Dragoon map build above is deselected
+        ("normandy/test_map.py", "test_build_is_reproducible"),
+    ]
 })
 
 
