@@ -17,7 +17,7 @@ import networkx as nx
 
 from wargame.hexgrid import offset_to_hex
 from wargame.operational.state import Game
-from wargame.operational.testing import small_scenario, unit
+from wargame.operational.synthetic import small_scenario, unit
 
 COLS, ROWS = 33, 25
 

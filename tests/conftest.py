@@ -1,6 +1,11 @@
 """Fixtures shared by every folder of tests: one Debian chromium, driven by python playwright
 (sync API), for the whole session. Only one sync_playwright may live at a time, so the browser
-fixtures are defined here once (tests/ui and tests/binder both use them)."""
+fixtures are defined here once (tests/ui and tests/binder both use them).
+
+Also the markers ``browser``, ``binder`` and ``slow`` (registered in pyproject.toml), set here by
+path, fixture and node id so that no test file needs a decorator: ``make test-fast`` deselects
+all three, ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,61 @@ _helpers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_helpers)
 CHROME_ARGS = _helpers.CHROME_ARGS
 find_chromium = _helpers.find_chromium
+
+
+# Fixtures that need a real chromium: a test using any of them (directly or through another
+# fixture, e.g. tests/ui's dashboard_server) is a browser test.
+BROWSER_FIXTURES = frozenset({"chromium_path", "wg_browser", "wg_page", "dashboard_server"})
+# Tests that need the repo2docker-like venv of tests/binder (built with pip, ~90 s).
+BINDER_FIXTURES = frozenset({"binder_home"})
+
+# The slowest non-browser tests, measured on 2026-11-23 on this 2-core machine (shared with
+# other jobs) with
+#     .venv/bin/python -m pytest --durations=60 -q --ignore=tests/binder -p no:randomly
+# (1058 passed in 231 s): every non-browser test whose call took 2 s or more (seconds beside
+# each). Matched on the node id without its parameters, so every parametrisation of a listed
+# test is slow. Re-measure and edit this list when `make test-fast` grows past a minute.
+SLOW_TESTS = frozenset({
+    f"tests/{path}::{name}" for path, name in [
+        ("bots/test_greedy.py", "test_normandy_bot_campaign_turn_0_to_16"),  # 32
+        ("test_scenario_validation.py", "test_fuzzed_files_give_only_scenario_errors"),  # 30
+        ("variants/test_campaign_and_saves.py",
+         "test_full_campaign_with_every_variant_and_replay"),  # 14
+        ("bots/test_greedy.py",
+         "test_dragoon_bot_game_is_legal_keeps_invariants_and_replays"),  # 10
+        ("dragoon/test_map.py", "test_build_is_reproducible"),  # 8 (elevation tile)
+        ("test_cli.py", "test_autoplay_dragoon_json_and_save"),  # 7.5
+        ("normandy/test_campaign.py", "test_full_campaign_random_play_and_replay"),  # 6
+        ("bots/test_greedy.py", "test_dragoon_greedy_beats_random_on_each_side"),  # 2 x 4
+        ("variants/test_campaign_and_saves.py", "test_save_and_load_with_variants"),  # 4
+        ("operational/test_engine_properties.py",
+         "test_illegal_actions_never_change_state"),  # 3.6
+        ("operational/test_engine_properties.py",
+         "test_random_games_keep_invariants_and_replay"),  # 2 x 3
+        ("ui/test_dashboard_state.py", "test_dashboard_views_follow_state"),  # 2.2
+        ("variants/test_campaign_and_saves.py",
+         "test_saves_with_unknown_or_different_variants_are_refused"),  # 2.2
+        ("normandy/test_history.py", "test_fuzzed_history_gives_only_scenario_errors"),  # 2.1
+        # 0.5 s in that run, 4.4 s in the fast set's own --durations run: it pays for importing
+        # matplotlib and the land mask once the Dragoon map build above is deselected
+        ("normandy/test_map.py", "test_build_is_reproducible"),
+    ]
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        path = Path(item.path)
+        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (rel.startswith("tests/ui/") and "browser" in Path(rel).name) or (
+                fixtures & BROWSER_FIXTURES):
+            item.add_marker(pytest.mark.browser)
+        if rel.startswith("tests/binder/") and fixtures & (BINDER_FIXTURES | BROWSER_FIXTURES):
+            item.add_marker(pytest.mark.binder)
+        if item.nodeid.split("[", 1)[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.bots.greedy import GreedyPolicy, Posture, expected_steps, play_policies
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, CarpetBomb, EndPhase, Move
 from wargame.operational.auto import RandomPolicy
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import small_scenario, unit
 from wargame.saves import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "operational"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import LoadedDice
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -21,7 +22,6 @@ from wargame.operational.actions import (
 from wargame.operational.auto import auto_answer
 from wargame.operational.combat import terrain_columns
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import LoadedDice
 
 
 @pytest.fixture(scope="module")

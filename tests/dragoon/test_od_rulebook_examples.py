@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import LoadedDice, small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -26,7 +27,6 @@ from wargame.operational.actions import (
 from wargame.operational.auto import auto_answer
 from wargame.operational.combat import assess_bombardment
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import LoadedDice, small_scenario, unit
 from wargame.scenario import load_scenario
 
 

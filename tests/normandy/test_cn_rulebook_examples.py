@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import LoadedDice, small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Advance,
@@ -22,7 +23,6 @@ from wargame.operational.actions import (
     Retreat,
 )
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import LoadedDice, small_scenario, unit
 
 
 def H(hid: str) -> Hex:

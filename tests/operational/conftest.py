@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.operational.testing import LoadedDice
+from tests.helpers import LoadedDice
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Advance,
@@ -19,7 +20,6 @@ from wargame.operational.actions import (
 )
 from wargame.operational.combat import assess_bombardment
 from wargame.operational.state import Game
-from wargame.operational.testing import small_scenario, unit
 
 
 def H(hid):

@@ -2,10 +2,10 @@
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import EndPhase, Enter, Exit, IllegalAction, Move
 from wargame.operational.state import Game, Phase
-from wargame.operational.testing import small_scenario, unit
 
 
 def H(hid):

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import small_scenario, unit
 from wargame.operational.actions import (
     Attack,
     Bombard,
@@ -17,7 +18,6 @@ from wargame.operational.actions import (
 )
 from wargame.operational.auto import RandomPolicy, play_random_game
 from wargame.operational.state import Game
-from wargame.operational.testing import small_scenario, unit
 from wargame.saves import from_save, load_game, replay, save_game, to_save, undo
 from wargame.scenario_errors import ScenarioError
 

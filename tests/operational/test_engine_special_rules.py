@@ -4,10 +4,10 @@ landings (CN 9.0), turn-0 landings from the sea (CN 11.1.1)."""
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, EndPhase, Enter, IllegalAction, Move
 from wargame.operational.state import Game
-from wargame.operational.testing import small_scenario, unit
 
 
 def H(hid):

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame import errors
 from wargame.operational.actions import (
     Action,
@@ -19,7 +20,6 @@ from wargame.operational.actions import (
     Move,
 )
 from wargame.operational.state import Game, State
-from wargame.operational.testing import small_scenario, unit
 
 
 def _game(units, setup, **kw) -> Game:

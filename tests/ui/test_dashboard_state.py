@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, EndPhase, Move
 from wargame.operational.auto import auto_answer
 from wargame.operational.state import Game
-from wargame.operational.testing import small_scenario, unit
 from wargame.ui.demo import demo_scenario
 from wargame.ui.model import CampaignState, describe_option, load_history
 

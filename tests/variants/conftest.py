@@ -6,10 +6,10 @@ from functools import cache
 
 import pytest
 
+from tests.helpers import LoadedDice
 from wargame.dice import Dice
 from wargame.operational import state as state_module
 from wargame.operational.state import Game
-from wargame.operational.testing import LoadedDice
 
 
 @cache

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import small_scenario, unit
 from wargame import errors
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, EndPhase, Move
@@ -15,7 +16,6 @@ from wargame.operational.auto import play_random_game
 from wargame.operational.bfn_rules import BattleForNormandyRules
 from wargame.operational.hooks import RuleHooks
 from wargame.operational.state import Game, State
-from wargame.operational.testing import small_scenario, unit
 from wargame.operational.variants import (
     BEACH_HARBOURS,
     DATA,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from wargame.operational.testing import small_scenario, unit
+from wargame.operational.synthetic import small_scenario, unit
 from wargame.scenario import Scenario
 
 __all__ = ["demo_scenario", "DEMO_ID"]

@@ -1,4 +1,5 @@
-"""Small synthetic maps for tests, benchmarks and teaching examples.
+"""Small synthetic maps for tests, benchmarks, the dashboard's demo scenario and teaching
+examples.
 
 ``small_scenario`` builds a rectangular map of open terrain with the given overrides and
 units, using a real game's tables (Normandy's or Dragoon's), so rules can be exercised on a
@@ -9,29 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.dice import Dice
 from wargame.hexgrid import offset_to_hex
 from wargame.operational.tables import load_tables
 from wargame.scenario import Scenario, scenario_from_data
 
-__all__ = ["small_scenario", "unit", "LoadedDice"]
-
-
-class LoadedDice(Dice):
-    """Dice that read from a list (faces as ``die`` returns them: a d10 reading 0 is 1), then
-    fall back to the seeded generator; for tests that need a given roll."""
-
-    def __init__(self, values: list[int], seed: int = 0) -> None:
-        super().__init__(seed)
-        self.values = list(values)
-
-    def die(self, sides: int) -> int:
-        if self.values:
-            value = self.values.pop(0)
-            assert 1 <= value <= sides, f"loaded {value} on a d{sides}"
-            self.sides_log.append(sides)
-            return value
-        return super().die(sides)
+__all__ = ["small_scenario", "unit"]
 
 
 def unit(uid: str, side: str, type_: str = "infantry", a: int = 3, d: int = 3, m: int = 6, *,
