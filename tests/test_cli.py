@@ -183,6 +183,7 @@ def test_scenario_validate_missing_path_exits_1(capsys, tmp_path):
 
 def test_scenario_validate_without_loader_exits_3(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "wargame.scenario", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "wargame.history", None)
     code, _, err = run(capsys, "scenario", "validate", str(tmp_path))
     assert code == 3
     assert "not available" in err

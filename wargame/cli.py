@@ -413,8 +413,8 @@ def _cmd_scenario_info(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
     try:
+        from wargame.history import check_scenario
         from wargame.memoir.scenario import check_memoir, is_memoir_target
-        from wargame.scenario import check_scenario
         from wargame.scenario_errors import ScenarioError
     except ImportError as exc:
         print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)

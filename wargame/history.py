@@ -34,11 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from wargame.scenario import Scenario, load_scenario
 from wargame.scenario_errors import ScenarioError, load_yaml
+from wargame.schema.campaign import HistoryFile
+from wargame.schema.common import validate
 
 if TYPE_CHECKING:  # the engine is only needed for type hints
     from wargame.operational.state import State
 
 __all__ = [
+    "check_scenario",
     "History",
     "HistoryEvent",
     "HistoryTurn",
@@ -428,3 +431,19 @@ def compare_with_history(state: State, history: History | None = None) -> dict[s
     out["game_points"] = {ALLIED: gp[ALLIED], AXIS: gp[AXIS]}
     out["allied_difference"] = gp[ALLIED] - hp[ALLIED]
     return out
+
+
+def check_scenario(path_or_id: str | Path) -> Scenario:
+    """``load_scenario`` and, when the scenario names one and it is there, its history.yaml
+    (model, then the checks of wargame/history.py against the scenario): what
+    ``wargame scenario validate`` runs. The history is optional to play, so a copy of a
+    scenario without it still validates."""
+    scenario = load_scenario(path_or_id)
+    src = Path(scenario.source)
+    meta = load_yaml(src)
+    name = meta.get("history") if isinstance(meta, dict) else None
+    if isinstance(name, str) and (src.parent / name).is_file():
+        path = src.parent / name
+        validate(HistoryFile, load_yaml(path), path)
+        load_history(scenario=scenario, path=path)
+    return scenario

@@ -23,7 +23,6 @@ from wargame.schema.campaign import (
     DropEntry,
     EdgeEntry,
     HexEntry,
-    HistoryFile,
     MapFile,
     SetupFile,
     TablesFile,
@@ -39,7 +38,6 @@ __all__ = [
     "Reinforcement",
     "Scenario",
     "load_scenario",
-    "check_scenario",
     "scenario_from_data",
     "ScenarioError",
     "SIDES",
@@ -311,24 +309,6 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
                               divisions)
     with _named(meta_path):
         return _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
-
-
-def check_scenario(path_or_id: str | Path) -> Scenario:
-    """``load_scenario`` and, when the scenario names one and it is there, its history.yaml
-    (model, then the checks of wargame/history.py against the scenario): what
-    ``wargame scenario validate`` runs. The history is optional to play, so a copy of a
-    scenario without it still validates."""
-    scenario = load_scenario(path_or_id)
-    src = Path(scenario.source)
-    meta = load_yaml(src)
-    name = meta.get("history") if isinstance(meta, dict) else None
-    if isinstance(name, str) and (src.parent / name).is_file():
-        path = src.parent / name
-        validate(HistoryFile, load_yaml(path), path)
-        from wargame.history import load_history
-
-        load_history(scenario=scenario, path=path)
-    return scenario
 
 
 @contextmanager

@@ -5,9 +5,10 @@ import time
 import pytest
 
 from wargame.cli import main as cli_main
+from wargame.history import check_scenario
 from wargame.memoir.scenario import check_memoir, index, scenario_ids
 from wargame.paths import scenarios_root
-from wargame.scenario import check_scenario, load_scenario
+from wargame.scenario import load_scenario
 from wargame.scenario_errors import MAX_FILE_BYTES, ScenarioError, load_json, load_yaml, parse_yaml
 from wargame.schema import validate
 from wargame.schema.memoir import M44File, MemoirIndex
