@@ -498,8 +498,8 @@ class LogPanel(_View):
         self._key: tuple | None = None
 
     def refresh(self) -> None:
-        s = self.model.s
-        key = (id(s), len(s.events))
+        log = self.model.log
+        key = (id(log), len(log))
         if key == self._key:
             return
         self._key = key
