@@ -139,7 +139,6 @@ class ControlsView(_View):
         return f"memoir44-{self.store.scenario}-save.json"
 
     def _save(self) -> io.StringIO:
-        self.save.filename = self._filename()
         return io.StringIO(self.store.save_text())
 
     def _load(self, event: param.parameterized.Event) -> None:
@@ -148,6 +147,7 @@ class ControlsView(_View):
 
     def refresh(self) -> None:
         st = self.store
+        self.save.filename = self._filename()  # the scenario may have changed
         end_label = {"order": "end.order", "move": "end.move", "battle": "end.battle"}
         self.end.label = TEXT.get(end_label.get(st.state.phase, ""), "Done")
         self.end.disabled = not st.can_end_phase()

@@ -248,7 +248,7 @@ class GameStore(param.Parameterized):
             except ScenarioError as exc:
                 self.say(self.TEXT["bad_save"].format(error=exc), error=True)
                 return False
-            except (IllegalAction, ValueError, TypeError, KeyError, RecursionError) as exc:
+            except Exception as exc:  # any other damage of the file: still only a message
                 self.say(self.TEXT["bad_save"].format(error=f"{type(exc).__name__}: {exc}"),
                          error=True)
                 return False
