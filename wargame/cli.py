@@ -435,16 +435,7 @@ def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     info = _describe(args.scenario)  # unknown scenario: exit 2 before starting anything
-    if info["game"] == MEMOIR:
-        try:
-            from wargame.ui.memoir import serve_memoir
-        except ImportError as exc:
-            _print_summary(info, out)
-            print(TEXT["serve.not_yet"].format(error=exc), file=out)
-            return 0
-        serve_memoir(scenario=info["number"], port=args.port, seed=args.seed, show=args.show)
-        return 0
-    try:
+    try:  # one serve path for every game (wargame.ui.serve.build_dashboard)
         from wargame.ui.serve import serve_dashboard
     except ImportError as exc:
         _print_summary(info, out)
@@ -455,7 +446,7 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
             show=args.show, computer=args.computer,
         )
-    except ValueError as exc:  # an unknown --variant (wargame/operational/variants.py)
+    except ValueError as exc:  # an unknown --variant, or variants for Memoir '44
         raise UsageError(str(exc)) from None
     return 0
 

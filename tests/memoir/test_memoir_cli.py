@@ -127,10 +127,13 @@ def test_serve_memoir_scenario_calls_the_memoir_dashboard(capsys, monkeypatch):
     import types
 
     calls = []
-    fake = types.ModuleType("wargame.ui.memoir")
-    fake.serve_memoir = lambda **kw: calls.append(kw)
-    monkeypatch.setitem(sys.modules, "wargame.ui.memoir", fake)
+    # one serve path for every game: wargame.ui.serve.serve_dashboard picks the Memoir '44
+    # dashboard by the scenario id (build_dashboard; tests/ui/test_store.py)
+    fake = types.ModuleType("wargame.ui.serve")
+    fake.serve_dashboard = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "wargame.ui.serve", fake)
     code, _, _ = run(capsys, "serve", "--scenario", "memoir44-13", "--port", "5099",
                      "--seed", "2", "--no-show")
     assert code == 0
-    assert calls == [{"scenario": "13", "port": 5099, "seed": 2, "show": False}]
+    assert calls == [{"scenario": "memoir44-13", "port": 5099, "seed": 2, "variants": [],
+                      "show": False, "computer": "none"}]

@@ -146,11 +146,20 @@ def test_save_load_round_trip(model):
     model.declare_attack("0705", ["us-inf-1"], ["us-art-1"], 5)
     text = model.save_json()
     data = json.loads(text)
-    assert data["format"] == "wargame-campaign-save" and data["scenario"] == "demo"
+    assert data["format"] == "wargame-save" and data["format_version"] == 2
+    assert data["game"] == "campaign" and data["scenario"] == "demo"
     fingerprint = model.s.fingerprint()
     model.new_game(7)
     assert model.s.log == []
     assert model.load_json(text.encode())
+    assert model.s.fingerprint() == fingerprint
+    # a format-1 campaign save (wargame.operational.save) still loads
+    from wargame.operational.save import to_save as to_save_v1
+
+    old = json.dumps(to_save_v1(model.s))
+    assert json.loads(old)["format"] == "wargame-campaign-save"
+    model.new_game(7)
+    assert model.load_json(old) and not model.error
     assert model.s.fingerprint() == fingerprint
     assert not model.load_json("{not json")
     assert model.error and "Could not load" in model.message
@@ -383,6 +392,6 @@ def test_new_game_with_variant_rules_from_the_dashboard():
     assert set(d.model.game.variants) == {"bfn-19.1", "bfn-19.4"}
     assert d.model.s.seed == 7
     saved = json.loads(d.model.save_json())
-    assert set(saved.get("variants", [])) == {"bfn-19.1", "bfn-19.4"}
+    assert set(saved["options"]["variants"]) == {"bfn-19.1", "bfn-19.4"}
     demo = CampaignDashboard(Game(demo_scenario()), seed=SEED)
     assert not demo.turn.variants.visible

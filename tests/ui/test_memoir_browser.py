@@ -1,22 +1,21 @@
 """The Memoir '44 dashboard in a real browser (Debian chromium, python playwright).
 
-Serves ``wargame/ui/memoir.py`` with ``panel serve`` (Pegasus Bridge, seed 44), then: the map
-draws every unit, a card is played from the hand, a unit is ordered by clicking its hex, the
-reachable hexes are highlighted as the engine says, the unit moves, and undo takes it back.
+Served by the one serve path (``panel serve wargame/ui/app.py``, ``?scenario=memoir44-1``,
+Pegasus Bridge, seed 44), then: the map draws every unit, a card is played from the hand, a
+unit is ordered by clicking its hex, the reachable hexes are highlighted as the engine says,
+the unit moves, undo takes it back, Save downloads the game, New game starts over and Load of
+the downloaded file restores the same position. An unknown scenario id shows the known ones.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
+import json
 from pathlib import Path
 
 import pytest
 
 from wargame.memoir import LAYOUT, MemoirGame
+from wargame.saves import from_save
 from wargame.ui.browser import click_hex, source_column, wait_for_map
 from wargame.ui.memoir import display_hex
 
@@ -26,35 +25,17 @@ MAP = "memoir-map"
 
 
 @pytest.fixture(scope="module")
-def memoir_server(chromium_path):
-    from conftest import free_port
+def memoir_server(dashboard_server):
+    return f"{dashboard_server}?scenario=memoir44-1&seed=44"
 
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / f"memoir-serve-{port}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "panel", "serve", str(ROOT / "wargame" / "ui" / "memoir.py"),
-         "--port", str(port), "--address", "127.0.0.1",
-         "--allow-websocket-origin", f"127.0.0.1:{port}"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "MEMOIR_SCENARIO": "1", "MEMOIR_SEED": "44"})
-    url = f"http://127.0.0.1:{port}/memoir"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"panel serve exited; see {log.name}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+
+def page_positions(page) -> dict[str, str]:
+    return dict(zip(source_column(page, f"{MAP}-counters", "uid"),
+                    source_column(page, f"{MAP}-counters", "hex"), strict=True))
+
+
+def engine_positions(state) -> dict[str, str]:
+    return {str(u.id): display_hex(u.hex).id for u in state.live_units()}
 
 
 def wait_counter_at(page, uid: int, hex_id: str, timeout: float = 10000) -> None:
@@ -66,7 +47,7 @@ def wait_counter_at(page, uid: int, hex_id: str, timeout: float = 10000) -> None
         timeout=timeout)
 
 
-def test_memoir_flow(memoir_server, wg_page):
+def test_memoir_flow(memoir_server, wg_page, tmp_path):
     page = wg_page
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -113,6 +94,37 @@ def test_memoir_flow(memoir_server, wg_page):
     wait_counter_at(page, unit.id, display_hex(dest).id)
     page.get_by_role("button", name="Undo").click()
     wait_counter_at(page, unit.id, display_hex(unit.hex).id)
+    page.get_by_text("Undone: move").first.wait_for()
+    page.locator(".m44-actions").filter(has_text=f"{len(engine.history)} actions").wait_for()
+    assert page_positions(page) == engine_positions(engine)
+
+    # Save downloads the game; New game starts over; Load of the file restores the position
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Save").click()
+    path = tmp_path / "memoir-save.json"
+    dl.value.save_as(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "wargame-save" and data["scenario"] == "memoir44-1"
+    assert data["actions"] == engine.action_log
+    assert data["fingerprint"] == json.loads(json.dumps(engine.fingerprint()))
+    page.get_by_role("button", name="New game").click()
+    page.locator(".m44-actions").filter(has_text="0 actions").wait_for()
+    page.get_by_text("phase play a card").first.wait_for()
+    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator(".m44-message").filter(has_text="Game loaded").wait_for()
+    page.locator(".m44-actions").filter(has_text=f"{len(engine.history)} actions").wait_for()
+    page.get_by_text("phase move").first.wait_for()
+    loaded = from_save(data, source=str(path))
+    assert loaded.fingerprint() == engine.fingerprint()
+    assert page_positions(page) == engine_positions(loaded)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "memoir-flow.png"), full_page=True)
     assert errors == []
+
+
+def test_unknown_scenario_lists_the_known_ids(dashboard_server, wg_page):
+    page = wg_page
+    page.goto(f"{dashboard_server}?scenario=../../etc/passwd")
+    page.locator(".wg-unknown-scenario").filter(has_text="Unknown scenario").wait_for()
+    text = page.locator(".wg-unknown-scenario").inner_text()
+    assert "memoir44-1" in text and "normandy" in text and "passwd" in text

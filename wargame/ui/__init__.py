@@ -1,19 +1,24 @@
-"""Panel + Bokeh dashboards: one HexMap component for every game, the campaign dashboard.
+"""Panel + Bokeh dashboards: one store base (``GameStore``) and one HexMap component for every
+game, the campaign and the Memoir '44 dashboards, one serve path (``wargame.ui.serve``).
 
-Names are imported lazily so that ``wargame.ui.model`` (the state store, no Panel) can be
-used without importing Panel.
+Names are imported lazily so that the stores (``wargame.ui.store``, ``wargame.ui.model``,
+``wargame.ui.memoir_model``; no Panel) can be used without importing Panel.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["CampaignDashboard", "HexMap", "CampaignState"]
+__all__ = ["CampaignDashboard", "HexMap", "CampaignState", "GameStore", "MemoirDashboard",
+           "MemoirStore"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.ui.campaign import CampaignDashboard
     from wargame.ui.hexmap import HexMap
+    from wargame.ui.memoir import MemoirDashboard
+    from wargame.ui.memoir_model import MemoirStore
     from wargame.ui.model import CampaignState
+    from wargame.ui.store import GameStore
 
 
 def __getattr__(name: str) -> Any:
@@ -29,4 +34,16 @@ def __getattr__(name: str) -> Any:
         from wargame.ui.model import CampaignState
 
         return CampaignState
+    if name == "GameStore":
+        from wargame.ui.store import GameStore
+
+        return GameStore
+    if name == "MemoirDashboard":
+        from wargame.ui.memoir import MemoirDashboard
+
+        return MemoirDashboard
+    if name == "MemoirStore":
+        from wargame.ui.memoir_model import MemoirStore
+
+        return MemoirStore
     raise AttributeError(f"module 'wargame.ui' has no attribute {name!r}")

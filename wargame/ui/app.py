@@ -1,18 +1,22 @@
-"""The campaign dashboard as a Panel app: ``panel serve wargame/ui/app.py``.
+"""Every game's dashboard as a Panel app: ``panel serve wargame/ui/app.py``.
 
-The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``, ``?demo=1`` for
-the small demo scenario, ``&computer=axis`` for a computer opponent) or the environment
-(``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``). Missing
-scenario data falls back to the demo scenario.
+The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``,
+``?scenario=memoir44-1`` for Memoir '44, ``?demo=1`` for the small demo scenario,
+``&computer=axis`` for a computer opponent) or the environment (``WARGAME_SCENARIO``,
+``WARGAME_SEED``, ``WARGAME_COMPUTER``). ``scenario`` must be the id of a bundled scenario
+(``wargame scenario list``), never a path: an unknown id shows the list of known ones. The
+dashboard is built by ``wargame.ui.serve.build_dashboard``, the one serve path.
 """
 
 from __future__ import annotations
 
+import html
 import os
+from typing import Any
 
 import panel as pn
 
-from wargame.ui.serve import DEFAULT_SEED, build_dashboard
+from wargame.ui.serve import build_dashboard
 
 pn.extension()
 
@@ -22,25 +26,47 @@ def _arg(name: str) -> str | None:
     if not values:
         return None
     value = values[0]
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
 
 
-def _app():
+def known_scenarios() -> list[dict[str, str]]:
+    """The bundled catalogue: {id, game, title} of every scenario the app may open."""
+    from wargame.catalog import list_scenarios
+
+    return [d for d in list_scenarios() if d.get("game")]
+
+
+def unknown_scenario_page(scenario: str, known: list[dict[str, str]]) -> Any:
+    """What the app shows for a scenario id that is not in the catalogue: the known ids."""
+    rows = "".join(
+        f"<li><a href='?scenario={html.escape(d['id'], quote=True)}'><code>"
+        f"{html.escape(d['id'])}</code></a>: {html.escape(d['title'])}</li>" for d in known)
+    return pn.pane.HTML(
+        f"<div class='wg-unknown-scenario' style='font-family:sans-serif'>"
+        f"<h3>Unknown scenario {html.escape(repr(scenario[:80]))}</h3>"
+        f"<p>Choose one of the bundled scenarios (<code>?scenario=&lt;id&gt;</code>):</p>"
+        f"<ul>{rows}</ul></div>", sizing_mode="stretch_width")
+
+
+def _app() -> Any:
     scenario = _arg("scenario") or os.environ.get("WARGAME_SCENARIO", "normandy")
-    if (_arg("demo") or os.environ.get("WARGAME_DEMO", "")) in ("1", "true", "yes"):
-        scenario = "demo"
-    seed_text = _arg("seed") or os.environ.get("WARGAME_SEED") or str(DEFAULT_SEED)
+    demo = (_arg("demo") or os.environ.get("WARGAME_DEMO", "")) in ("1", "true", "yes")
+    if not demo:
+        known = known_scenarios()
+        if scenario not in {d["id"] for d in known}:
+            return unknown_scenario_page(scenario, known)
+    seed_text = _arg("seed") or os.environ.get("WARGAME_SEED")
     try:
-        seed = int(seed_text)
+        seed = int(seed_text) if seed_text else None
     except ValueError:
-        seed = DEFAULT_SEED
+        seed = None
     variants = [v for v in (_arg("variants") or os.environ.get("WARGAME_VARIANTS", "")).split(",")
                 if v]
     computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER", "none")
     if computer not in ("none", "axis", "allied"):
         computer = "none"
-    return build_dashboard(scenario, seed, variants, computer)
+    return build_dashboard("demo" if demo else scenario, seed, variants, computer)
 
 
 if __name__.startswith("bokeh"):
-    _app().servable(title="wargame: campaign dashboard")
+    _app().servable(title="wargame")

@@ -2,13 +2,15 @@
 
 ``CampaignDashboard("normandy", seed=1944)`` shows in a notebook cell and under
 ``panel serve`` alike. Views never decide rules: they render the store and call its commands.
+Each view names the store fields it shows (``fields``) and refreshes only when one of them
+changed: a click that only selects a unit leaves the log, the turn panel and the decision alone.
 """
 
 from __future__ import annotations
 
 import html
 import io
-from typing import Any
+from typing import Any, ClassVar
 
 import panel as pn
 import param
@@ -49,7 +51,10 @@ def _box(inner: str, cls: str = "") -> str:
 
 
 class _View(pn.viewable.Viewer):
+    """A view of the store: ``refresh`` runs when one of ``fields`` (store fields) changed."""
+
     model = param.ClassSelector(class_=CampaignState)
+    fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model=model, **params)
@@ -60,6 +65,8 @@ class _View(pn.viewable.Viewer):
 
 
 class MessageBar(_View):
+    fields = ("message", "error", "phase")
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", sizing_mode="stretch_width", min_height=24)
@@ -76,6 +83,8 @@ class MessageBar(_View):
 
 class UnitCard(_View):
     """The selected unit and the rest of its stack."""
+
+    fields = ("state", "selected_unit", "reinforcement", "hide_enemy")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -124,6 +133,8 @@ class UnitCard(_View):
 class ReinforcementPanel(_View):
     """Units that may enter this turn: pick one, then click a highlighted entry hex."""
 
+    fields = ("state", "reinforcement")
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", width=SIDE_W)
@@ -166,6 +177,9 @@ class AttackPanel(_View):
     """Plan an attack: attackers, artillery, air points; odds, shifts and the exact
     distribution of results before rolling."""
 
+    fields = ("state", "log", "attack_target", "attack_units", "attack_artillery", "attack_air",
+              "hide_enemy")
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.header = pn.pane.HTML("", width=SIDE_W)
@@ -206,17 +220,14 @@ class AttackPanel(_View):
     def _units(self, event) -> None:
         if not self._updating:
             self.model.attack_units = list(event.new)
-            self.model._changed()
 
     def _arty(self, event) -> None:
         if not self._updating:
             self.model.attack_artillery = list(event.new)
-            self.model._changed()
 
     def _air(self, event) -> None:
         if not self._updating:
             self.model.attack_air = int(event.new)
-            self.model._changed()
 
     def _label(self, uid: str) -> str:
         m = self.model
@@ -313,6 +324,8 @@ class DecisionPanel(_View):
     """The pending decision: losses, retreat (also clickable on the map), advance, EMP,
     defence declaration; "Auto" answers with the engine's auto_answer."""
 
+    fields = ("pending",)
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", width=SIDE_W)
@@ -356,6 +369,8 @@ class DecisionPanel(_View):
 class TurnPanel(_View):
     """Turn track with dates, phase, air points, heavy bombers, victory points, and the
     game's commands (end phase, undo, save, load, new game, hidden values)."""
+
+    fields = ("state", "computer")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -411,7 +426,6 @@ class TurnPanel(_View):
 
     def _hide(self, event) -> None:
         self.model.hide_enemy = bool(event.new)
-        self.model._changed()
 
     def _carpet(self, event) -> None:
         if self.carpet_target.value:
@@ -475,6 +489,8 @@ class TurnPanel(_View):
 class LogPanel(_View):
     """The event log in plain words, newest first, with rule references."""
 
+    fields = ("log",)
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", sizing_mode="stretch_width", max_height=260,
@@ -482,8 +498,8 @@ class LogPanel(_View):
         self._key: tuple | None = None
 
     def refresh(self) -> None:
-        s = self.model.s
-        key = (id(s), len(s.events))
+        log = self.model.log
+        key = (id(log), len(log))
         if key == self._key:
             return
         self._key = key
@@ -500,6 +516,8 @@ class HistoryPanel(_View):
     """What really happened this turn (scenario history.yaml) and which cities the Allies
     held, as a map overlay."""
 
+    fields = ("turn",)
+
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", width=SIDE_W)
@@ -508,7 +526,6 @@ class HistoryPanel(_View):
 
     def _overlay(self, event) -> None:
         self.model.history_overlay = bool(event.new)
-        self.model._changed()
 
     def refresh(self) -> None:
         m = self.model
@@ -534,6 +551,12 @@ class HistoryPanel(_View):
         return pn.Column(self.pane, self.overlay, width=SIDE_W)
 
 
+# the store fields the map's counters and highlights show
+COUNTER_FIELDS = ("state", "selected_unit", "hide_enemy")
+HIGHLIGHT_FIELDS = ("state", "selected_unit", "selected_hex", "reinforcement", "attack_target",
+                    "attack_units", "attack_artillery", "history_overlay")
+
+
 class CampaignDashboard(pn.viewable.Viewer):
     """The whole campaign dashboard for a scenario id, Scenario or Game."""
 
@@ -555,7 +578,10 @@ class CampaignDashboard(pn.viewable.Viewer):
         self.history = HistoryPanel(self.model)
         self.views = [self.message, self.unit_card, self.reinforcements, self.attack,
                       self.decision, self.turn, self.log, self.history]
-        self.model.param.watch(lambda e: self.refresh(), "version")
+        watched = set(COUNTER_FIELDS) | set(HIGHLIGHT_FIELDS)
+        for v in self.views:
+            watched |= set(v.fields)
+        self.model.param.watch(self._changed, sorted(watched))
         self.refresh()
         self._layout = pn.Row(
             pn.Column(self.message, self.map, self.log, width=self.map.figure.width + 20),
@@ -617,14 +643,25 @@ class CampaignDashboard(pn.viewable.Viewer):
             out.append(Highlight(Hex.from_id(m.selected_hex), "selected"))
         return out
 
-    def refresh(self) -> None:
-        # one batched message to the browser, one repaint (panel.io.hold)
+    def _changed(self, *events: param.parameterized.Event) -> None:
+        self.refresh({e.name for e in events})
+
+    def refresh(self, changed: set[str] | None = None) -> None:
+        """Refresh the parts showing a changed store field (all of them when ``changed`` is
+        None); one batched message to the browser, one repaint (panel.io.hold)."""
+        def due(fields: tuple[str, ...]) -> bool:
+            return changed is None or not changed.isdisjoint(fields)
+
         with hold():
-            self.map.set_counters(self.counters(), self.model.selected_unit)
-            self.map.set_highlights(self.highlights())
+            if due(COUNTER_FIELDS):
+                self.map.set_counters(self.counters(), self.model.selected_unit)
+            if due(HIGHLIGHT_FIELDS):
+                self.map.set_highlights(self.highlights())
             for v in self.views:
-                v.refresh()
-        self._schedule_predictions()
+                if due(v.fields):
+                    v.refresh()
+        if due(("state",)):
+            self._schedule_predictions()
 
     # ------------------------------------------------------------------ click prediction
     def _prediction_key(self) -> tuple:

@@ -1,13 +1,14 @@
-"""The campaign dashboard's state: one ``param.Parameterized`` store around the engine's State.
+"""The campaign dashboard's state: ``CampaignState``, a ``GameStore`` (wargame.ui.store)
+around the engine's State.
 
 No Panel import here: views in ``wargame.ui.campaign`` render this store, tests drive it with
-plain pytest. Every rule question goes to the engine; this class only remembers what the user
-has selected and turns ``IllegalAction`` into a message (reason + rule).
+plain pytest. Every rule question goes to the engine; the base store acts, refuses (reason +
+rule), undoes, saves and loads; this class remembers what the user has selected and plans
+attacks.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,18 +29,16 @@ from wargame.operational.actions import (
     EndAdvance,
     EndPhase,
     Enter,
-    IllegalAction,
     Move,
     Retreat,
 )
 from wargame.operational.auto import auto_answer
 from wargame.operational.combat import Assessment, BombardAssessment, assess_bombardment
 from wargame.operational.movement import Reach
-from wargame.operational.save import from_save, to_save, undo
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
-from wargame.scenario_errors import ScenarioError
+from wargame.ui.store import GameStore, batched
 from wargame.ui.text import UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
@@ -151,11 +150,12 @@ def describe_option(state: State, action: Action) -> str:
 SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}
 
 
-class CampaignState(param.Parameterized):
-    """Everything the campaign dashboard shows, and every command it sends to the engine."""
+class CampaignState(GameStore):
+    """Everything the campaign dashboard shows, and every command it sends to the engine.
 
-    state = param.Parameter(doc="the engine's State")
-    version = param.Integer(default=0, doc="bumped after every change; views watch it")
+    Acting, refusals, the event log, undo, save/load and the computer opponent come from
+    ``GameStore``; this class holds the campaign's selection, attack planning and queries."""
+
     selected_hex = param.String(default=None, allow_None=True)
     selected_unit = param.String(default=None, allow_None=True)
     reinforcement = param.String(default=None, allow_None=True, doc="waiting unit picked to enter")
@@ -163,8 +163,6 @@ class CampaignState(param.Parameterized):
     attack_units = param.List(default=[], item_type=str)
     attack_artillery = param.List(default=[], item_type=str)
     attack_air = param.Integer(default=0, bounds=(0, None))
-    message = param.String(default="")
-    error = param.Boolean(default=False, doc="True when ``message`` is a refusal")
     hide_enemy = param.Boolean(default=False, doc="CN 5.1.1: hide the enemy's values")
     computer = param.Selector(default="none", objects=["none", "axis", "allied"],
                               doc="the side the computer plays (wargame/bots/greedy.py)")
@@ -173,99 +171,36 @@ class CampaignState(param.Parameterized):
     def __init__(self, game: Game | Scenario | str = "demo", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), **params: Any) -> None:
         game = make_game(game, variants)
-        super().__init__(state=game.new_state(seed), **params)
-        self.game = game
+        super().__init__(game, seed, **params)
         self.history = load_history(game.scenario)
-        self._bot = None
-        # (first, end) log positions of the computer's runs of actions, so that undo takes
-        # back the player's last action together with the computer's answer to it
-        self._computer_runs: list[tuple[int, int]] = []
-        self.param.watch(lambda e: self._computer_changed(), "computer")
-        if self.computer != "none":
-            self._computer_changed()
 
-    # ------------------------------------------------------------------ helpers
-    @property
-    def s(self) -> State:
-        return self.state
+    # ------------------------------------------------------------------ GameStore hooks
+    def opening_events(self, state: State) -> list[Any]:
+        return list(state.events)
 
-    def _changed(self) -> None:
-        self.version += 1
+    def action_message(self, action: Action, events: list[Any]) -> str:
+        return " ".join(e.text for e in events[-3:]) or action.describe()
 
-    def _ok(self, text: str) -> None:
-        self.message, self.error = text, False
+    def make_policy(self) -> Any:
+        from wargame.bots.greedy import GreedyPolicy
 
-    def _refuse(self, exc: IllegalAction) -> None:
-        rule = f" ({exc.rule})" if exc.rule else ""
-        self.message, self.error = UI["illegal"].format(reason=exc.reason) + rule, True
-        self._changed()
+        return GreedyPolicy()
 
-    def _apply(self, action: Action) -> bool:
-        """Apply an action; on refusal keep the state and show reason + rule."""
-        try:
-            events = self.s.apply(action)
-        except IllegalAction as exc:
-            self._refuse(exc)
-            return False
-        text = " ".join(e.text for e in events[-3:])
-        self._ok(text or action.describe())
-        self._after_action()
-        return True
+    def side_name(self, side: str | None) -> str:
+        return SIDE_NAMES.get(side or "", str(side))
 
-    # ------------------------------------------------------------------ the computer player
-    def _computer_changed(self) -> None:
-        side = self.computer
-        if side == "none":
-            self._ok(UI["computer_off"])
-            self._changed()
-            return
-        self._ok(UI["computer_on"].format(side=SIDE_NAMES[side]))
-        self.computer_play()
-        self._changed()
+    def phase_label(self) -> str:
+        return self.phase_name
 
-    def computer_to_act(self) -> bool:
-        """True when the side that must act now (the pending decision's, or the phase's) is
-        the computer's."""
+    def clear_selection(self, everything: bool = True) -> None:
+        self.selected_unit = None
+        self.reinforcement = None
+        if everything:
+            self.clear_attack()
+
+    def after_position(self) -> None:
         s = self.s
-        if self.computer == "none" or s.is_over:
-            return False
-        return s.side_to_act == self.computer
-
-    def computer_play(self, limit: int = 5000) -> int:
-        """Let the computer act until it is the player's turn to act again; returns the
-        number of actions it made (each one legal: the engine applies it)."""
-        if not self.computer_to_act():
-            return 0
-        if self._bot is None:
-            from wargame.bots.greedy import GreedyPolicy
-
-            self._bot = GreedyPolicy()
-        s = self.s
-        first = len(s.log)
-        kinds: dict[str, int] = {}
-        while self.computer_to_act() and len(s.log) - first < limit:
-            action = self._bot.choose(s)
-            s.apply(action)
-            kinds[action.kind] = kinds.get(action.kind, 0) + 1
-        n = len(s.log) - first
-        if n:
-            self._computer_runs.append((first, len(s.log)))
-            summary = ", ".join(f"{k.replace('_', ' ')} x{v}" for k, v in sorted(kinds.items()))
-            self._ok(UI["computer_played"].format(side=SIDE_NAMES[self.computer],
-                                                  n=n, summary=summary, phase=self.phase_name))
-        return n
-
-    def _continue_computer(self) -> None:
-        if self.computer_to_act():
-            note = self.message
-            self.computer_play()
-            self.message = f"{note} {self.message}".strip()
-            self.selected_unit = None
-            self.reinforcement = None
-
-    def _after_action(self) -> None:
-        self._continue_computer()
-        s = self.s
+        self.turn, self.phase = s.turn, s.phase.value
         if self.selected_unit and s.units[self.selected_unit].status not in ("on_map", "waiting"):
             self.selected_unit = None
         if self.reinforcement and s.units[self.reinforcement].status != "waiting":
@@ -279,7 +214,18 @@ class CampaignState(param.Parameterized):
             self.attack_units = [u for u in self.attack_units if u in eligible]
             self.attack_artillery = [u for u in self.attack_artillery if u in arty]
             self.attack_air = min(self.attack_air, self.air_max())
-        self._changed()
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def s(self) -> State:
+        return self.state
+
+    def _ok(self, text: str) -> None:
+        self.say(text)
+
+    def _apply(self, action: Action) -> bool:
+        """Apply an action; on refusal keep the state and show reason + rule."""
+        return self.act(action)
 
     def _enemy_at(self, hid: str) -> bool:
         side = self.s.phase.side
@@ -429,9 +375,10 @@ class CampaignState(param.Parameterized):
         return out
 
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
-        return [(e.text, e.rule) for e in self.s.events[-n:]]
+        return [(e.text, e.rule) for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ commands
+    @batched
     def select_hex(self, hex_id: str) -> None:
         """A click on the map: the meaning depends on what is going on (decision, entry,
         movement, attack planning, plain selection)."""
@@ -439,14 +386,12 @@ class CampaignState(param.Parameterized):
         h = Hex.from_id(hex_id)
         self.selected_hex = hex_id
         if s.is_over:
-            self._changed()
             return
         if s.pending is not None:
             option = self.retreat_targets().get(hex_id)
             if option is not None:
                 self._apply(option)
                 return
-            self._changed()
             return
         occupants = s.units_at(h)
         own = [u for u in occupants if s.side_of(u) == self.side]
@@ -468,12 +413,10 @@ class CampaignState(param.Parameterized):
             if occupants:
                 self.selected_unit = occupants[0]
                 self._ok("")
-                self._changed()
                 return
             if self.selected_unit and s.side_of(self.selected_unit) == self.side:
                 self.move_selected_to(hex_id)  # not reachable: the engine says why
                 return
-            self._changed()
             return
         # combat phase
         if occupants and not own:
@@ -481,7 +424,6 @@ class CampaignState(param.Parameterized):
             return
         if occupants:
             self.selected_unit = self._next_in_stack(occupants)
-        self._changed()
 
     def _next_in_stack(self, uids: list[str]) -> str:
         """Clicking a stack again cycles through its units."""
@@ -489,6 +431,7 @@ class CampaignState(param.Parameterized):
             return uids[(uids.index(self.selected_unit) + 1) % len(uids)]
         return uids[0]
 
+    @batched
     def select_unit(self, uid: str | None) -> None:
         self.reinforcement = None
         self.selected_unit = uid
@@ -503,39 +446,37 @@ class CampaignState(param.Parameterized):
                 refusal = self.s.move_refusal(uid) if hasattr(self.s, "move_refusal") else None
                 if refusal is not None:
                     rule = f" ({refusal.rule})" if refusal.rule else ""
-                    self.message = f"{self.game.units[uid].name} cannot move: {refusal.reason}{rule}"
-                    self.error = False
+                    self.say(f"{self.game.units[uid].name} cannot move: {refusal.reason}{rule}")
                 else:
                     self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=0))
-        self._changed()
 
+    @batched
     def move_selected_to(self, hex_id: str) -> bool:
         if not self.selected_unit:
-            self.message, self.error = UI["no_unit"], True
-            self._changed()
+            self.say(UI["no_unit"], error=True)
             return False
         return self._apply(Move(self.selected_unit, hex_id))
 
+    @batched
     def pick_reinforcement(self, uid: str | None) -> None:
         self.selected_unit = None
         self.reinforcement = uid
         if uid:
             self._ok(UI["select_entry"].format(unit=self.game.units[uid].name))
-        self._changed()
 
+    @batched
     def enter_reinforcement(self, hex_id: str, uid: str | None = None) -> bool:
         uid = uid or self.reinforcement
         if not uid:
-            self.message, self.error = UI["no_unit"], True
-            self._changed()
+            self.say(UI["no_unit"], error=True)
             return False
         ok = self._apply(Enter(uid, hex_id))
         if ok:
             self.reinforcement = None
             self.selected_unit = uid
-            self._changed()
         return ok
 
+    @batched
     def set_target(self, hex_id: str | None) -> None:
         self.attack_target = hex_id
         self.attack_units = self.eligible_attackers() if hex_id else []
@@ -543,7 +484,6 @@ class CampaignState(param.Parameterized):
         self.attack_air = 0
         if hex_id:
             self._ok(f"Target {hex_id}: choose attackers, artillery and air points, then roll.")
-        self._changed()
 
     def clear_attack(self) -> None:
         self.attack_target = None
@@ -551,6 +491,7 @@ class CampaignState(param.Parameterized):
         self.attack_artillery = []
         self.attack_air = 0
 
+    @batched
     def declare_attack(self, target: str | None = None, attackers: list[str] | None = None,
                        artillery: list[str] | None = None, air: int | None = None) -> bool:
         """Roll the planned attack (arguments override the planned choices)."""
@@ -563,17 +504,16 @@ class CampaignState(param.Parameterized):
         if air is not None:
             self.attack_air = air
         if not self.attack_target:
-            self.message, self.error = UI["no_target"], True
-            self._changed()
+            self.say(UI["no_target"], error=True)
             return False
         return self._apply(Attack(self.attack_target, tuple(self.attack_units),
                                   tuple(self.attack_artillery), self.attack_air))
 
+    @batched
     def bombard(self, air: bool = False) -> bool:
         """Artillery-only (8.0) or air-only (6.2) bombardment of the target."""
         if not self.attack_target:
-            self.message, self.error = UI["no_target"], True
-            self._changed()
+            self.say(UI["no_target"], error=True)
             return False
         if air:
             action = Bombard(self.attack_target, (), self.attack_air)
@@ -584,97 +524,47 @@ class CampaignState(param.Parameterized):
     def carpet_bomb(self, hex_id: str) -> bool:
         return self._apply(CarpetBomb(hex_id))
 
+    @batched
     def answer(self, option: Action | int) -> bool:
         """Answer the pending decision with an option (or its index in the options)."""
         if isinstance(option, int):
             options = self.s.pending.options if self.s.pending else ()
             if not 0 <= option < len(options):
-                self.message, self.error = UI["no_decision"], True
-                self._changed()
+                self.say(UI["no_decision"], error=True)
                 return False
             option = options[option]
         return self._apply(option)
 
+    @batched
     def auto(self) -> bool:
         if self.s.pending is None:
-            self.message, self.error = UI["no_decision"], True
-            self._changed()
+            self.say(UI["no_decision"], error=True)
             return False
         return self._apply(auto_answer(self.s))
 
+    @batched
     def end_phase(self) -> bool:
         ok = self._apply(EndPhase())
         if ok:
             self.selected_unit = None
             self.reinforcement = None
             self.clear_attack()
-            self._changed()
         return ok
 
-    def undo(self, steps: int = 1) -> bool:
-        if not self.s.log:
-            self._ok(UI["nothing_to_undo"])
-            self._changed()
-            return False
-        what = self.s.log[-1].get("kind", "action")
-        n_log = len(self.s.log)
-        runs = [r for r in self._computer_runs if r[1] <= n_log]
-        computer_steps = 0
-        if runs and runs[-1][1] == n_log and runs[-1][0] >= 1:
-            # the computer answered the player's last action: take both back
-            computer_steps = n_log - runs[-1][0]
-            what = self.s.log[runs[-1][0] - 1].get("kind", "action")
-            steps = computer_steps + steps
-            runs.pop()
-        steps = min(steps, n_log)
-        self.state = undo(self.s, steps)
-        self._computer_runs = [r for r in runs if r[1] <= len(self.s.log)]
-        self.selected_unit = None
-        self.reinforcement = None
-        self.clear_attack()
-        if computer_steps:
-            self._ok(UI["computer_undone"].format(what=what, n=computer_steps))
-        else:
-            self._ok(UI["undone"].format(what=what))
-        self._changed()
-        return True
-
     def save_json(self) -> str:
-        return json.dumps(to_save(self.s), indent=1)
+        """The save's JSON text (``GameStore.save_text``: wargame.saves, format 2)."""
+        return self.save_text()
 
     def load_json(self, text: str | bytes) -> bool:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
-        try:
-            data = json.loads(text)
-            state = from_save(data, source="<uploaded save>", game=self.game)
-        except (json.JSONDecodeError, ScenarioError, ValueError) as exc:
-            self.message, self.error = UI["bad_save"].format(error=exc), True
-            self._changed()
-            return False
-        self.state = state
-        self.selected_unit = None
-        self.reinforcement = None
-        self.clear_attack()
-        self._ok(UI["loaded"].format(turn=state.turn, phase=self.phase_name))
-        self._computer_runs = []
-        self._continue_computer()
-        self._changed()
-        return True
+        """Load a save of this game (``GameStore.load_text``; format-1 saves load too)."""
+        return self.load_text(text)
 
+    @batched
     def new_game(self, seed: int, variants: tuple[str, ...] | list[str] | None = None) -> None:
         """A new game; ``variants`` (BFN 19 names) starts it under other variant rules."""
-        if variants is not None:
-            self.game = make_game(self.game.scenario, variants)
-        self.state = self.game.new_state(int(seed))
-        self.selected_unit = None
+        game = make_game(self.game.scenario, variants) if variants is not None else None
         self.selected_hex = None
-        self.reinforcement = None
-        self.clear_attack()
-        self._ok(UI["new_game"].format(seed=seed))
-        self._computer_runs = []
-        self._continue_computer()
-        self._changed()
+        self.restart(int(seed), game)
 
     def result_text(self) -> str:
         """The latest dice result in plain words (for the attack panel)."""

@@ -1,0 +1,246 @@
+"""The Memoir '44 dashboard's state: ``MemoirStore``, a ``GameStore`` (wargame.ui.store) around
+the engine's ``MemoirState``. No Panel import here: views in ``wargame.ui.memoir`` render it,
+tests drive it with plain pytest.
+
+Acting, refusals (reason + rule), the event log, undo, save/load and the computer opponent come
+from ``GameStore``; this class holds the selected unit and what a click on the board means in
+the current phase (order a unit, pick a unit then its destination, pick an attacker then its
+target, choose a retreat hex, take ground, pick Air Power targets).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import param
+
+from wargame.bots.memoir_random import auto_action
+from wargame.hexgrid import Hex
+from wargame.memoir import (
+    ALLIES,
+    AXIS,
+    Action,
+    MemoirGame,
+    MemoirState,
+    card,
+    hex_to_m44,
+)
+from wargame.memoir.dice import hits_distribution
+from wargame.ui.store import GameStore, batched
+from wargame.ui.text import UI
+
+__all__ = ["MemoirStore", "TEXT", "AutoPolicy", "where"]
+
+# Every user-facing sentence of the Memoir dashboard (English now; Portuguese next).
+TEXT = {
+    "title": "Memoir '44: {title}",
+    "status": "Turn {turn}: {side} to act, phase {phase}",
+    "winner": "{side} wins{why}",
+    "medals": "Medals: Allies {allies}/{allies_need}, Axis {axis}/{axis_need}",
+    "hand": "{side}'s hand",
+    "hidden_hand": "{side} holds {n} card(s)",
+    "pending": "{owner} must decide: {kind}",
+    "selected": "Selected unit {unit}",
+    "no_unit": "No unit of yours there to select.",
+    "illegal": "Not allowed: {reason}",  # the store adds " (rule)"
+    "undo_none": "Nothing to undo.",
+    "dice": "Last roll: {faces}",
+    "target": "{dice} dice at {target}: P(at least 1 hit) {p1:.0%}, expected {exp:.2f} hits",
+    "phase.card": "play a card",
+    "phase.order": "order units",
+    "phase.move": "move",
+    "phase.battle": "battle",
+    "phase.air": "Air Power targets",
+    "phase.barrage": "Barrage target",
+    "phase.medics": "Medics & Mechanics",
+    "end.order": "Done ordering",
+    "end.move": "Done moving",
+    "end.battle": "End battles (draw a card)",
+    "undo": "Undo",
+    "auto": "Auto-answer",
+    "new": "New game",
+    "save": "Save",
+    "load": "Load a save:",
+}
+
+SIDE_NAMES = {ALLIES: "Allies", AXIS: "Axis"}
+END_KINDS = ("end_orders", "end_moves", "end_battles", "air_strike")
+
+
+def where(h: Hex | None) -> str:
+    if h is None:
+        return "-"
+    r, c = hex_to_m44(h)
+    return f"({r},{c})"
+
+
+class AutoPolicy:
+    """The simplest computer player: the engine's auto answer (first option of a decision,
+    end the phase otherwise). Memoryless, as ``wargame.protocol.Policy`` asks."""
+
+    def choose(self, state: MemoirState) -> Action:
+        return auto_action(state)
+
+
+class MemoirStore(GameStore):
+    """One Memoir '44 game in progress: the engine state plus the selected unit. No Panel."""
+
+    scenario = param.String(default="1", doc="the rulebook scenario number (or 'overlord')")
+    seed = param.Integer(default=44)
+    selected = param.Integer(default=None, allow_None=True)
+    computer = param.Selector(default="none", objects=["none", ALLIES, AXIS])
+
+    TEXT = {**UI, **TEXT, "nothing_to_undo": TEXT["undo_none"]}
+
+    def __init__(self, scenario: str | int = "1", seed: int = 44, **params: Any) -> None:
+        game = MemoirGame.from_scenario(str(scenario))
+        super().__init__(game, seed, scenario=str(scenario), **params)
+        self.seed = int(seed)
+
+    # ------------------------------------------------------------------ GameStore hooks
+    def opening_events(self, state: MemoirState) -> list[Any]:
+        return list(state.setup_events)
+
+    def action_message(self, action: Action, events: list[Any]) -> str:
+        return events[-1].text if events else str(action)
+
+    def clear_selection(self, everything: bool = True) -> None:
+        self.selected = None
+
+    def after_position(self) -> None:
+        s = self.state
+        self.turn, self.phase, self.seed = s.turn, s.phase, s.seed
+        if s.phase not in ("move", "battle"):
+            self.selected = None
+
+    def make_policy(self) -> AutoPolicy:
+        return AutoPolicy()
+
+    def side_name(self, side: str | None) -> str:
+        return SIDE_NAMES.get(side or "", str(side))
+
+    def phase_label(self) -> str:
+        return TEXT.get(f"phase.{self.state.phase}", self.state.phase)
+
+    # ------------------------------------------------------------------ game control
+    @batched
+    def new_game(self, scenario: str | None = None, seed: int | None = None) -> None:
+        """A new game, of another scenario when ``scenario`` is given."""
+        game = None
+        if scenario is not None and str(scenario) != self.scenario:
+            game = MemoirGame.from_scenario(str(scenario))
+        if seed is not None:
+            self.seed = int(seed)
+        self.restart(self.seed, game)
+        if game is not None:
+            self.scenario = str(scenario)
+
+    def apply(self, action: Action) -> bool:
+        """``act`` under the name the Memoir dashboard always had."""
+        return self.act(action)
+
+    def auto(self) -> bool:
+        return self.act(auto_action(self.state))
+
+    @property
+    def events(self) -> list[Any]:
+        return self.log
+
+    # ------------------------------------------------------------------ what to show
+    @property
+    def legal(self) -> list[Action]:
+        return self.state.legal_actions()
+
+    def hand(self) -> list[tuple[int, str, list[Action]]]:
+        """The acting side's cards: (card id, title, the play actions allowed for it)."""
+        side = self.state.active
+        plays = [a for a in self.legal if a.kind == "play"]
+        out = []
+        for cid in self.state.hands[side]:
+            out.append((cid, card(cid).title, [a for a in plays if a.card == cid]))
+        return out
+
+    def medals(self) -> dict[str, int]:
+        return {ALLIES: self.state.medals(ALLIES), AXIS: self.state.medals(AXIS)}
+
+    def status(self) -> str:
+        s = self.state
+        if s.winner:
+            return TEXT["winner"].format(side=s.winner, why=s.win_reason)
+        return TEXT["status"].format(turn=s.turn, side=s.to_act,
+                                     phase=TEXT.get(f"phase.{s.phase}", s.phase))
+
+    def move_targets(self) -> dict[Hex, int]:
+        uid = self.selected
+        if uid is None:
+            return {}
+        return {a.hex: self.state.move_options(uid).get(a.hex, 0) for a in self.legal
+                if a.kind == "move" and a.unit == uid}
+
+    def battle_targets(self) -> list[dict[str, Any]]:
+        """Targets of the selected unit: hex, dice after terrain, hit chances."""
+        uid = self.selected
+        if uid is None:
+            return []
+        s = self.state
+        out = []
+        for a in self.legal:
+            if a.kind != "battle" or a.unit != uid:
+                continue
+            target = s.unit_at(a.hex)
+            n, _ = s.battle_dice(s.units[uid], target)
+            dist = hits_distribution(n, target.kind)
+            out.append({"hex": a.hex, "dice": n, "target": target.kind,
+                        "p_hit": float(1 - dist[0]),
+                        "expected": float(sum(k * p for k, p in dist.items())),
+                        "p_eliminate": float(sum(p for k, p in dist.items()
+                                                 if k >= target.figures))})
+        return out
+
+    def last_roll(self) -> list[str]:
+        for e in reversed(self.log):
+            if e.kind in ("battle", "finest_hour", "medics"):
+                return [f.strip() for f in e.data["faces"].split(",") if f.strip()]
+        return []
+
+    def log_lines(self, n: int = 60) -> list[str]:
+        return [e.text for e in self.log[-n:]]
+
+    def can_end_phase(self) -> bool:
+        return any(a.kind in END_KINDS for a in self.legal)
+
+    # ------------------------------------------------------------------ map clicks
+    @batched
+    def click(self, h: Hex) -> bool:
+        """What a click on board hex ``h`` means in the current phase."""
+        s = self.state
+        legal = self.legal
+        unit = s.unit_at(h)
+        # pending decisions and single-hex actions first
+        for kind in ("retreat", "take_ground", "air_target", "barrage"):
+            for a in legal:
+                if a.kind == kind and a.hex == h:
+                    return self.act(a)
+        if unit is not None:
+            for kind in ("order", "medics"):
+                a = Action(kind, unit=unit.id)
+                if a in legal:
+                    return self.act(a)
+        if self.selected is not None:
+            for a in legal:
+                if a.kind in ("move", "battle") and a.unit == self.selected and a.hex == h:
+                    return self.act(a)
+        if unit is not None and unit.side == s.active and s.phase in ("move", "battle"):
+            self.selected = unit.id
+            self.say(TEXT["selected"].format(unit=unit.id))
+            return True
+        self.say(TEXT["no_unit"])
+        return False
+
+    @batched
+    def end_phase(self) -> bool:
+        for kind in END_KINDS:
+            a = Action(kind)
+            if a in self.legal:
+                return self.act(a)
+        return False

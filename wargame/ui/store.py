@@ -1,0 +1,328 @@
+"""The one store every dashboard is built on: ``GameStore``, a ``param.Parameterized`` around
+a protocol game and state (``wargame.protocol``). No Panel import here.
+
+Written once for every game, through the protocol only: act (an illegal action leaves the
+state as it was and shows the reason and the rule), the event log, undo (replay, via
+``wargame.saves.undo``), save and load (``wargame.saves``: one format for every game), the
+side to act, the pending decision, and the computer opponent (a ``Policy``: ``choose(state)``).
+``CampaignState`` (wargame.ui.model) and ``MemoirStore`` (wargame.ui.memoir) add only what is
+particular to their game: selection, map clicks, previews.
+
+Views depend on the fields they show: ``state`` is signalled whenever the position changes
+(an action, undo, load, new game), ``log`` when events were added or taken back, ``pending``,
+``side_to_act``, ``message``/``error`` when they change; a subclass's selection fields change
+alone on a click that only selects. Every command changes its fields in one batch, so a view
+watching several fields refreshes once per command.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar, TypeVar
+
+import param
+from param.parameterized import batch_call_watchers
+
+from wargame.errors import IllegalAction
+from wargame.protocol import GameDefinition, GameState, Policy
+from wargame.saves import from_save, parse_save_text, to_save
+from wargame.saves import undo as undo_state
+from wargame.scenario_errors import ScenarioError
+from wargame.ui.text import UI
+
+__all__ = ["GameStore", "POSITION_FIELDS", "batched"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def batched(method: F) -> F:
+    """A store command whose field changes reach the watchers in one batch."""
+    @functools.wraps(method)
+    def run(self: GameStore, *args: Any, **kwargs: Any) -> Any:
+        with self.batch():
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+POSITION_FIELDS = ("state", "log", "pending", "side_to_act")
+"""The store fields that change together with the position (views of the board watch them)."""
+
+
+class GameStore(param.Parameterized):
+    """A game in progress and every command a dashboard sends to it (any game of the protocol).
+
+    Subclasses override the hooks: ``opening_events``, ``action_message``, ``clear_selection``,
+    ``after_position``, ``make_policy``, ``side_name``, ``phase_label``.
+    """
+
+    state = param.Parameter(doc="the engine's state; signalled whenever the position changes")
+    log = param.List(default=[], doc="the game's events so far, oldest first (never mutated)")
+    pending = param.Parameter(default=None, doc="the pending Decision (wargame.protocol) or None")
+    side_to_act = param.String(default=None, allow_None=True)
+    turn = param.Integer(default=0, doc="the game turn (set by the subclass's after_position)")
+    phase = param.String(default="", doc="the phase (set by the subclass's after_position)")
+    message = param.String(default="")
+    error = param.Boolean(default=False, doc="True when ``message`` is a refusal or an error")
+    computer = param.String(default="none", doc="the side the computer plays, or 'none'")
+
+    TEXT: ClassVar[dict[str, str]] = UI
+    SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
+
+    def __init__(self, game: GameDefinition, seed: int, **params: Any) -> None:
+        computer = params.pop("computer", "none")
+        super().__init__(**params)
+        self.game = game
+        self._depth = 0
+        self._policy: Policy | None = None
+        # (first, end) log positions of the computer's runs of actions, so that undo takes
+        # back the player's last action together with the computer's answer to it
+        self._computer_runs: list[tuple[int, int]] = []
+        # _marks[i]: the number of events in the log before action i
+        self._marks: list[int] = []
+        state = game.new_state(int(seed))
+        self._set_state(state, self.opening_events(state), [])
+        self.param.watch(lambda _e: self._computer_changed(), "computer")
+        if computer != "none":
+            self.computer = computer
+
+    # ------------------------------------------------------------------ hooks
+    def opening_events(self, state: GameState) -> list[Any]:
+        """The events of a new game's set-up (before any action)."""
+        return []
+
+    def action_message(self, action: Any, events: list[Any]) -> str:
+        """The message after a legal action."""
+        return " ".join(str(getattr(e, "text", e)) for e in events[-3:]) or str(action)
+
+    def clear_selection(self, everything: bool = True) -> None:
+        """Forget what the user had selected: ``everything`` on undo, load and new game; after
+        the computer's answer only what its moves may have invalidated."""
+
+    def after_position(self) -> None:
+        """Bring the subclass's own fields up to date after the position changed."""
+
+    def make_policy(self) -> Policy:
+        raise NotImplementedError(f"{type(self).__name__} has no computer player")
+
+    def side_name(self, side: str | None) -> str:
+        return str(side)
+
+    def phase_label(self) -> str:
+        return ""
+
+    # ------------------------------------------------------------------ batching
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Watchers of the fields changed inside run once, after the outermost batch."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        try:
+            with batch_call_watchers(self):
+                try:
+                    yield
+                finally:
+                    self._depth = 0  # commands called by the watchers batch on their own
+        finally:
+            self._depth = 0
+
+    # ------------------------------------------------------------------ state bookkeeping
+    def _set_state(self, state: GameState, events: list[Any], marks: list[int]) -> None:
+        """A new position (new game, undo, load) with its whole event log."""
+        with self.batch():
+            self._marks = list(marks)
+            self.state = state
+            self.log = list(events)
+            self._position_changed(signal_state=False)
+
+    def _position_changed(self, signal_state: bool = True) -> None:
+        s = self.state
+        with self.batch():
+            if signal_state:
+                # the engine changed the state in place: assigning it again signals its
+                # watchers (param compares engine states as unequal; ``param.trigger``
+                # inside a batch would call the watchers twice)
+                self.state = s
+            self.pending = s.pending_decision
+            self.side_to_act = s.side_to_act
+            self.after_position()
+
+    def _record(self, action_events: list[list[Any]]) -> None:
+        """Events of actions just applied to ``state``, one list per action."""
+        log = list(self.log)
+        for events in action_events:
+            self._marks.append(len(log))
+            log.extend(events)
+        self.log = log
+
+    def replay_events(self, state: GameState) -> tuple[list[Any], list[int]]:
+        """The events and marks of ``state``'s action log, replayed from its seed (the
+        engines do not keep the events of a game, so a loaded game gets its log this way)."""
+        game = self.game
+        replayed = game.new_state(state.seed)
+        events = list(self.opening_events(replayed))
+        marks: list[int] = []
+        for data in state.action_log:
+            marks.append(len(events))
+            events.extend(replayed.apply(game.action_from_dict(data)))
+        return events, marks
+
+    # ------------------------------------------------------------------ messages
+    def say(self, text: str, error: bool = False) -> None:
+        with self.batch():
+            self.message, self.error = text, error
+
+    def refuse(self, exc: IllegalAction) -> None:
+        rule = f" ({exc.rule})" if getattr(exc, "rule", "") else ""
+        self.say(self.TEXT["illegal"].format(reason=exc.reason) + rule, error=True)
+
+    # ------------------------------------------------------------------ commands
+    def act(self, action: Any) -> bool:
+        """Apply an action; on refusal keep the state and show the reason and the rule."""
+        with self.batch():
+            try:
+                events = self.state.apply(action)
+            except IllegalAction as exc:
+                self.refuse(exc)
+                return False
+            self._record([events])
+            self.say(self.action_message(action, events))
+            self._continue_computer()
+            self._position_changed()
+        return True
+
+    def undo(self, steps: int = 1) -> bool:
+        """Take back the last ``steps`` actions (replay of the log without them); a computer
+        answer to the player's last action goes with it."""
+        log = self.state.action_log
+        n_log = len(log)
+        with self.batch():
+            if not n_log:
+                self.say(self.TEXT["nothing_to_undo"])
+                return False
+            what = log[-1].get("kind", "action")
+            runs = [r for r in self._computer_runs if r[1] <= n_log]
+            computer_steps = 0
+            if runs and runs[-1][1] == n_log and runs[-1][0] >= 1:
+                computer_steps = n_log - runs[-1][0]
+                what = log[runs[-1][0] - 1].get("kind", "action")
+                steps = computer_steps + steps
+                runs.pop()
+            steps = max(0, min(steps, n_log))
+            state = undo_state(self.state, steps)
+            keep = n_log - steps
+            if len(self._marks) == n_log:
+                end = self._marks[keep] if keep < n_log else len(self.log)
+                events, marks = self.log[:end], self._marks[:keep]
+            else:  # the state was changed behind the store's back: rebuild the log
+                events, marks = self.replay_events(state)
+            self._computer_runs = [r for r in runs if r[1] <= keep]
+            self.clear_selection()
+            self._set_state(state, events, marks)
+            if computer_steps:
+                self.say(self.TEXT["computer_undone"].format(what=what, n=computer_steps))
+            else:
+                self.say(self.TEXT["undone"].format(what=what))
+        return True
+
+    def save_text(self) -> str:
+        """The game as save JSON (wargame.saves, format 2)."""
+        return json.dumps(to_save(self.state), indent=1)
+
+    def load_text(self, text: str | bytes) -> bool:
+        """Load a save (text or the bytes of an uploaded file) of this very game. Any failure
+        leaves the game as it was and shows what is wrong with the file."""
+        with self.batch():
+            try:
+                data = parse_save_text(text, self.SAVE_SOURCE)
+                state = from_save(data, source=self.SAVE_SOURCE, game=self.game)
+                events, marks = self.replay_events(state)
+            except ScenarioError as exc:
+                self.say(self.TEXT["bad_save"].format(error=exc), error=True)
+                return False
+            except Exception as exc:  # any other damage of the file: still only a message
+                self.say(self.TEXT["bad_save"].format(error=f"{type(exc).__name__}: {exc}"),
+                         error=True)
+                return False
+            self._computer_runs = []
+            self.clear_selection()
+            self._set_state(state, events, marks)
+            self.say(self.TEXT["loaded"].format(turn=getattr(state, "turn", "?"),
+                                                phase=self.phase_label()))
+            self._continue_computer()
+            self._position_changed()
+        return True
+
+    def restart(self, seed: int, game: GameDefinition | None = None) -> None:
+        """A new game (of ``game`` when given) from ``seed``."""
+        with self.batch():
+            if game is not None:
+                self.game = game
+            state = self.game.new_state(int(seed))
+            self._computer_runs = []
+            self.clear_selection()
+            self._set_state(state, self.opening_events(state), [])
+            self.say(self.TEXT["new_game"].format(seed=seed))
+            self._continue_computer()
+            self._position_changed()
+
+    # ------------------------------------------------------------------ the computer player
+    def _computer_changed(self) -> None:
+        with self.batch():
+            side = self.computer
+            if side == "none":
+                self.say(self.TEXT["computer_off"])
+                return
+            self.say(self.TEXT["computer_on"].format(side=self.side_name(side)))
+            if self.computer_play():
+                self._position_changed()
+
+    def computer_to_act(self) -> bool:
+        """True when the side that must act now (the pending decision's, or the phase's) is
+        the computer's."""
+        s = self.state
+        if self.computer == "none" or s.is_terminal:
+            return False
+        return s.side_to_act == self.computer
+
+    def computer_play(self, limit: int = 5000) -> int:
+        """Let the computer act until it is the player's turn to act again; returns the
+        number of actions it made (each one legal: the engine applies it)."""
+        if not self.computer_to_act():
+            return 0
+        if self._policy is None:
+            self._policy = self.make_policy()
+        s = self.state
+        first = len(self._marks)
+        kinds: dict[str, int] = {}
+        applied: list[list[Any]] = []
+        while self.computer_to_act() and len(applied) < limit:
+            action = self._policy.choose(s)
+            applied.append(s.apply(action))
+            kind = str(getattr(action, "kind", type(action).__name__))
+            kinds[kind] = kinds.get(kind, 0) + 1
+        n = len(applied)
+        if n:
+            with self.batch():
+                self._record(applied)
+                self._computer_runs.append((first, first + n))
+                summary = ", ".join(f"{k.replace('_', ' ')} x{v}" for k, v in sorted(kinds.items()))
+                self.say(self.TEXT["computer_played"].format(
+                    side=self.side_name(self.computer), n=n, summary=summary,
+                    phase=self.phase_label()))
+        return n
+
+    def _continue_computer(self) -> None:
+        if self.computer_to_act():
+            note = self.message
+            self.computer_play()
+            self.say(f"{note} {self.message}".strip())
+            self.clear_selection(everything=False)
