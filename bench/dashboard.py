@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wargame.operational.auto import RandomPolicy  # noqa: E402
+from wargame.bots.campaign_random import RandomPolicy  # noqa: E402
 from wargame.operational.state import Game  # noqa: E402
 from wargame.saves import to_save  # noqa: E402
 from wargame.ui.browser import hex_pixel, mark_pointer_time, wait_for_map  # noqa: E402

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import small_scenario, unit
-from wargame.bots.greedy import GreedyPolicy, Posture, expected_steps, play_policies
+from wargame.bots.campaign_random import RandomPolicy
+from wargame.bots.greedy import GreedyPolicy, Posture, expected_steps
+from wargame.bots.play import play_policies
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, CarpetBomb, EndPhase, Move
-from wargame.operational.auto import RandomPolicy
 from wargame.operational.state import Game, Phase
 from wargame.saves import replay
 

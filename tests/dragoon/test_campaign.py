@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from wargame.operational.auto import play_random_game
+from wargame.bots.play import play_random_game
 from wargame.operational.state import Game
 from wargame.saves import replay
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import LoadedDice
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -19,7 +20,6 @@ from wargame.operational.actions import (
     Move,
     Retreat,
 )
-from wargame.operational.auto import auto_answer
 from wargame.operational.combat import terrain_columns
 from wargame.operational.state import Game, Phase
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import LoadedDice, small_scenario, unit
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Attack,
@@ -24,7 +25,6 @@ from wargame.operational.actions import (
     IllegalAction,
     Move,
 )
-from wargame.operational.auto import auto_answer
 from wargame.operational.combat import assess_bombardment
 from wargame.operational.state import Game, Phase
 from wargame.scenario import load_scenario

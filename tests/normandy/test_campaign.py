@@ -5,7 +5,7 @@ the same game and score."""
 import sys
 from pathlib import Path
 
-from wargame.operational.auto import play_random_game
+from wargame.bots.play import play_random_game
 from wargame.operational.state import Game
 from wargame.saves import replay
 

@@ -4,9 +4,9 @@ coastal fortifications (CN 5.1.2)."""
 
 import pytest
 
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, EndPhase, Enter, IllegalAction
-from wargame.operational.auto import auto_answer
 from wargame.operational.state import Game, Phase
 
 

@@ -7,6 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import small_scenario, unit
+from wargame.bots.campaign_random import RandomPolicy
+from wargame.bots.play import play_random_game
 from wargame.operational.actions import (
     Attack,
     Bombard,
@@ -16,7 +18,6 @@ from wargame.operational.actions import (
     Move,
     action_from_dict,
 )
-from wargame.operational.auto import RandomPolicy, play_random_game
 from wargame.operational.state import Game
 from wargame.saves import from_save, load_game, replay, save_game, to_save, undo
 from wargame.scenario_errors import ScenarioError

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from tests.helpers import small_scenario, unit
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Attack, EndPhase, Move
-from wargame.operational.auto import auto_answer
 from wargame.operational.state import Game
 from wargame.ui.demo import demo_scenario
 from wargame.ui.model import CampaignState, describe_option, load_history
@@ -153,10 +153,12 @@ def test_save_load_round_trip(model):
     assert model.s.log == []
     assert model.load_json(text.encode())
     assert model.s.fingerprint() == fingerprint
-    # a format-1 campaign save (wargame.operational.save) still loads
-    from wargame.operational.save import to_save as to_save_v1
-
-    old = json.dumps(to_save_v1(model.s))
+    # a format-1 campaign save (the campaign-only format before wargame.saves) still loads
+    v2 = json.loads(text)
+    old = json.dumps({"format": "wargame-campaign-save", "format_version": 1,
+                      "scenario": v2["scenario"], "seed": v2["seed"],
+                      "variants": v2["options"]["variants"], "actions": v2["actions"],
+                      "fingerprint": v2["fingerprint"]})
     assert json.loads(old)["format"] == "wargame-campaign-save"
     model.new_game(7)
     assert model.load_json(old) and not model.error

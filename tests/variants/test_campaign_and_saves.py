@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wargame.operational.auto import RandomPolicy, play_random_game
+from wargame.bots.campaign_random import RandomPolicy
+from wargame.bots.play import play_random_game
 from wargame.operational.state import Phase
 from wargame.operational.variants import VARIANTS, WITHDRAWAL_FIRST, WITHDRAWAL_LAST, CarpetBombArea
 from wargame.saves import from_save, load_game, replay, save_game, to_save

@@ -10,9 +10,9 @@ import pytest
 
 from tests.helpers import small_scenario, unit
 from wargame import errors
+from wargame.bots.play import play_random_game
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, EndPhase, Move
-from wargame.operational.auto import play_random_game
 from wargame.operational.bfn_rules import BattleForNormandyRules
 from wargame.operational.hooks import RuleHooks
 from wargame.operational.state import Game, State

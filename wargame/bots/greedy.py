@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -44,12 +45,11 @@ from wargame.operational.actions import (
     IllegalAction,
     Move,
 )
-from wargame.operational.auto import auto_answer, play_policies
 from wargame.operational.combat import assess_bombardment, terrain_columns
 from wargame.operational.state import State
 from wargame.operational.tables import split_result
 
-__all__ = ["GreedyPolicy", "Posture", "expected_steps", "play_policies"]
+__all__ = ["GreedyPolicy", "Posture", "expected_steps"]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from wargame.operational.victory import VictoryRules
 from wargame.scenario import Scenario, load_scenario
 
 __all__ = ["Game", "State", "Phase", "PHASES", "Decision", "Event", "UnitState", "Combat",
-           "IllegalAction", "SAVE_FORMAT_VERSION"]
+           "IllegalAction"]
 
 
 class Game:
@@ -91,7 +91,6 @@ class Game:
             raise MalformedAction(f"not an action of the campaign games: {exc}") from None
 
 
-SAVE_FORMAT_VERSION = 1
 
 
 class State(

@@ -410,14 +410,3 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def __panel__(self):
         return self.layout
-
-
-if __name__.startswith("bokeh"):  # panel serve wargame/ui/memoir.py: the one serve path
-    import os
-
-    from wargame.games import MEMOIR_PREFIX
-    from wargame.ui.serve import build_dashboard
-
-    pn.extension()
-    build_dashboard(MEMOIR_PREFIX + os.environ.get("MEMOIR_SCENARIO", "1"),
-                    int(os.environ.get("MEMOIR_SEED", "44"))).servable(title="wargame: Memoir '44")

@@ -15,6 +15,7 @@ from typing import Any
 
 import param
 
+from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import (
@@ -32,7 +33,6 @@ from wargame.operational.actions import (
     Move,
     Retreat,
 )
-from wargame.operational.auto import auto_answer
 from wargame.operational.combat import Assessment, BombardAssessment, assess_bombardment
 from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
