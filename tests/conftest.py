@@ -58,6 +58,11 @@ SLOW_TESTS = frozenset({
         # 0.5 s in that run, 4.4 s in the fast set's own --durations run: it pays for importing
         # matplotlib and the land mask once the Dragoon map build above is deselected
         ("normandy/test_map.py", "test_build_is_reproducible"),
+        # measured after the protocol merge (2026-11-23, --durations over the fast set)
+        ("schema/test_mutations.py",
+         "test_each_mutation_is_a_scenario_error_naming_file_and_field"),  # 24
+        ("variants/test_hooks.py",
+         "test_without_variants_the_bfn_hooks_play_like_the_bare_rulebook"),  # 3.1
     ]
 })
 
