@@ -34,6 +34,7 @@ M44_MAX_DICE = 30
 M44_MAX_FIGURES = 4
 M44_MAX_DISTANCE = 20
 MAX_PORT = 65535
+MAX_GAMES = 1000  # a bot campaign takes 20-40 s: a thousand are a night's run already
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 130, 141
 
 # Every user-facing sentence of this module, in one place for translation (DESIGN.md).
@@ -181,6 +182,11 @@ def _path_arg(value: str) -> str:
     return value
 
 
+def _printable(text: str) -> str:
+    """``text`` on one line: control characters from the user's input shown as ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def _excerpt(value: Any, limit: int = 40) -> str:
     """A short excerpt of user input for error messages."""
     text = str(value)
@@ -191,7 +197,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its usage errors on one line (the usage itself is in ``--help``)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, TEXT["usage_error"].format(prog=self.prog, message=message))
+        self.exit(EXIT_USAGE, TEXT["usage_error"].format(prog=self.prog,
+                                                         message=_printable(message)))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -275,7 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="who plays the Allies (default: greedy in campaigns, random in Memoir '44)")
     auto.add_argument("--axis", choices=PLAYERS, default=None, help="who plays the Axis (as --allied)")
     auto.add_argument("--seed", type=_whole, default=1944, help="seed of the first game")
-    auto.add_argument("--games", type=_non_negative, default=1, help="games, seeds seed, seed+1, ...")
+    auto.add_argument("--games", type=_in_range(1, MAX_GAMES), default=1,
+                      help="games, seeds seed, seed+1, ...")
     auto.add_argument("--variant", action="append", default=[], metavar="NAME",
                       help="optional rule, repeatable (see serve --help)")
     auto.add_argument("--save", type=_path_arg, default=None, metavar="PATH",
@@ -329,7 +337,7 @@ def _fail(parser: argparse.ArgumentParser, message: str, code: int) -> int:
     if code == EXIT_USAGE:
         message = TEXT["error"].format(prog=parser.prog, message=message)
     try:
-        print(message.splitlines()[0] if message else "", file=sys.stderr)
+        print(_printable(message.splitlines()[0] if message else ""), file=sys.stderr)
     except (OSError, ValueError):  # stderr closed as well: the exit code still tells
         pass
     return code
@@ -501,6 +509,15 @@ def _describe(scenario_id: str) -> dict[str, Any]:
         raise UsageError(TEXT["scenario.unknown"].format(error=exc.args[0])) from None
 
 
+def _check_id(scenario_id: str) -> None:
+    """UsageError (with the known ids) unless ``scenario_id`` is in the bundled catalogue;
+    cheaper than ``_describe``, which reads the map and units."""
+    from wargame.catalog import list_scenarios
+
+    if scenario_id not in {item["id"] for item in list_scenarios()}:
+        _describe(scenario_id)
+
+
 def _print_summary(info: dict[str, Any], out: TextIO) -> None:
     print(f"{info['id']}: {info['title']} [{info['game']}]", file=out)
     if info["turns"]["first"] is not None or info["game"] != MEMOIR:
@@ -617,7 +634,7 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     from wargame.games import open_game
     from wargame.saves import save_game
 
-    _describe(args.scenario)  # an unknown id: the list of known ones
+    _check_id(args.scenario)  # an unknown id: the list of known ones
     save_path = _check_save_path(args.save) if args.save is not None else None
     try:
         game = open_game(args.scenario, variants=list(args.variant))
