@@ -10,7 +10,7 @@ SEED ?= 1944
 # every extra of pyproject.toml: tests, notebooks, Binder's packages, bench/, the map builds
 EXTRAS := test,notebooks,binder,bench,build-maps
 
-.PHONY: play test test-fast lint lock lab bench chromium clean
+.PHONY: play test test-fast fuzz lint lock lab bench chromium clean
 
 # One pinned environment: the versions in constraints.txt (tools/lock.py writes it; Binder's
 # requirements are generated from the same pins).
@@ -59,3 +59,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The fuzz tests (every test named *fuzz*) with many more examples: the CLI fuzz of
+# tests/test_cli_fuzz.py reads WARGAME_FUZZ_EXAMPLES (the normal suite runs a bounded few).
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	WARGAME_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -k fuzz -m "not browser and not binder" --ignore=tests/binder tests

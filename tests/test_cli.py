@@ -374,3 +374,150 @@ def test_catalog_bundled_units_match_units_yaml(scenario_id):
     assert info["unit_count"] == len(units)
     assert sum(info["units_by_nation"].values()) == len(units)
     assert info["ss_count"] == sum(1 for u in units if u.get("ss"))
+
+
+# hostile and careless input (issue 13): one line on stderr, an exit code, no traceback ------
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["serve", "--port", "70000", "--no-show"], "from 1 to 65535"),
+    (["serve", "--port", "99999999999999999999999", "--no-show"], "from 1 to 65535"),
+    (["serve", "--port", "0", "--no-show"], "from 1 to 65535"),
+    (["odds", "--game", "memoir44", "--dice", "1000000", "--target", "infantry"], "0 to 30"),
+    (["odds", "--game", "memoir44", "--dice", "2", "--target", "armor", "--figures", "0"],
+     "1 to 4"),
+    (["odds", "--game", "memoir44", "--attacker", "infantry", "--distance", "0", "--target",
+      "armor"], "1 to 20"),
+    (["odds", "--game", "memoir44", "--attacker", "infantry", "--distance", "1", "--target",
+      "armor", "--terrain", "lava"], "lava"),
+    (["autoplay", "--save", ""], "empty"),
+    (["autoplay", "--save", "   "], "empty"),
+    (["scenario", "validate", ""], "empty"),
+    (["autoplay", "--scenario", "dragoon", "--variant", "bfn-19.1"], "Campanha da Normandia"),
+    (["serve", "--scenario", "dragoon", "--variant", "bfn-19.1", "--no-show"],
+     "Campanha da Normandia"),
+    (["serve", "--address", "0.0.0.0", "--no-show"], "--allow-origin"),
+    (["serve", "--address", "0.0.0.0", "--allow-origin", "http://x.lan", "--no-show"], "http://"),
+    (["serve", "--allow-origin", "x.lan:99999", "--no-show"], "65535"),
+    (["serve", "--address", "no-such-host.invalid", "--allow-origin", "a", "--no-show"],
+     "no-such-host.invalid"),
+    ([], "COMMAND"),
+    (["scenario"], "ACTION"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    line = _one_line(err)
+    assert needle in line and line.startswith("wargame")
+    assert out == ""
+
+
+def test_the_memoir_terrains_are_the_analysis_modules():
+    from wargame.analysis.memoir import TERRAINS
+
+    assert cli.M44_TERRAINS == TERRAINS
+
+
+def test_the_bounds_still_allow_every_roll_of_the_game(capsys):
+    code, out, err = run(capsys, "odds", "--game", "memoir44", "--dice", "30", "--target",
+                         "infantry", "--figures", "4", "--json")
+    assert code == 0, err
+    assert len(json.loads(out)["hits"]) == 31
+    code, out, err = run(capsys, "odds", "--game", "memoir44", "--attacker", "artillery",
+                         "--distance", "6", "--target", "armor", "--terrain", "bunker")
+    assert code == 0, err and "artillery" in out
+
+
+def test_the_unresolvable_address_may_come_from_the_environment(capsys, monkeypatch):
+    monkeypatch.setenv("WARGAME_ADDRESS", "no-such-host.invalid")
+    code, _, err = run(capsys, "serve", "--allow-origin", "a", "--no-show")
+    assert code == 2 and "WARGAME_ADDRESS" in _one_line(err)
+
+
+def test_a_port_in_use_is_one_line_and_exit_1(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run(capsys, "serve", "--scenario", "memoir44-1", "--port", str(port),
+                           "--no-show")
+    assert code == 1
+    assert f"127.0.0.1:{port}" in _one_line(err) and "in use" in err
+
+
+def test_a_file_name_too_long_is_one_line(capsys, tmp_path):
+    name = str(tmp_path / ("a" * 5000))
+    code, _, err = run(capsys, "scenario", "validate", name)
+    assert code == 1 and "too long" in _one_line(err) and len(err) < 300
+    code, _, err = run(capsys, "autoplay", "--scenario", "dragoon", "--save", name)
+    assert code == 2 and "too long" in _one_line(err)
+
+
+def test_save_is_checked_before_playing(capsys, tmp_path, monkeypatch):
+    import wargame.bots.play
+
+    monkeypatch.setattr(wargame.bots.play, "play", lambda *a, **k: pytest.fail("played"))
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x", encoding="utf-8")
+    for target in (tmp_path, a_file / "save.json", a_file / "deeper" / "save.json"):
+        code, _, err = run(capsys, "autoplay", "--scenario", "dragoon", "--save", str(target))
+        assert code == 2, err
+        assert ("folder" in _one_line(err))
+
+
+@pytest.mark.parametrize("path", ["nested.yaml", "nested.m44", "folder"])
+def test_deeply_nested_files_are_a_one_line_error(capsys, tmp_path, path):
+    deep = "[" * 100_000 + "]" * 100_000
+    if path == "folder":
+        target = tmp_path / "scenario"
+        target.mkdir()
+        (target / "scenario.yaml").write_text(deep, encoding="utf-8")
+    else:
+        target = tmp_path / path
+        target.write_text(deep, encoding="utf-8")
+    code, _, err = run(capsys, "scenario", "validate", str(target))
+    assert code == 1
+    assert "nested less deeply" in _one_line(err)
+
+
+def test_the_guard_turns_errors_into_one_line(capsys, monkeypatch):
+    from wargame.scenario_errors import ScenarioError
+
+    def boom(exc):
+        def handler(args, out):
+            raise exc
+        return handler
+
+    cases = [
+        (OSError(13, "Permission denied", "/some/file"), 1, "/some/file: Permission denied"),
+        (ScenarioError("x.yaml", "units", "a list", 3), 1, "x.yaml: field 'units'"),
+        (RecursionError("maximum recursion depth exceeded"), 1, "nested too deeply"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+    ]
+    for exc, want, needle in cases:
+        monkeypatch.setattr(cli, "_cmd_scenario_list", boom(exc))
+        code, _, err = run(capsys, "scenario", "list")
+        assert code == want
+        assert needle in _one_line(err)
+
+
+def test_a_closed_pipe_is_a_quiet_exit():
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like `| head` once it has read its lines
+    try:
+        proc = subprocess.run(
+            [str(CONSOLE_SCRIPT), "scenario", "info", "normandy", "--json"],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == cli.EXIT_BROKEN_PIPE
+    assert proc.stderr == ""

@@ -2,8 +2,11 @@
 
 Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
 
-Exit codes: 0 success; 1 a scenario failed validation; 2 bad input (argparse errors, negative
-strengths, unknown scenario); 3 a feature that is not installed yet (scenario validation).
+Exit codes: 0 success; 1 the command could not do its work (a scenario failed validation, a
+file could not be read or written, the port is taken); 2 bad input (argparse errors, numbers out
+of range, unknown scenario or variant); 3 a feature that is not installed yet (scenario
+validation); 130 interrupted (Ctrl-C); 141 the reader of the output went away (``| head``).
+Every failure is one line on stderr, never a traceback (``main``'s guard).
 Heavy modules (pandas, Panel, the scenario loader) are imported inside the commands.
 """
 
@@ -11,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 __all__ = ["main", "build_parser", "TEXT"]
 
@@ -22,6 +26,16 @@ GAMES = ("normandy", "dragoon")
 PLAYERS = ("greedy", "random")
 MEMOIR = "memoir44"
 M44_TARGETS = ("infantry", "armor", "artillery")
+# the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)
+M44_TERRAINS = ("plain", "woods", "hedgerow", "buildings", "hills", "bunker", "sandbags", "beach")
+# Bounds of the Memoir '44 odds (M44 p.12): no roll of the game comes near 30 dice (4 at most
+# before cards); a unit has 1-4 figures; no two hexes of the 13 x 9 board are 20 apart.
+M44_MAX_DICE = 30
+M44_MAX_FIGURES = 4
+M44_MAX_DISTANCE = 20
+MAX_PORT = 65535
+MAX_GAMES = 1000  # a bot campaign takes 20-40 s: a thousand are a night's run already
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 130, 141
 
 # Every user-facing sentence of this module, in one place for translation (DESIGN.md).
 TEXT = {
@@ -41,6 +55,21 @@ TEXT = {
     "autoplay.player": "no computer player {name!r} for the {side} in {game} games; known: {known}",
     "not_negative": "must be a whole number >= 0, got {value!r}",
     "whole_number": "must be a whole number, got {value!r}",
+    "in_range": "must be a whole number from {low} to {high}, got {value!r}",
+    "path.empty": "needs a file or folder name, got an empty string",
+    "path.nul": "a file name cannot contain a NUL character",
+    "error": "{prog}: error: {message}",
+    "usage_error": "{prog}: error: {message} (see {prog} --help)\n",
+    "os_error": "{what}: {reason}",
+    "interrupted": "{prog}: interrupted",
+    "too_deep": "the input is nested too deeply to read",
+    "save.folder": "--save {path}: that is a folder; give a file name",
+    "save.parent": "--save {path}: cannot write in {folder} ({reason})",
+    "serve.failed": "cannot serve on {address}:{port}: {reason}",
+    "serve.address": "the address to listen on (default: WARGAME_ADDRESS or 127.0.0.1; 0.0.0.0 "
+                     "serves the whole network and then needs --allow-origin)",
+    "serve.origin": "HOST[:PORT] of the page as the browsers type it, e.g. 192.168.1.20:5006; "
+                    "repeatable; required unless the address is localhost (docs/serving.md)",
     "odds.head": "{title}: attack {attack} against defence {defence}",
     "odds.ratio": "ratio {ratio}",
     "odds.beyond": " (beyond the table: column {column})",
@@ -127,8 +156,53 @@ def _whole(value: str) -> int:
         raise argparse.ArgumentTypeError(TEXT["whole_number"].format(value=value)) from None
 
 
+def _in_range(low: int, high: int) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high`` (both included)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if number is None or not low <= number <= high:
+            raise argparse.ArgumentTypeError(
+                TEXT["in_range"].format(low=low, high=high, value=_excerpt(value)))
+        return number
+
+    parse.__name__ = f"whole number {low}-{high}"  # argparse names the type in some messages
+    return parse
+
+
+def _path_arg(value: str) -> str:
+    """An argparse type for file and folder names: not empty, no NUL (the OS refuses it)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(TEXT["path.empty"])
+    if "\0" in value:
+        raise argparse.ArgumentTypeError(TEXT["path.nul"])
+    return value
+
+
+def _printable(text: str) -> str:
+    """``text`` on one line: control characters from the user's input shown as ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
+def _excerpt(value: Any, limit: int = 40) -> str:
+    """A short excerpt of user input for error messages."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors on one line (the usage itself is in ``--help``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, TEXT["usage_error"].format(prog=self.prog,
+                                                         message=_printable(message)))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=TEXT["prog"], description=TEXT["description"])
+    parser = _Parser(prog=TEXT["prog"], description=TEXT["description"])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
@@ -139,12 +213,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="total defence",
     )
     # Memoir '44: battle dice (M44 p.12) -- either --dice N or --attacker/--distance/--terrain
-    odds.add_argument("--dice", type=_non_negative, default=None, help=TEXT["m44.dice"])
+    odds.add_argument("--dice", type=_in_range(0, M44_MAX_DICE), default=None,
+                      help=TEXT["m44.dice"])
     odds.add_argument("--target", choices=M44_TARGETS, default=None, help=TEXT["m44.target"])
-    odds.add_argument("--figures", type=_non_negative, default=None, help=TEXT["m44.figures"])
+    odds.add_argument("--figures", type=_in_range(1, M44_MAX_FIGURES), default=None,
+                      help=TEXT["m44.figures"])
     odds.add_argument("--attacker", choices=M44_TARGETS, default=None, help=TEXT["m44.attacker"])
-    odds.add_argument("--distance", type=_non_negative, default=None, help=TEXT["m44.distance"])
-    odds.add_argument("--terrain", default="plain", help=TEXT["m44.terrain"])
+    odds.add_argument("--distance", type=_in_range(1, M44_MAX_DISTANCE), default=None,
+                      help=TEXT["m44.distance"])
+    odds.add_argument("--terrain", choices=M44_TERRAINS, default="plain", help=TEXT["m44.terrain"])
     odds.add_argument("--stars-hit", action="store_true", help=TEXT["m44.stars"])
     odds.add_argument(
         "--shift", type=_whole, action="append", default=[], metavar="N",
@@ -181,12 +258,15 @@ def build_parser() -> argparse.ArgumentParser:
     s_info.set_defaults(handler=_cmd_scenario_info)
     s_val = scen_sub.add_parser(
         "validate", help="check a scenario folder or file, an .m44 file or a Memoir '44 id")
-    s_val.add_argument("path")
+    s_val.add_argument("path", type=_path_arg)
     s_val.set_defaults(handler=_cmd_scenario_validate)
 
     serve = sub.add_parser("serve", help=TEXT["serve.help"])
     serve.add_argument("--scenario", default="normandy")
-    serve.add_argument("--port", type=_non_negative, default=5006)
+    serve.add_argument("--port", type=_in_range(1, MAX_PORT), default=5006)
+    serve.add_argument("--address", default=None, metavar="ADDR", help=TEXT["serve.address"])
+    serve.add_argument("--allow-origin", dest="allow_origin", action="append", default=[],
+                       metavar="HOST[:PORT]", help=TEXT["serve.origin"])
     serve.add_argument("--seed", type=_whole, default=None)
     serve.add_argument("--variant", action="append", default=[], metavar="NAME",
                        help="optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 "
@@ -202,28 +282,84 @@ def build_parser() -> argparse.ArgumentParser:
                       help="who plays the Allies (default: greedy in campaigns, random in Memoir '44)")
     auto.add_argument("--axis", choices=PLAYERS, default=None, help="who plays the Axis (as --allied)")
     auto.add_argument("--seed", type=_whole, default=1944, help="seed of the first game")
-    auto.add_argument("--games", type=_non_negative, default=1, help="games, seeds seed, seed+1, ...")
+    auto.add_argument("--games", type=_in_range(1, MAX_GAMES), default=1,
+                      help="games, seeds seed, seed+1, ...")
     auto.add_argument("--variant", action="append", default=[], metavar="NAME",
                       help="optional rule, repeatable (see serve --help)")
-    auto.add_argument("--save", default=None, metavar="PATH", help="write the last game's save file")
+    auto.add_argument("--save", type=_path_arg, default=None, metavar="PATH",
+                      help="write the last game's save file")
     auto.add_argument("--json", action="store_true", help="print JSON")
     auto.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     auto.set_defaults(handler=_cmd_autoplay)
     return parser
 
 
+class CommandFailed(Exception):
+    """The command could not do its work (a port taken, a file not written): exit code 1."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (the console script exits with it)."""
+    """Run the command line; returns the exit code (the console script exits with it).
+
+    The one guard of every command: whatever goes wrong becomes one line on stderr and an exit
+    code (module docstring), never a traceback."""
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
-        return int(exc.code) if isinstance(exc.code, int) else 2
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        return _fail(parser, TEXT["interrupted"].format(prog=parser.prog), EXIT_INTERRUPTED)
+    from wargame.scenario_errors import ScenarioError
+
     try:
-        return int(args.handler(args, sys.stdout) or 0)
+        code = int(args.handler(args, sys.stdout) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the guard, not at exit
+        return code
+    except BrokenPipeError:  # `wargame odds ... | head`: the reader is gone, stop quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except UsageError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(parser, str(exc), EXIT_USAGE)
+    except KeyboardInterrupt:
+        return _fail(parser, TEXT["interrupted"].format(prog=parser.prog), EXIT_INTERRUPTED)
+    except (CommandFailed, ScenarioError) as exc:
+        return _fail(parser, TEXT["error"].format(prog=parser.prog, message=exc), EXIT_FAILED)
+    except RecursionError:
+        return _fail(parser, TEXT["error"].format(prog=parser.prog, message=TEXT["too_deep"]),
+                     EXIT_FAILED)
+    except OSError as exc:
+        return _fail(parser, TEXT["error"].format(prog=parser.prog, message=_os_error(exc)),
+                     EXIT_FAILED)
+
+
+def _fail(parser: argparse.ArgumentParser, message: str, code: int) -> int:
+    if code == EXIT_USAGE:
+        message = TEXT["error"].format(prog=parser.prog, message=message)
+    try:
+        print(_printable(message.splitlines()[0] if message else ""), file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed as well: the exit code still tells
+        pass
+    return code
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for an OSError: the file named (a short excerpt) and the system's reason."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.filename is not None:
+        return TEXT["os_error"].format(what=_excerpt(exc.filename, 80), reason=reason)
+    return reason if exc.strerror else _excerpt(str(exc) or reason, 120)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that the interpreter's final flush
+    does not raise again (the recipe of Python's signal module documentation)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (tests)
+        pass
 
 
 # Commands --------------------------------------------------------------------------------
@@ -373,6 +509,15 @@ def _describe(scenario_id: str) -> dict[str, Any]:
         raise UsageError(TEXT["scenario.unknown"].format(error=exc.args[0])) from None
 
 
+def _check_id(scenario_id: str) -> None:
+    """UsageError (with the known ids) unless ``scenario_id`` is in the bundled catalogue;
+    cheaper than ``_describe``, which reads the map and units."""
+    from wargame.catalog import list_scenarios
+
+    if scenario_id not in {item["id"] for item in list_scenarios()}:
+        _describe(scenario_id)
+
+
 def _print_summary(info: dict[str, Any], out: TextIO) -> None:
     print(f"{info['id']}: {info['title']} [{info['game']}]", file=out)
     if info["turns"]["first"] is not None or info["game"] != MEMOIR:
@@ -441,14 +586,44 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         _print_summary(info, out)
         print(TEXT["serve.not_yet"].format(error=exc), file=out)
         return 0
+    options = {"scenario": args.scenario, "port": args.port, "seed": args.seed,
+               "variants": list(args.variant), "show": args.show, "computer": args.computer}
+    if args.address is not None or args.allow_origin:
+        options.update(address=args.address, allow_origins=list(args.allow_origin))
     try:
-        serve_dashboard(
-            scenario=args.scenario, port=args.port, seed=args.seed, variants=list(args.variant),
-            show=args.show, computer=args.computer,
-        )
-    except ValueError as exc:  # an unknown --variant, or variants for Memoir '44
+        serve_dashboard(**options)
+    except ValueError as exc:  # a bad variant, address or origin: refused before serving
         raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
+        return 0
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        address = args.address or os.environ.get("WARGAME_ADDRESS") or "127.0.0.1"
+        raise CommandFailed(TEXT["serve.failed"].format(
+            address=address, port=args.port, reason=_os_error(exc))) from None
     return 0
+
+
+def _check_save_path(text: str) -> Path:
+    """``--save``, checked before any game is played: not a folder, and its folder (or the
+    nearest existing parent, save_game creates the rest) a writable folder."""
+    path = Path(text)
+    parent = path.absolute().parent
+    try:
+        if path.is_dir():
+            raise UsageError(TEXT["save.folder"].format(path=_excerpt(text)))
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        reason = None
+        if not parent.is_dir():
+            reason = "not a folder"
+        elif not os.access(parent, os.W_OK | os.X_OK):
+            reason = "permission denied"
+    except OSError as exc:  # a name too long for the system, ...
+        reason = exc.strerror or type(exc).__name__
+    if reason is not None:
+        raise UsageError(TEXT["save.parent"].format(path=_excerpt(text), folder=_excerpt(parent),
+                                                    reason=reason))
+    return path
 
 
 def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
@@ -459,14 +634,8 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     from wargame.games import open_game
     from wargame.saves import save_game
 
-    _describe(args.scenario)  # an unknown id: the list of known ones
-    save_path = None
-    if args.save is not None:  # checked before any game is played
-        if not args.save.strip():
-            raise UsageError("--save needs a file name")
-        save_path = Path(args.save)
-        if save_path.is_dir():
-            raise UsageError(f"--save {args.save}: that is a folder; give a file name")
+    _check_id(args.scenario)  # an unknown id: the list of known ones
+    save_path = _check_save_path(args.save) if args.save is not None else None
     try:
         game = open_game(args.scenario, variants=list(args.variant))
     except ValueError as exc:  # an unknown --variant, or variants on Memoir '44

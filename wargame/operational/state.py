@@ -54,6 +54,10 @@ class Game:
     def __init__(self, scenario: Scenario | str, variants: tuple[str, ...] | list[str] = ()) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.variants = normalize_variants(variants)  # BFN 19: optional variant rules
+        if self.variants and self.scenario.game != "normandy":  # they adapt CN, on its data
+            raise ValueError(f"the Battle for Normandy variants apply to Campanha da Normandia "
+                             f"scenarios only; {self.scenario.id!r} is a {self.scenario.game} "
+                             "scenario")
         # BFN 19: the optional rules plug into the engine's declared hooks (hooks.py)
         self.hooks: RuleHooks = BattleForNormandyRules()
         self.tables = self.hooks.tables(self.scenario.tables, self.variants)

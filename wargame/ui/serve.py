@@ -6,6 +6,7 @@ wargame/ui/app.py`` serves the same dashboards (``?scenario=<id>``)."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from wargame.games import MEMOIR_PREFIX, is_memoir_id
@@ -59,32 +60,153 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = None,
         return _fallback(scenario, seed, exc)
 
 
+LOCAL_ADDRESSES = frozenset({"127.0.0.1", "localhost", "::1"})
+# Panel's /components/<module>/<class>/<attribute>/<file> route serves the CSS/JS files a
+# component lists, and imports <module> to find them: any installed module named in a URL.
+# ``wargame serve`` answers that route itself first (``LimitedComponentResourceHandler``) for
+# modules of these packages that are imported already, which is every component on the page.
+COMPONENT_PACKAGES = ("wargame", "panel", "bokeh", "panel_material_ui")
+
+
+def resolve_address(address: str | None = None) -> str:
+    """The address to listen on: ``address``, else ``WARGAME_ADDRESS``, else 127.0.0.1."""
+    return address or os.environ.get("WARGAME_ADDRESS") or "127.0.0.1"
+
+
+def websocket_origins(address: str, port: int, allow_origins: list[str] | tuple[str, ...] = ()
+                      ) -> list[str]:
+    """The ``HOST:PORT`` values Bokeh accepts as a websocket Origin (the page's own address as
+    the browser typed it). On localhost: localhost and 127.0.0.1 at ``port``, plus
+    ``allow_origins``. On any other address (0.0.0.0, a LAN address) ``allow_origins`` is
+    required: otherwise any web page a student opens could drive the game. An origin without a
+    port gets ``port``; ``*`` allows every origin (docs/serving.md). ValueError otherwise."""
+    origins = [_origin(text, port) for text in allow_origins]
+    if address in LOCAL_ADDRESSES:
+        return list(dict.fromkeys([f"localhost:{port}", f"127.0.0.1:{port}", *origins]))
+    if not origins:
+        raise ValueError(
+            f"serving on {address} needs --allow-origin HOST:PORT for each address the browsers "
+            f"use to reach this machine, e.g. {' '.join(_suggested_origins(port))} "
+            "(see docs/serving.md)")
+    return list(dict.fromkeys(origins))
+
+
+def _origin(text: str, port: int) -> str:
+    value = str(text).strip()
+    if value == "*":
+        return value
+    if "://" in value or "/" in value or not value or any(c.isspace() for c in value):
+        raise ValueError(f"--allow-origin {value[:60]!r}: expected HOST or HOST:PORT, without "
+                         "http:// or a path (e.g. 192.168.1.20:5006)")
+    if value.count(":") > 1 and not value.startswith("["):  # a bare IPv6 address
+        value = f"[{value}]"
+    host, sep, port_text = value.rpartition(":")
+    if not sep or value.endswith("]"):  # no port: the served one
+        return f"{value}:{port}"
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535 or not host:
+        raise ValueError(f"--allow-origin {value[:60]!r}: the port must be a number from 1 to "
+                         "65535")
+    return value
+
+
+def _suggested_origins(port: int) -> list[str]:
+    """This machine's name and addresses as ``--allow-origin`` options (what to pass)."""
+    import socket
+
+    names = [socket.gethostname()]
+    try:
+        names += [info[4][0] for info in socket.getaddrinfo(names[0], None, socket.AF_INET)]
+    except OSError:
+        pass
+    names = [n for n in dict.fromkeys(names) if n and not n.startswith("127.")]
+    return [f"--allow-origin {name}:{port}" for name in names[:3]] or [
+        f"--allow-origin 192.168.1.20:{port}"]
+
+
+def check_address(address: str, port: int) -> None:
+    """ValueError, before serving, when ``address`` cannot be resolved."""
+    import socket
+
+    try:
+        socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        source = "" if address != os.environ.get("WARGAME_ADDRESS") else " (WARGAME_ADDRESS)"
+        raise ValueError(f"cannot listen on address {address[:60]!r}{source}: {reason}") from None
+
+
+def component_routes() -> list[tuple[str, Any, dict[str, Any]]]:
+    """Tornado routes answering Panel's ``/components/`` URLs before Panel's own handler."""
+    from panel.io.resources import COMPONENT_PATH
+
+    return [(f"/{COMPONENT_PATH}(.*)", _limited_component_handler(), {})]
+
+
+def _limited_component_handler() -> type:
+    from panel.io.server import ComponentResourceHandler
+    from tornado.web import HTTPError
+
+    class LimitedComponentResourceHandler(ComponentResourceHandler):
+        """Panel's handler, for already imported modules of COMPONENT_PACKAGES only: no URL
+        makes the server import a module."""
+
+        def parse_url_path(self, path: str) -> str:
+            module = path.split("/", 1)[0]
+            if module.split(".")[0] not in COMPONENT_PACKAGES or module not in sys.modules:
+                raise HTTPError(404, "Module not found")
+            return super().parse_url_path(path)
+
+    return LimitedComponentResourceHandler
+
+
 def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | None = None,
                     variants: tuple[str, ...] | list[str] = (), show: bool = False,
-                    address: str | None = None, computer: str = "none") -> None:
-    """Serve one dashboard per browser session at ``http://<address>:<port>/`` (blocks).
+                    address: str | None = None, computer: str = "none",
+                    allow_origins: tuple[str, ...] | list[str] = (), threaded: bool = False) -> Any:
+    """Serve one dashboard per browser session at ``http://<address>:<port>/`` (blocks, unless
+    ``threaded``: then returns Panel's server thread, ``.stop()`` ends it).
 
-    ``address`` defaults to ``WARGAME_ADDRESS`` or 127.0.0.1; use 0.0.0.0 to serve a LAN or a
-    container, in which case any websocket origin is allowed. Unknown variant names, or
-    variants for a Memoir '44 game, raise ``ValueError`` before serving.
+    ``address`` defaults to ``WARGAME_ADDRESS`` or 127.0.0.1; any other address than localhost
+    (0.0.0.0 for a LAN or a container) needs ``allow_origins`` (``websocket_origins``).
+    Unknown variant names, variants for a game without them, a bad address or origin raise
+    ``ValueError`` before serving; a port in use raises ``OSError``.
     """
-    import panel as pn
-
-    pn.extension()
-    address = address or os.environ.get("WARGAME_ADDRESS", "127.0.0.1")
-    origins = [f"localhost:{port}", f"127.0.0.1:{port}"]
-    if address not in ("127.0.0.1", "localhost"):
-        origins.append("*")
+    if not 1 <= int(port) <= 65535:
+        raise ValueError(f"port must be a number from 1 to 65535, got {port}")
+    address = resolve_address(address)
+    origins = websocket_origins(address, port, allow_origins)
+    check_address(address, port)
     memoir = is_memoir_id(scenario)
     if memoir and variants:
         raise ValueError("Battle for Normandy variants apply to the campaign games only")
     from wargame.operational.variants import normalize_variants
 
     variants = normalize_variants(variants)  # unknown names: ValueError before serving
+    if variants:
+        _check_variants_apply(scenario, variants)
+    import panel as pn
+
+    pn.extension()
 
     def app() -> Any:
         return build_dashboard(scenario, seed, variants, computer)
 
     title = "wargame: Memoir '44" if memoir else "wargame: campaign dashboard"
-    pn.serve(app, port=port, address=address, allow_websocket_origin=origins, show=show,
-             title=title)
+    return pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
+                    title=title, threaded=threaded, extra_patterns=component_routes())
+
+
+def _check_variants_apply(scenario: str, variants: tuple[str, ...]) -> None:
+    """ValueError when the bundled ``scenario`` is not a Campanha da Normandia scenario: the
+    BFN 19 variants adapt CN's rules and read Normandy's data (scenarios/normandy/
+    variants.yaml). The engine checks the same (``Game``); this says it before serving."""
+    from wargame.catalog import describe
+
+    try:
+        game = describe(scenario).get("game")
+    except KeyError:
+        return  # an unknown id: the dashboard shows the demo with a note
+    if game != "normandy":
+        raise ValueError(f"the Battle for Normandy variants ({', '.join(variants)}) apply to "
+                         f"Campanha da Normandia scenarios only; {scenario!r} is a {game} "
+                         "scenario")
