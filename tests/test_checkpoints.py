@@ -116,6 +116,7 @@ def test_a_checkpoint_is_not_changed_by_play_from_it():
     checkpoints = Checkpoints(game, SEED, 20)
     first = checkpoints.state_at(log, 50)
     first.apply(random.Random(1).choice(first.legal_actions()))
+    assert checkpoints.nearest(log, 50)[0] == 40  # still valid: play was on a clone
     same(checkpoints.state_at(log, 50), slow_replay(game, log[:50])[0])
     with pytest.raises(ValueError, match="n: a log length"):
         checkpoints.state_at(log, len(log) + 1)
