@@ -114,7 +114,8 @@ def test_a_checkpoint_of_another_line_of_play_is_not_used():
 def test_a_checkpoint_is_not_changed_by_play_from_it():
     game, log = game_and_log("campaign")
     checkpoints = Checkpoints(game, SEED, 20)
-    first = checkpoints.state_at(log, 50)
+    checkpoints.state_at(log, 50)  # takes checkpoints 20 and 40
+    first = checkpoints.state_at(log, 50)  # from checkpoint 40
     first.apply(random.Random(1).choice(first.legal_actions()))
     assert checkpoints.nearest(log, 50)[0] == 40  # still valid: play was on a clone
     same(checkpoints.state_at(log, 50), slow_replay(game, log[:50])[0])
