@@ -5,6 +5,7 @@ from the seed, at random points, for a campaign and a Memoir '44 game."""
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -101,3 +102,29 @@ def test_a_damaged_save_leaves_the_game_and_its_checkpoints():
     assert view(store) == before and store._checkpoints.positions() == positions
     store.undo(2)
     assert view(store) == view(replayed(campaign, store.state.action_log))
+
+
+def test_commands_of_two_threads_run_one_after_the_other():
+    """Served with a thread pool, two events of one session may run at once: a command waits
+    for the one in progress (the store's lock, held for a whole batch)."""
+    store = campaign()
+    action = random.Random(1).choice(store.state.legal_actions())
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store.batch():
+            inside.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert inside.wait(10)
+    done: list[bool] = []
+    other = threading.Thread(target=lambda: done.append(store.act(action)))
+    other.start()
+    other.join(0.3)
+    assert done == [] and store.state.action_log == []  # waiting for the first command
+    release.set()
+    other.join(10)
+    holder.join(10)
+    assert done == [True] and len(store.state.action_log) == 1

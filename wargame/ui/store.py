@@ -14,12 +14,19 @@ Views depend on the fields they show: ``state`` is signalled whenever the positi
 ``side_to_act``, ``message``/``error`` when they change; a subclass's selection fields change
 alone on a click that only selects. Every command changes its fields in one batch, so a view
 watching several fields refreshes once per command.
+
+Threads: the served dashboards run callbacks on Panel's thread pool (``pn.config.nthreads``,
+``wargame.ui.serve``), so a long Load in one session does not stall the others; two events
+of one session may then run at once on two threads. Every command holds the store's lock
+(``batch``, re-entrant) for its whole run, watchers included, so one session's commands run one
+after the other and never see a half-changed game.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar
@@ -76,6 +83,7 @@ class GameStore(param.Parameterized):
     def __init__(self, game: GameDefinition, seed: int, **params: Any) -> None:
         computer = params.pop("computer", "none")
         super().__init__(**params)
+        self._lock = threading.RLock()  # one command at a time (module doc: threads)
         self.game = game
         self._depth = 0
         self._policy: Policy | None = None
@@ -119,7 +127,14 @@ class GameStore(param.Parameterized):
     # ------------------------------------------------------------------ batching
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Watchers of the fields changed inside run once, after the outermost batch."""
+        """Watchers of the fields changed inside run once, after the outermost batch; the
+        store's lock is held throughout (module doc: threads)."""
+        with self._lock:
+            with self._batch():
+                yield
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
         if self._depth:
             self._depth += 1
             try:
@@ -228,9 +243,9 @@ class GameStore(param.Parameterized):
     def undo(self, steps: int = 1) -> bool:
         """Take back the last ``steps`` actions (the nearest checkpoint and a replay of the
         tail); a computer answer to the player's last action goes with it."""
-        log = self.state.action_log
-        n_log = len(log)
         with self.batch():
+            log = self.state.action_log
+            n_log = len(log)
             if not n_log:
                 self.say(self.TEXT["nothing_to_undo"])
                 return False
@@ -275,7 +290,9 @@ class GameStore(param.Parameterized):
 
     def save_text(self) -> str:
         """The game as save JSON (wargame.saves, format 2)."""
-        return json.dumps(to_save(self.state), indent=1)
+        with self._lock:
+            save = to_save(self.state)
+        return json.dumps(save, indent=1)
 
     def load_text(self, text: str | bytes) -> bool:
         """Load a save (text or the bytes of an uploaded file) of this very game. Any failure
@@ -341,6 +358,10 @@ class GameStore(param.Parameterized):
     def computer_play(self, limit: int = 5000) -> int:
         """Let the computer act until it is the player's turn to act again; returns the
         number of actions it made (each one legal: the engine applies it)."""
+        with self._lock:
+            return self._computer_play(limit)
+
+    def _computer_play(self, limit: int) -> int:
         if not self.computer_to_act():
             return 0
         if self._policy is None:
