@@ -88,7 +88,7 @@ def test_replay_apply_refuses_like_apply():
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_state_at_equals_replay_from_the_seed(kind, data):
     game, log = game_and_log(kind)

@@ -61,7 +61,7 @@ def view(store: GameStore) -> tuple[Any, Any, list[str], list[dict[str, Any]], l
 
 
 @pytest.mark.parametrize("kind", sorted(STORES))
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_undo_from_checkpoints_equals_replay_from_the_seed(kind, data):
     make = STORES[kind]
