@@ -11,7 +11,15 @@ Loading replays the actions from the seed through the protocol (``game.action_fr
 ``state.apply``) and compares the fingerprint, so a truncated or hand-edited save is refused
 with an error naming the file and the field. Saves are written atomically (temporary file,
 fsync, rename): an interrupted save never destroys the previous one. Undo is replay of the
-log up to an earlier point. Campaign saves of format 1 (``wargame-campaign-save``) still load.
+log up to an earlier point (the dashboards replay from a checkpoint: ``wargame.checkpoints``).
+Campaign saves of format 1 (``wargame-campaign-save``) still load.
+
+Replay fast path: an engine state may offer ``replay_apply(action)`` (the campaign engine
+does: ``apply`` without the snapshot that restores the state after a refusal). ``replay`` uses
+it because a replayed state is its own (a fresh one, or the caller's ``start``) and is never
+returned after an error: a refused action raises ``ScenarioError`` and the half-changed state
+is dropped. The checks, events, log and fingerprint are those of ``apply``; ``from_save``
+still compares the fingerprint at the end.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,21 +81,40 @@ def to_save(state: GameState) -> dict[str, Any]:
     }
 
 
-def replay(game: GameDefinition, seed: int, actions: list[Any], source: str = "<log>") -> GameState:
-    """Replay an action log from the start: the same seed and actions give the same game."""
-    state = game.new_state(seed)
-    for i, data in enumerate(actions):
+OnStart = Callable[[GameState], None]
+OnAction = Callable[[int, GameState, list[Any]], None]
+
+
+def replay(game: GameDefinition, seed: int, actions: list[Any], source: str = "<log>", *,
+           start: GameState | None = None, first: int = 0, on_start: OnStart | None = None,
+           on_action: OnAction | None = None) -> GameState:
+    """Replay an action log from the start: the same seed and actions give the same game.
+
+    ``start`` (changed in place: pass a clone to keep it) is a state to continue from instead
+    of the opening, ``actions`` then being the actions after its log and ``first`` the index
+    of the first of them in the whole log (for error messages and ``on_action``).
+    ``on_start(state)`` sees the state before the first action, ``on_action(i, state, events)``
+    each action's events just after it (the dashboards build their event log and checkpoints
+    this way, in the same pass)."""
+    state = game.new_state(seed) if start is None else start
+    if on_start is not None:
+        on_start(state)
+    step = getattr(state, "replay_apply", None) or state.apply  # the fast path: module doc
+    from_dict = game.action_from_dict
+    for i, data in enumerate(actions, first):
         try:
-            action = game.action_from_dict(data)
-            state.apply(action)
+            events = step(from_dict(data))
         except IllegalAction as exc:
             raise ScenarioError(source, f"actions[{i}]", "a legal action when replayed",
                                 _excerpt(str(exc), 200)) from None
+        if on_action is not None:
+            on_action(i, state, events)
     return state
 
 
 def undo(state: GameState, steps: int = 1) -> GameState:
-    """Undo is replay to an earlier point of the log."""
+    """Undo is replay to an earlier point of the log (from the seed; the dashboards replay
+    from their nearest checkpoint instead: ``wargame.checkpoints``)."""
     log = list(state.action_log)
     if steps < 0 or steps > len(log):
         raise ValueError(f"cannot undo {steps} of {len(log)} actions")
@@ -123,9 +151,11 @@ def _check_header(data: Any, source: str) -> dict[str, Any]:
     return save.model_dump()
 
 
-def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = None) -> GameState:
+def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = None, *,
+              on_start: OnStart | None = None, on_action: OnAction | None = None) -> GameState:
     """The state a save describes, replayed from its seed and checked against its
-    fingerprint. With ``game`` given, the save must be of that very game."""
+    fingerprint. With ``game`` given, the save must be of that very game. ``on_start`` and
+    ``on_action`` watch the replay (``replay``)."""
     data = _check_header(data, source)
     if game is None:
         try:
@@ -144,7 +174,8 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
         if {k: v for k, v in data.get("options", {}).items() if v} != {k: v for k, v in expected.items() if v}:
             field = "options.variants" if game.kind == "campaign" else "options"
             raise ScenarioError(source, field, repr(expected), _excerpt(data["options"]))
-    state = replay(game, data["seed"], data["actions"], source)
+    state = replay(game, data["seed"], data["actions"], source, on_start=on_start,
+                   on_action=on_action)
     if _json_plain(state.fingerprint()) != data["fingerprint"]:
         raise ScenarioError(source, "fingerprint",
                             "the position reached by replaying the actions (the file was edited "

@@ -172,19 +172,32 @@ class SequenceRules:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply an action; returns the events it caused. Illegal: raises, state unchanged."""
+        return self._apply_action(action, guard=True)
+
+    def replay_apply(self, action: Action) -> list[Event]:
+        """The replay fast path (``wargame.saves.replay``): ``apply`` with the same checks,
+        events and log, but without the snapshot that restores the state after a refusal (a
+        deep copy of the position: about 3 ms an action late in a Normandy game, nine tenths
+        of a replay's time). A refused action raises as usual but leaves this state
+        half-changed: only for a state that is thrown away on any error (a log replayed onto
+        a fresh state or a clone)."""
+        return self._apply_action(action, guard=False)
+
+    def _apply_action(self, action: Action, guard: bool) -> list[Event]:
         if not isinstance(action, Action):
             raise MalformedAction(f"not an action: {action!r:.80}")
         check_fields(action)  # types, ranges, no id twice: before any rule
         if self.is_over:
             raise GameOver("the game is over", f"{self.rule_prefix} 11.2")
-        snapshot = self._snapshot()
+        snapshot = self._snapshot() if guard else None
         first_event = len(self.events)
         self._cache.clear()
         self._applying = True
         try:
             self._dispatch(action)
         except BaseException:
-            self._restore(snapshot)
+            if snapshot is not None:
+                self._restore(snapshot)
             raise
         finally:
             self._applying = False

@@ -1,7 +1,8 @@
 """The one serve path for every game: ``build_dashboard(scenario_id, seed, ...)`` returns the
 campaign or the Memoir '44 dashboard for a bundled scenario id (``wargame.games.is_memoir_id``);
 ``wargame serve`` and ``make play`` call ``serve_dashboard``; ``panel serve
-wargame/ui/app.py`` serves the same dashboards (``?scenario=<id>``)."""
+wargame/ui/app.py`` serves the same dashboards (``?scenario=<id>``; add ``--num-threads 4``
+for the thread pool ``serve_dashboard`` starts)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ __all__ = ["serve_dashboard", "build_dashboard", "DEFAULT_SEED", "MEMOIR_DEFAULT
 
 DEFAULT_SEED = 1944
 MEMOIR_DEFAULT_SEED = 44
+SERVE_THREADS = 4
+"""Panel's thread pool for the served dashboards' callbacks (``pn.config.nthreads``; the
+``PANEL_NUM_THREADS`` environment variable wins): one session's long Load no longer stalls
+the others (bench/latency.py); the store serialises one session's commands (its lock)."""
 # the computer's side as ``wargame serve --computer`` names it, for each game
 COMPUTER_SIDES = {"campaign": {"none": "none", "axis": "axis", "allied": "allied"},
                   "memoir": {"none": "none", "axis": "AXIS", "allied": "ALLIES"}}
@@ -187,6 +192,8 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     import panel as pn
 
     pn.extension()
+    if pn.config.nthreads is None:
+        pn.config.nthreads = SERVE_THREADS
 
     def app() -> Any:
         return build_dashboard(scenario, seed, variants, computer)

@@ -2,9 +2,10 @@
 a protocol game and state (``wargame.protocol``). No Panel import here.
 
 Written once for every game, through the protocol only: act (an illegal action leaves the
-state as it was and shows the reason and the rule), the event log, undo (replay, via
-``wargame.saves.undo``), save and load (``wargame.saves``: one format for every game), the
-side to act, the pending decision, and the computer opponent (a ``Policy``: ``choose(state)``).
+state as it was and shows the reason and the rule), the event log, undo (a clone of the
+nearest checkpoint and a replay of the tail, ``wargame.checkpoints``: checkpoints are taken
+every ``CHECKPOINT_EVERY`` actions as the game goes and while a save loads), save and load
+(``wargame.saves``: one format for every game), the side to act, the pending decision, and the computer opponent (a ``Policy``: ``choose(state)``).
 ``CampaignState`` (wargame.ui.model) and ``MemoirStore`` (wargame.ui.memoir) add only what is
 particular to their game: selection, map clicks, previews.
 
@@ -13,12 +14,19 @@ Views depend on the fields they show: ``state`` is signalled whenever the positi
 ``side_to_act``, ``message``/``error`` when they change; a subclass's selection fields change
 alone on a click that only selects. Every command changes its fields in one batch, so a view
 watching several fields refreshes once per command.
+
+Threads: the served dashboards run callbacks on Panel's thread pool (``pn.config.nthreads``,
+``wargame.ui.serve``), so a long Load in one session does not stall the others; two events
+of one session may then run at once on two threads. Every command holds the store's lock
+(``batch``, re-entrant) for its whole run, watchers included, so one session's commands run one
+after the other and never see a half-changed game.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar
@@ -26,10 +34,10 @@ from typing import Any, ClassVar, TypeVar
 import param
 from param.parameterized import batch_call_watchers
 
+from wargame.checkpoints import Checkpoints
 from wargame.errors import IllegalAction
 from wargame.protocol import GameDefinition, GameState, Policy
-from wargame.saves import from_save, parse_save_text, to_save
-from wargame.saves import undo as undo_state
+from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay, to_save
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import UI
 
@@ -70,10 +78,12 @@ class GameStore(param.Parameterized):
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
+    CHECKPOINT_EVERY: ClassVar[int] = 100
 
     def __init__(self, game: GameDefinition, seed: int, **params: Any) -> None:
         computer = params.pop("computer", "none")
         super().__init__(**params)
+        self._lock = threading.RLock()  # one command at a time (module doc: threads)
         self.game = game
         self._depth = 0
         self._policy: Policy | None = None
@@ -82,6 +92,7 @@ class GameStore(param.Parameterized):
         self._computer_runs: list[tuple[int, int]] = []
         # _marks[i]: the number of events in the log before action i
         self._marks: list[int] = []
+        self._checkpoints = Checkpoints(game, int(seed), self.CHECKPOINT_EVERY)
         state = game.new_state(int(seed))
         self._set_state(state, self.opening_events(state), [])
         self.param.watch(lambda _e: self._computer_changed(), "computer")
@@ -116,7 +127,14 @@ class GameStore(param.Parameterized):
     # ------------------------------------------------------------------ batching
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Watchers of the fields changed inside run once, after the outermost batch."""
+        """Watchers of the fields changed inside run once, after the outermost batch; the
+        store's lock is held throughout (module doc: threads)."""
+        with self._lock:
+            with self._batch():
+                yield
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
         if self._depth:
             self._depth += 1
             try:
@@ -165,15 +183,37 @@ class GameStore(param.Parameterized):
 
     def replay_events(self, state: GameState) -> tuple[list[Any], list[int]]:
         """The events and marks of ``state``'s action log, replayed from its seed (the
-        engines do not keep the events of a game, so a loaded game gets its log this way)."""
-        game = self.game
-        replayed = game.new_state(state.seed)
-        events = list(self.opening_events(replayed))
+        engines do not keep the events of a game, so a loaded game gets its log this way);
+        the checkpoints of the replay replace the store's."""
+        events: list[Any] = []
         marks: list[int] = []
-        for data in state.action_log:
-            marks.append(len(events))
-            events.extend(replayed.apply(game.action_from_dict(data)))
+        on_start, on_action, found = self._replay_watchers(events, marks)
+        replay(self.game, state.seed, list(state.action_log), on_start=on_start,
+               on_action=on_action)
+        self._checkpoints = found[0]
         return events, marks
+
+    def _replay_watchers(self, events: list[Any], marks: list[int]
+                         ) -> tuple[OnStart, OnAction, list[Checkpoints]]:
+        """``on_start``/``on_action`` for ``wargame.saves.replay`` filling ``events`` and
+        ``marks`` and taking checkpoints (into the returned one-item list) in the same pass."""
+        found: list[Checkpoints] = []
+
+        def on_start(state: GameState) -> None:
+            found.append(Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY))
+            events.extend(self.opening_events(state))
+
+        def on_action(i: int, state: GameState, new: list[Any]) -> None:
+            marks.append(len(events))
+            events.extend(new)
+            found[0].note(state, i + 1)
+
+        return on_start, on_action, found
+
+    def _checkpoint(self, n: int) -> None:
+        """A checkpoint of the current state if its log (``n`` actions) is due one."""
+        if n % self.CHECKPOINT_EVERY == 0:
+            self._checkpoints.note(self.state, n)
 
     # ------------------------------------------------------------------ messages
     def say(self, text: str, error: bool = False) -> None:
@@ -194,17 +234,18 @@ class GameStore(param.Parameterized):
                 self.refuse(exc)
                 return False
             self._record([events])
+            self._checkpoint(len(self._marks))
             self.say(self.action_message(action, events))
             self._continue_computer()
             self._position_changed()
         return True
 
     def undo(self, steps: int = 1) -> bool:
-        """Take back the last ``steps`` actions (replay of the log without them); a computer
-        answer to the player's last action goes with it."""
-        log = self.state.action_log
-        n_log = len(log)
+        """Take back the last ``steps`` actions (the nearest checkpoint and a replay of the
+        tail); a computer answer to the player's last action goes with it."""
         with self.batch():
+            log = self.state.action_log
+            n_log = len(log)
             if not n_log:
                 self.say(self.TEXT["nothing_to_undo"])
                 return False
@@ -217,13 +258,17 @@ class GameStore(param.Parameterized):
                 steps = computer_steps + steps
                 runs.pop()
             steps = max(0, min(steps, n_log))
-            state = undo_state(self.state, steps)
             keep = n_log - steps
             if len(self._marks) == n_log:
+                state = self.state_at(keep)
                 end = self._marks[keep] if keep < n_log else len(self.log)
                 events, marks = self.log[:end], self._marks[:keep]
             else:  # the state was changed behind the store's back: rebuild the log
-                events, marks = self.replay_events(state)
+                events, marks = [], []
+                on_start, on_action, found = self._replay_watchers(events, marks)
+                state = replay(self.game, self.state.seed, list(log[:keep]), on_start=on_start,
+                               on_action=on_action)
+                self._checkpoints = found[0]
             self._computer_runs = [r for r in runs if r[1] <= keep]
             self.clear_selection()
             self._set_state(state, events, marks)
@@ -233,9 +278,21 @@ class GameStore(param.Parameterized):
                 self.say(self.TEXT["undone"].format(what=what))
         return True
 
+    def state_at(self, n: int) -> GameState:
+        """The position after the first ``n`` actions of the game (a new state): the nearest
+        checkpoint and a replay of the tail; the checkpoints beyond ``n`` are dropped."""
+        state = self.state
+        if self._checkpoints.game is not self.game or self._checkpoints.seed != state.seed:
+            self._checkpoints = Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY)
+        target = self._checkpoints.state_at(list(state.action_log), n)
+        self._checkpoints.drop_after(n)
+        return target
+
     def save_text(self) -> str:
         """The game as save JSON (wargame.saves, format 2)."""
-        return json.dumps(to_save(self.state), indent=1)
+        with self._lock:
+            save = to_save(self.state)
+        return json.dumps(save, indent=1)
 
     def load_text(self, text: str | bytes) -> bool:
         """Load a save (text or the bytes of an uploaded file) of this very game. Any failure
@@ -243,8 +300,11 @@ class GameStore(param.Parameterized):
         with self.batch():
             try:
                 data = parse_save_text(text, self.SAVE_SOURCE)
-                state = from_save(data, source=self.SAVE_SOURCE, game=self.game)
-                events, marks = self.replay_events(state)
+                events: list[Any] = []
+                marks: list[int] = []
+                on_start, on_action, found = self._replay_watchers(events, marks)
+                state = from_save(data, source=self.SAVE_SOURCE, game=self.game,
+                                  on_start=on_start, on_action=on_action)
             except ScenarioError as exc:
                 self.say(self.TEXT["bad_save"].format(error=exc), error=True)
                 return False
@@ -253,6 +313,7 @@ class GameStore(param.Parameterized):
                          error=True)
                 return False
             self._computer_runs = []
+            self._checkpoints = found[0]
             self.clear_selection()
             self._set_state(state, events, marks)
             self.say(self.TEXT["loaded"].format(turn=getattr(state, "turn", "?"),
@@ -268,6 +329,7 @@ class GameStore(param.Parameterized):
                 self.game = game
             state = self.game.new_state(int(seed))
             self._computer_runs = []
+            self._checkpoints = Checkpoints(self.game, int(seed), self.CHECKPOINT_EVERY)
             self.clear_selection()
             self._set_state(state, self.opening_events(state), [])
             self.say(self.TEXT["new_game"].format(seed=seed))
@@ -296,6 +358,10 @@ class GameStore(param.Parameterized):
     def computer_play(self, limit: int = 5000) -> int:
         """Let the computer act until it is the player's turn to act again; returns the
         number of actions it made (each one legal: the engine applies it)."""
+        with self._lock:
+            return self._computer_play(limit)
+
+    def _computer_play(self, limit: int) -> int:
         if not self.computer_to_act():
             return 0
         if self._policy is None:
@@ -307,6 +373,7 @@ class GameStore(param.Parameterized):
         while self.computer_to_act() and len(applied) < limit:
             action = self._policy.choose(s)
             applied.append(s.apply(action))
+            self._checkpoint(first + len(applied))
             kind = str(getattr(action, "kind", type(action).__name__))
             kinds[kind] = kinds.get(kind, 0) + 1
         n = len(applied)
