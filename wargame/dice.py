@@ -86,13 +86,20 @@ def d6_distribution() -> dict[int, Fraction]:
     return {i: Fraction(1, 6) for i in range(1, 7)}
 
 
-def two_d6_distribution() -> dict[int, Fraction]:
-    """Exact distribution of the sum of two six-sided dice."""
+def _two_d6() -> dict[int, Fraction]:
     dist: dict[int, Fraction] = {}
     for a in range(1, 7):
         for b in range(1, 7):
             dist[a + b] = dist.get(a + b, Fraction(0)) + Fraction(1, 36)
     return dist
+
+
+_TWO_D6 = _two_d6()
+
+
+def two_d6_distribution() -> dict[int, Fraction]:
+    """Exact distribution of the sum of two six-sided dice (a fresh copy)."""
+    return dict(_TWO_D6)
 
 
 # The CRT rows of the campaign games pair 2d6 sums of equal probability (seeds README).
@@ -113,9 +120,12 @@ def row_band(total: int) -> str:
     raise ValueError(f"2d6 total {total} is outside 2-12")
 
 
+_BAND_PROBABILITY = {name: sum((_TWO_D6[t] for t in members), Fraction(0))
+                     for name, members in ROW_BANDS}
+
+
 def band_probability(band: str) -> Fraction:
-    dist = two_d6_distribution()
-    for name, members in ROW_BANDS:
-        if name == band:
-            return sum((dist[t] for t in members), Fraction(0))
-    raise ValueError(f"unknown row band {band!r}")
+    try:
+        return _BAND_PROBABILITY[band]
+    except KeyError:
+        raise ValueError(f"unknown row band {band!r}") from None

@@ -122,27 +122,28 @@ class MovementRules:
         return False
 
     def _do_move(self, a: Move) -> None:
-        refusal = self.move_refusal(a.unit)
-        if refusal:
-            raise refusal
-        dest = self._hex_arg(a.to, "destination")
-        p = self.rule_prefix
-        side = self.side_of(a.unit)
-        if dest in self.occupied_by(self.other(side)):
-            raise EngagementRefused("two enemy units never share a hex", f"{p} 4.1.2")
-        reach = self.reach(a.unit)
-        if dest not in reach or dest == self.units[a.unit].hex:
-            mp, mclass = self.movement_of(a.unit)
-            cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
-                if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
-            if cost is None:
-                raise MovementRefused(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
-            raise MovementRefused(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
-        if self.stack_room(dest, side, a.unit) <= 0:
-            raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
-        path = path_to(reach, dest)
-        if a.path:
-            path = self._check_path(a, reach)
+        with self.position_unchanged():  # the checks read the position; the move comes after
+            refusal = self.move_refusal(a.unit)
+            if refusal:
+                raise refusal
+            dest = self._hex_arg(a.to, "destination")
+            p = self.rule_prefix
+            side = self.side_of(a.unit)
+            if dest in self.occupied_by(self.other(side)):
+                raise EngagementRefused("two enemy units never share a hex", f"{p} 4.1.2")
+            reach = self.reach(a.unit)
+            if dest not in reach or dest == self.units[a.unit].hex:
+                mp, mclass = self.movement_of(a.unit)
+                cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
+                    if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
+                if cost is None:
+                    raise MovementRefused(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
+                raise MovementRefused(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
+            if self.stack_room(dest, side, a.unit) <= 0:
+                raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
+            path = path_to(reach, dest)
+            if a.path:
+                path = self._check_path(a, reach)
         us = self.units[a.unit]
         start = us.hex
         before = us.spent

@@ -8,6 +8,9 @@ Rules: CN/OD 4.1.1 (stacking room), 4.1.2 (zones of engagement, dominant terrain
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from wargame.hexgrid import Hex
 from wargame.operational.combat import terrain_columns
 
@@ -40,6 +43,18 @@ class BoardQueries:
     def landing_hex(self, uid: str) -> Hex | None:
         us = self.units[uid]
         return us.hex if us.status == "at_sea" else None
+
+    @contextmanager
+    def position_unchanged(self) -> Iterator[None]:
+        """Inside ``apply``, a block that only reads the position (the checks before a move)
+        may use the position caches; they are dropped when it ends."""
+        applying = self._applying
+        self._applying = False
+        try:
+            yield
+        finally:
+            self._applying = applying
+            self._cache.clear()
 
     def units_at(self, h: Hex) -> list[str]:
         return list(self.occupancy().get(h, ()))
