@@ -80,7 +80,7 @@ def _game(spec_json: str) -> Any:
 def _cities(game: Any) -> dict[str, tuple[Any, ...]]:
     """Victory city name -> its hexes (campaigns; empty for other games)."""
     scenario = getattr(game, "scenario", None)
-    if scenario is None or not hasattr(scenario, "board"):
+    if game.kind != "campaign" or scenario is None:
         return {}
     out = {}
     for v in scenario.rule("victory", []) or []:
@@ -91,7 +91,7 @@ def _cities(game: Any) -> dict[str, tuple[Any, ...]]:
 
 def _nations(game: Any) -> list[str]:
     units = getattr(game, "units", None)
-    if not isinstance(units, Mapping):
+    if game.kind != "campaign" or not isinstance(units, Mapping):
         return []
     return sorted({getattr(u, "nation", "") for u in units.values()} - {""})
 
@@ -179,20 +179,19 @@ class Study:
         out: dict[str, Any] = {"name": self.name, "scenario": self.params["scenario"],
                                "games": n, "seed": self.params["seed"],
                                "allied": self.params["allied"], "axis": self.params["axis"]}
-        for who in ("allied", "axis", "draw"):
+        for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
             k = int((t["winner"] == who).sum()) if n else 0
-            out[f"{who}_wins"] = k
-            out[f"{who}_win_rate"] = k / n if n else float("nan")
-            out[f"{who}_win_rate_ci"] = list(wilson(k, n))
+            out[f"{key}s"] = k
+            out[f"{key}_rate"] = k / n if n else None
+            out[f"{key}_rate_ci"] = list(wilson(k, n)) if n else None
         for col in ("allied_vp", "axis_vp", "allied_lost", "axis_lost"):
-            mean, lo, hi = mean_ci(t[col] if n else [])
-            out[f"{col}_mean"], out[f"{col}_ci"] = mean, [lo, hi]
+            mean, lo, hi = mean_ci(t[col]) if n else (None, None, None)
+            out[f"{col}_mean"], out[f"{col}_ci"] = mean, (None if n == 0 else [lo, hi])
         out["cities"] = {}
         for city in self.cities:
-            col = t[f"fell_{city}"] if n else None
-            taken = col.dropna() if col is not None else []
+            taken = t[f"fell_{city}"].dropna() if n else []
             out["cities"][city] = {
-                "fell_share": len(taken) / n if n else float("nan"),
+                "fell_share": len(taken) / n if n else None,
                 "mean_turn": float(taken.mean()) if len(taken) else None,
             }
         return out
@@ -206,7 +205,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     d = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def mean_ci(values: Iterable[float], z: float = Z95) -> tuple[float, float, float]:
@@ -315,6 +316,9 @@ def run_study(
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     loaded: WhatIf | None = None
+    if whatif is not None and str(scenario).startswith("memoir44-"):
+        raise ValueError("what-if files change campaign scenarios (normandy, dragoon), "
+                         f"not {scenario}")
     if whatif is not None:
         if isinstance(whatif, WhatIf):
             loaded = whatif
@@ -419,8 +423,8 @@ def compare(a: Study, b: Study) -> pd.DataFrame:
         rows.append({"measure": label, a.name: va, b.name: vb, "difference": diff})
 
     add("games", sa["games"], sb["games"])
-    for who in ("allied", "axis", "draw"):
-        add(f"{who} win rate", sa[f"{who}_win_rate"], sb[f"{who}_win_rate"])
+    for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
+        add(f"{who} rate", sa[f"{key}_rate"], sb[f"{key}_rate"])
     for col in ("allied_vp", "axis_vp", "allied_lost", "axis_lost"):
         add(f"mean {col.replace('_', ' ')}", sa[f"{col}_mean"], sb[f"{col}_mean"])
     for city in dict.fromkeys([*a.cities, *b.cities]):
