@@ -180,11 +180,14 @@ def test_summary_compare_and_against_history(dragoon):
     assert table.loc["allied rate", "difference"] == -0.5
     assert table.loc["Toulon mean turn taken", "what-if"] == 13.0
 
-    # Toulon fell on 28 August 1944 (turn 8: 28-29 August), Lyon on 3 September (turn 11)
-    assert turn_of_date(dragoon, "1944-08-28") == 8 and turn_of_date(dragoon, "1944-09-03") == 11
+    # OD 2.4.1: turn 1 is 15-16 August 1944. Toulon fell on 28 August (turn 7: 27-28
+    # August), Lyon on 3 September (turn 10: 2-3 September)
+    assert turn_of_date(dragoon, "1944-08-15") == 1 and turn_of_date(dragoon, "1944-08-16") == 1
+    assert turn_of_date(dragoon, "1944-08-28") == 7 and turn_of_date(dragoon, "1944-09-03") == 10
+    assert turn_of_date(dragoon, "1944-09-11") == 14 and turn_of_date(dragoon, "1944-09-12") == 15
     hist = against_history(base, {"Toulon": "1944-08-28", "Lyon": 11})
-    assert hist.loc["Toulon", "history_turn"] == 8
-    assert hist.loc["Toulon", "earlier"] == 2 and hist.loc["Toulon", "taken"] == 3
+    assert hist.loc["Toulon", "history_turn"] == 7
+    assert hist.loc["Toulon", "earlier"] == 1 and hist.loc["Toulon", "taken"] == 3  # turn 5
     assert hist.loc["Lyon", "earlier"] == 0 and hist.loc["Lyon", "taken"] == 1
     with pytest.raises(ValueError, match="history"):
         against_history(base)  # Dragoon has no history.yaml yet: dates must be given

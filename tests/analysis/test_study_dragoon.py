@@ -39,4 +39,4 @@ def test_dragoon_whatif_study_compares_with_the_base(tmp_path):
                "Marseille": "1944-08-28", "Lyon": "1944-09-03"}
     hist = against_history(what, history)
     assert list(hist.index) == list(CITIES)
-    assert hist["history_turn"].tolist() == [8, 8, 11, 6, 5]
+    assert hist["history_turn"].tolist() == [7, 7, 10, 6, 4]

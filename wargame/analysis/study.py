@@ -439,13 +439,21 @@ def compare(a: Study, b: Study) -> pd.DataFrame:
 
 
 def turn_of_date(scenario: Any, day: str | dt.date) -> int:
-    """The turn whose dates hold ``day`` (turn_date(n) is the last day of turn n)."""
+    """The turn whose days hold ``day``, each turn starting on ``scenario.turn_date(n)`` and
+    lasting ``days_per_turn`` days (OD 2.4.1: turn 1 is 15-16 August 1944, turn 14 is 10-11
+    September). A day after the game is ``last_turn + 1``. (Normandy's turn 0 is one day,
+    CN 2.4.1: its comparisons read history.yaml's turns, not dates.)"""
     when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
+    turn = scenario.first_turn
     for n in range(scenario.first_turn, scenario.last_turn + 1):
-        last = scenario.turn_date(n)
-        if last is not None and when <= dt.date.fromisoformat(last):
-            return n
-    return scenario.last_turn + 1  # after the game
+        start = scenario.turn_date(n)
+        if start is not None and dt.date.fromisoformat(start) <= when:
+            turn = n
+    last = scenario.turn_date(scenario.last_turn)
+    if last is not None and when >= dt.date.fromisoformat(last) + dt.timedelta(
+            days=scenario.days_per_turn):
+        return scenario.last_turn + 1
+    return turn
 
 
 def _historical_turns(study: Study, history: Any) -> dict[str, int | None]:
