@@ -72,6 +72,15 @@ def test_resume_plays_only_the_missing_games(tmp_path):
         run_study("memoir44-1", 5, seed=9, out=out, **M44)
 
 
+def test_a_study_of_no_games_has_an_empty_table_and_no_intervals():
+    study = run_study("dragoon", 0, seed=1, progress=False)
+    assert study.played == 0 and len(study.table) == 0
+    assert "fell_Toulon" in study.table.columns
+    s = study.summary()
+    assert s["games"] == 0 and s["allied_win_rate"] is None and s["allied_vp_ci"] is None
+    json.dumps(s, allow_nan=False)  # plain JSON: no NaN
+
+
 def test_bad_arguments_fail_before_any_worker_starts(tmp_path):
     with pytest.raises(ValueError, match="greedy"):
         run_study("memoir44-1", 2, allied="greedy", axis="random", progress=False)
@@ -179,6 +188,9 @@ def test_summary_compare_and_against_history(dragoon):
     assert table.loc["allied rate", "what-if"] == 0.0
     assert table.loc["allied rate", "difference"] == -0.5
     assert table.loc["Toulon mean turn taken", "what-if"] == 13.0
+    same_name = compare(base, base)
+    assert list(same_name.columns) == ["dragoon", "dragoon (b)", "difference"]
+    assert same_name.loc["allied rate", "difference"] == 0
 
     # OD 2.4.1: turn 1 is 15-16 August 1944. Toulon fell on 28 August (turn 7: 27-28
     # August), Lyon on 3 September (turn 10: 2-3 September)

@@ -416,11 +416,12 @@ def compare(a: Study, b: Study) -> pd.DataFrame:
     import pandas as pd
 
     sa, sb = a.summary(), b.summary()
+    name_a, name_b = a.name, (b.name if b.name != a.name else f"{b.name} (b)")
     rows = []
 
     def add(label: str, va: Any, vb: Any) -> None:
         diff = vb - va if isinstance(va, int | float) and isinstance(vb, int | float) else None
-        rows.append({"measure": label, a.name: va, b.name: vb, "difference": diff})
+        rows.append({"measure": label, name_a: va, name_b: vb, "difference": diff})
 
     add("games", sa["games"], sb["games"])
     for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
@@ -432,9 +433,6 @@ def compare(a: Study, b: Study) -> pd.DataFrame:
         cb = sb["cities"].get(city, {})
         add(f"{city} taken (share)", ca.get("fell_share"), cb.get("fell_share"))
         add(f"{city} mean turn taken", ca.get("mean_turn"), cb.get("mean_turn"))
-    if a.name == b.name:
-        for r in rows:
-            r[f"{a.name} (b)"] = r.pop(b.name)
     return pd.DataFrame(rows).set_index("measure")
 
 
