@@ -316,7 +316,9 @@ def run_study(
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     loaded: WhatIf | None = None
-    if whatif is not None and str(scenario).startswith("memoir44-"):
+    from wargame.games import is_memoir_id
+
+    if whatif is not None and is_memoir_id(scenario):
         raise ValueError("what-if files change campaign scenarios (normandy, dragoon), "
                          f"not {scenario}")
     if whatif is not None:
