@@ -291,6 +291,32 @@ def build_parser() -> argparse.ArgumentParser:
     auto.add_argument("--json", action="store_true", help="print JSON")
     auto.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     auto.set_defaults(handler=_cmd_autoplay)
+
+    # wargame study (wargame.analysis.study; docs/studies.md)
+    study = sub.add_parser("study", help=STUDY_TEXT["help"], description=STUDY_TEXT["help"])
+    study.add_argument("--scenario", default="dragoon",
+                       help="a bundled id (wargame scenario list): dragoon, normandy, memoir44-1...")
+    study.add_argument("--games", type=_non_negative, default=20, help="games in the study")
+    study.add_argument("--seed", type=_whole, default=1, help="the study's seed (game i: "
+                       "seed * 1000003 + i)")
+    study.add_argument("--workers", type=_non_negative, default=None,
+                       help="local worker processes (default: one per core)")
+    study.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a running Dask scheduler, e.g. tcp://host:8786 (instead of local)")
+    study.add_argument("--allied", choices=PLAYERS, default=None,
+                       help="who plays the Allies (default: greedy in campaigns, random in "
+                            "Memoir '44)")
+    study.add_argument("--axis", choices=PLAYERS, default=None, help="as --allied")
+    study.add_argument("--variant", action="append", default=[], metavar="NAME",
+                       help="optional rule, repeatable (see serve --help)")
+    study.add_argument("--whatif", default=None, metavar="FILE",
+                       help="a what-if YAML file (docs/studies.md)")
+    study.add_argument("--out", default=None, metavar="DIR",
+                       help="folder of the results (default study-SCENARIO-seedN); "
+                            "an unfinished study there resumes")
+    study.add_argument("--json", action="store_true", help="print the summary as JSON")
+    study.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    study.set_defaults(handler=_cmd_study)
     return parser
 
 
@@ -690,6 +716,81 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     for r in rows:
         print(TEXT["autoplay.row"].format(**r), file=out)
     print(TEXT["autoplay.summary"].format(**summary), file=out)
+    return 0
+
+
+# wargame study ---------------------------------------------------------------------------
+STUDY_TEXT = {
+    "help": "many seeded computer-played campaigns in parallel on Dask: win rates, VP, "
+            "capture turns (docs/studies.md)",
+    "head": "study {name} ({scenario}, seed {seed}): {games} games, {allied} Allies vs {axis} "
+            "Axis; {played} played now, {resumed} already done",
+    "wins": "Allies won {allied_wins} ({ar:.1%}, 95% CI {al:.1%}-{ah:.1%}), Axis "
+            "{axis_wins} ({xr:.1%}, 95% CI {xl:.1%}-{xh:.1%}), drawn {draws}",
+    "vp": "mean VP: Allies {a:.1f} (95% CI {al:.1f}-{ah:.1f}), Axis {x:.1f} "
+          "(95% CI {xl:.1f}-{xh:.1f})",
+    "lost": "mean units lost: Allies {a:.1f}, Axis {x:.1f}",
+    "city": "  {city}: taken in {share:.0%} of games{turn}",
+    "city_turn": ", on turn {turn:.1f} on average",
+    "cities": "victory cities (first held whole by the Allies):",
+    "table": "table: {path}",
+    "scheduler": "--scheduler {address}: cannot reach the Dask scheduler ({error})",
+}
+
+
+def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
+    """A seeded study on Dask (wargame.analysis.study): the summary, and the table in --out."""
+    from wargame.bots.play import POLICY_NAMES
+    from wargame.games import is_memoir_id
+    from wargame.scenario_errors import ScenarioError
+
+    _describe(args.scenario)  # an unknown id: the list of known ones
+    default = POLICY_NAMES["memoir" if is_memoir_id(args.scenario) else "campaign"][0]
+    allied, axis = args.allied or default, args.axis or default
+    if args.workers == 0:
+        raise UsageError("--workers: must be a whole number >= 1, got 0")
+    from wargame.analysis.study import run_study
+
+    folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out {folder}: that is a file; give a folder")
+    try:
+        study = run_study(args.scenario, args.games, seed=args.seed, variants=args.variant,
+                          allied=allied, axis=axis, whatif=args.whatif,
+                          workers=args.workers, scheduler=args.scheduler, out=folder,
+                          progress=not args.quiet)
+    except (ScenarioError, ValueError) as exc:
+        raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+    except (OSError, TimeoutError) as exc:
+        if args.scheduler:
+            raise UsageError(STUDY_TEXT["scheduler"].format(address=args.scheduler,
+                                                            error=type(exc).__name__)) from None
+        raise UsageError(f"--out {folder}: {exc.strerror or exc}") from None
+    summary = study.summary()
+    table = next((p for p in (folder / "results.parquet", folder / "results.csv") if p.exists()),
+                 folder)
+    if args.json:
+        _print_json({**summary, "played": study.played, "table": str(table)}, out)
+        return 0
+    print(STUDY_TEXT["head"].format(**summary, played=study.played,
+                                    resumed=summary["games"] - study.played), file=out)
+    if summary["games"]:
+        ar, (al, ah) = summary["allied_win_rate"], summary["allied_win_rate_ci"]
+        xr, (xl, xh) = summary["axis_win_rate"], summary["axis_win_rate_ci"]
+        print(STUDY_TEXT["wins"].format(**summary, ar=ar, al=al, ah=ah, xr=xr, xl=xl, xh=xh),
+              file=out)
+        a, (al, ah) = summary["allied_vp_mean"], summary["allied_vp_ci"]
+        x, (xl, xh) = summary["axis_vp_mean"], summary["axis_vp_ci"]
+        print(STUDY_TEXT["vp"].format(a=a, al=al, ah=ah, x=x, xl=xl, xh=xh), file=out)
+        print(STUDY_TEXT["lost"].format(a=summary["allied_lost_mean"],
+                                        x=summary["axis_lost_mean"]), file=out)
+        print(STUDY_TEXT["cities"], file=out)
+        for city, c in summary["cities"].items():
+            turn = ("" if c["mean_turn"] is None
+                    else STUDY_TEXT["city_turn"].format(turn=c["mean_turn"]))
+            print(STUDY_TEXT["city"].format(city=city, share=c["fell_share"], turn=turn),
+                  file=out)
+    print(STUDY_TEXT["table"].format(path=table), file=out)
     return 0
 
 

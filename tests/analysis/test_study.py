@@ -1,0 +1,239 @@
+"""Campaign studies on Dask (wargame/analysis/study.py) and what-if files (analysis/whatif.py).
+
+The fast tests play Memoir '44 games (a fraction of a second each) on in-process Dask workers
+(``processes=False``); the Dragoon tests on worker processes are in SLOW_TESTS."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargame.analysis.study import (
+    Study,
+    against_history,
+    compare,
+    game_seed,
+    mean_ci,
+    results_hash,
+    run_study,
+    turn_of_date,
+    wilson,
+)
+from wargame.analysis.whatif import apply_whatif, load_whatif, whatif_from_data
+from wargame.scenario import load_scenario
+from wargame.scenario_errors import ScenarioError
+
+M44 = dict(allied="random", axis="random", progress=False, processes=False)
+
+
+@pytest.fixture(scope="module")
+def dragoon():
+    return load_scenario("dragoon")
+
+
+def test_game_seeds_depend_on_study_seed_and_index_only():
+    assert game_seed(1, 0) == 1_000_003 and game_seed(1, 5) == 1_000_008
+    seeds = {game_seed(s, i) for s in range(3) for i in range(100)}
+    assert len(seeds) == 300  # no two games of these studies share a seed
+
+
+def test_same_table_for_one_and_two_workers():
+    one = run_study("memoir44-1", 4, seed=2, workers=1, **M44)
+    two = run_study("memoir44-1", 4, seed=2, workers=2, **M44)
+    assert list(one.table["game"]) == [0, 1, 2, 3]
+    assert list(one.table["seed"]) == [game_seed(2, i) for i in range(4)]
+    pd.testing.assert_frame_equal(one.table, two.table)
+    assert results_hash(one.table) == results_hash(two.table)
+    assert one.table["actions"].nunique() > 1  # different games, not one game four times
+
+
+def test_resume_plays_only_the_missing_games(tmp_path):
+    out = tmp_path / "study"
+    first = run_study("memoir44-1", 3, seed=2, workers=2, out=out, **M44)
+    assert first.played == 3 and len(list((out / "games").glob("*.json"))) == 3
+    # a game file cut short by a kill is played again, not trusted
+    (out / "games" / "000002.json").write_text('{"game": 2, "se')
+    second = run_study("memoir44-1", 5, seed=2, workers=2, out=out, **M44)
+    assert second.played == 3  # games 2 (cut short), 3 and 4
+    fresh = run_study("memoir44-1", 5, seed=2, workers=1, **M44)
+    pd.testing.assert_frame_equal(second.table, fresh.table)
+    again = run_study("memoir44-1", 5, seed=2, workers=1, out=out, **M44)
+    assert again.played == 0
+    written = pd.read_csv(out / "results.csv")
+    assert list(written["seed"]) == list(fresh.table["seed"])
+    params = json.loads((out / "study.json").read_text())
+    assert params["scenario"] == "memoir44-1" and params["seed"] == 2 and params["games"] == 5
+    # another study is never mixed into this folder
+    with pytest.raises(ValueError, match="another study"):
+        run_study("memoir44-1", 5, seed=9, out=out, **M44)
+
+
+def test_a_study_of_no_games_has_an_empty_table_and_no_intervals():
+    study = run_study("dragoon", 0, seed=1, progress=False)
+    assert study.played == 0 and len(study.table) == 0
+    assert "fell_Toulon" in study.table.columns
+    s = study.summary()
+    assert s["games"] == 0 and s["allied_win_rate"] is None and s["allied_vp_ci"] is None
+    json.dumps(s, allow_nan=False)  # plain JSON: no NaN
+
+
+def test_bad_arguments_fail_before_any_worker_starts(tmp_path):
+    with pytest.raises(ValueError, match="greedy"):
+        run_study("memoir44-1", 2, allied="greedy", axis="random", progress=False)
+    with pytest.raises(ValueError, match="workers"):
+        run_study("dragoon", 2, workers=0, progress=False)
+    with pytest.raises(ValueError, match="variant|nonsense"):
+        run_study("normandy", 2, variants=["nonsense"], progress=False)
+    with pytest.raises(ValueError, match="campaign"):
+        run_study("memoir44-1", 2, whatif=tmp_path / "w.yaml", progress=False)
+
+
+# ---------------------------------------------------------------------------- what-if files
+def test_whatif_changes_a_copy_of_the_scenario(dragoon, tmp_path):
+    path = tmp_path / "early.yaml"
+    path.write_text(
+        "name: early armour\n"
+        "scenario: dragoon\n"
+        "variants: []\n"
+        "postures: {axis: {engage_ratio: 2.0, attack_threshold: 0.1}}\n"
+        "reinforcements:\n"
+        "  - {unit: fr-cc1-1db, turn: 1}\n"
+        "  - {unit: us-art-7a, hex: '0723'}\n"
+        "rules:\n"
+        "  naval_support: {columns: 3}\n"
+    )
+    w = load_whatif(path, dragoon)
+    assert w.name == "early armour" and w.postures == {"axis": (2.0, 0.1)}
+    changed = apply_whatif(dragoon, w)
+    before = {r.unit: r for r in dragoon.reinforcements}
+    after = {r.unit: r for r in changed.reinforcements}
+    assert before["fr-cc1-1db"].turn == 2 and after["fr-cc1-1db"].turn == 1
+    assert [h.id for h in after["us-art-7a"].entry.hexes] == ["0723"]
+    assert after["us-art-7a"].entry.kind == "hex" and before["us-art-7a"].entry.kind == "beach"
+    assert changed.rules["naval_support"] == {"rule": "OD 9.0", "columns": 3,
+                                              "coast_hexes": True}
+    assert dragoon.rules["naval_support"]["columns"] == 2  # the loaded scenario is untouched
+    from wargame.operational.state import Game
+
+    state = Game(changed).new_state(1)
+    assert state.units["fr-cc1-1db"].available == 1
+
+
+@pytest.mark.parametrize("text, field, expected", [
+    ("reinforcements: [{unit: nobody, turn: 3}]", "reinforcements[0].unit",
+     "a reinforcement unit"),
+    ("reinforcements: [{unit: fr-cc1-1db, turn: 40}]", "reinforcements[0].turn", "a turn 1..14"),
+    ("reinforcements: [{unit: fr-cc1-1db, hex: '9999'}]", "reinforcements[0].hex",
+     "a hex of the map"),
+    ("reinforcements: [{unit: fr-cc1-1db, hex: 'x'}]", "reinforcements[0].hex", "four-digit"),
+    ("reinforcements: [{unit: fr-cc1-1db}]", "reinforcements[0].turn", "nothing changes"),
+    ("reinforcements: [{unit: fr-cc1-1db, edge: south}]", "reinforcements[0].edge", "edge"),
+    ("reinforcments: []", "reinforcments", "did you mean 'reinforcements'"),
+    ("postures: {axis: {engage_ratio: 0, attack_threshold: 0.1}}",
+     "postures.axis.engage_ratio", "> 0"),
+    ("postures: {germans: {engage_ratio: 2, attack_threshold: 0.1}}", "postures", "allied"),
+    ("scenario: normandy", "scenario", "'dragoon'"),
+    ("rules: {naval_support: {columns: many}}", "rules.naval_support.columns", ""),
+    ("variants: bfn", "variants", "a list"),
+    ("- just a list", "(top level)", "a mapping"),
+])
+def test_whatif_errors_name_the_file_and_field(dragoon, tmp_path, text, field, expected):
+    path = tmp_path / "broken.yaml"
+    path.write_text(text + "\n")
+    with pytest.raises(ScenarioError) as info:
+        load_whatif(path, dragoon)
+    err = info.value
+    assert err.file == str(path)
+    assert err.field.startswith(field), err
+    assert expected in str(err)
+    assert "\n" not in str(err) and len(str(err)) < 400
+
+
+# ------------------------------------------------------------------------------- summaries
+def _study(rows: list[dict], scenario: str = "dragoon", name: str | None = None) -> Study:
+    cities = tuple(k[5:] for k in rows[0] if k.startswith("fell_"))
+    return Study(params={"scenario": scenario, "seed": 1, "allied": "greedy", "axis": "greedy",
+                         "name": name or scenario},
+                 table=pd.DataFrame(rows), cities=cities)
+
+
+def _row(i: int, winner: str, a: int, x: int, **fell) -> dict:
+    return {"game": i, "seed": i, "winner": winner, "allied_vp": a, "axis_vp": x,
+            "allied_lost": 1, "axis_lost": 2, **{f"fell_{c}": t for c, t in fell.items()},
+            "actions": 10, "last_turn": 14}
+
+
+def test_summary_compare_and_against_history(dragoon):
+    base = _study([_row(0, "allied", 120, 100, Toulon=5, Lyon=None),
+                   _row(1, "axis", 90, 130, Toulon=9, Lyon=12),
+                   _row(2, "allied", 150, 60, Toulon=7, Lyon=None),
+                   _row(3, "draw", 100, 100, Toulon=None, Lyon=None)])
+    s = base.summary()
+    assert (s["allied_wins"], s["axis_wins"], s["draws"]) == (2, 1, 1)
+    assert s["allied_win_rate"] == 0.5
+    lo, hi = s["allied_win_rate_ci"]
+    assert 0 < lo < 0.5 < hi < 1
+    assert s["allied_vp_mean"] == 115.0 and s["allied_vp_ci"][0] < 115 < s["allied_vp_ci"][1]
+    assert s["cities"]["Toulon"] == {"fell_share": 0.75, "mean_turn": 7.0}
+    assert s["cities"]["Lyon"] == {"fell_share": 0.25, "mean_turn": 12.0}
+
+    other = _study([_row(0, "axis", 80, 140, Toulon=None, Lyon=None),
+                    _row(1, "axis", 70, 150, Toulon=13, Lyon=None)], name="what-if")
+    table = compare(base, other)
+    assert table.loc["allied rate", "dragoon"] == 0.5
+    assert table.loc["allied rate", "what-if"] == 0.0
+    assert table.loc["allied rate", "difference"] == -0.5
+    assert table.loc["Toulon mean turn taken", "what-if"] == 13.0
+    same_name = compare(base, base)
+    assert list(same_name.columns) == ["dragoon", "dragoon (b)", "difference"]
+    assert same_name.loc["allied rate", "difference"] == 0
+
+    # OD 2.4.1: turn 1 is 15-16 August 1944. Toulon fell on 28 August (turn 7: 27-28
+    # August), Lyon on 3 September (turn 10: 2-3 September)
+    assert turn_of_date(dragoon, "1944-08-15") == 1 and turn_of_date(dragoon, "1944-08-16") == 1
+    assert turn_of_date(dragoon, "1944-08-28") == 7 and turn_of_date(dragoon, "1944-09-03") == 10
+    assert turn_of_date(dragoon, "1944-09-11") == 14 and turn_of_date(dragoon, "1944-09-12") == 15
+    hist = against_history(base, {"Toulon": "1944-08-28", "Lyon": 11})
+    assert hist.loc["Toulon", "history_turn"] == 7
+    assert hist.loc["Toulon", "earlier"] == 1 and hist.loc["Toulon", "taken"] == 3  # turn 5
+    assert hist.loc["Lyon", "earlier"] == 0 and hist.loc["Lyon", "taken"] == 1
+    with pytest.raises(ValueError, match="history"):
+        against_history(base)  # Dragoon has no history.yaml yet: dates must be given
+
+
+def test_against_normandy_history_yaml():
+    from wargame.history import load_history
+
+    history = load_history("normandy")
+    first_bayeux = next(t.turn for t in history.turns if "Bayeux" in t.allied_cities)
+    study = _study([_row(0, "allied", 1, 0, Bayeux=first_bayeux - 1),
+                    _row(1, "allied", 1, 0, Bayeux=first_bayeux),
+                    _row(2, "allied", 1, 0, Bayeux=None)], scenario="normandy")
+    table = against_history(study)
+    assert table.loc["Bayeux", "history_turn"] == first_bayeux
+    assert table.loc["Bayeux", "earlier"] == 1 and table.loc["Bayeux", "taken"] == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_interval_holds_the_rate_inside_0_1(k, n):
+    k = min(k, n)
+    lo, hi = wilson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), min_size=1, max_size=40))
+def test_mean_interval_is_centred_on_the_mean(xs):
+    m, lo, hi = mean_ci(xs)
+    assert m == pytest.approx(sum(xs) / len(xs))
+    assert lo <= m <= hi and (hi - m) == pytest.approx(m - lo)
+
+
+def test_whatif_from_data_names_memory_source(dragoon):
+    with pytest.raises(ScenarioError, match="<what-if>"):
+        whatif_from_data({"postures": {"axis": {"engage_ratio": 1}}}, dragoon)

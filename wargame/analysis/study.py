@@ -1,0 +1,497 @@
+"""Campaign studies: many seeded bot games mapped over Dask workers (DESIGN.md "Scale").
+
+``run_study("dragoon", games=200, seed=1)`` plays 200 campaigns between computer players on a
+local Dask cluster (one process a core, one thread each) or on the cluster whose scheduler
+address is given (``scheduler="tcp://host:8786"``). Game ``i`` is played with the seed
+``game_seed(seed, i)`` whatever worker plays it, and every policy is deterministic given its
+seed, so the table is the same for any number of workers.
+
+Per game a row: seed, winner, victory points and units lost per side (and by nation), the turn
+each victory city (CN/OD 11.2) first fell whole to the Allies, the number of actions.
+
+With ``out`` (a folder) each game is written as it finishes (``games/NNNNNN.json``); running
+the same study again with the same ``out`` plays only the games not there yet, so a killed
+study resumes and loses nothing. The full table is written beside the study's parameters
+(``study.json``) as ``results.parquet`` when pyarrow is installed, else ``results.csv``.
+
+``Study.summary()`` gives win rates (Wilson 95% intervals) and mean VP (normal 95% intervals);
+``compare(a, b)`` puts two studies side by side; ``against_history(study)`` counts the games in
+which each city fell earlier than it really did (history.yaml, or dates given).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wargame.analysis.whatif import WhatIf, apply_whatif, load_whatif
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Study",
+    "run_study",
+    "game_seed",
+    "play_study_game",
+    "compare",
+    "against_history",
+    "turn_of_date",
+    "results_hash",
+]
+
+STUDY_VERSION = 1
+SEED_STRIDE = 1_000_003
+Z95 = 1.959964
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a study of ``seed`` (independent of the workers)."""
+    return int(seed) * SEED_STRIDE + int(index)
+
+
+# ------------------------------------------------------------------------ one game (worker)
+@functools.lru_cache(maxsize=8)
+def _game(spec_json: str) -> Any:
+    """The game definition of a study, built once per worker process."""
+    spec = json.loads(spec_json)
+    variants = tuple(spec["variants"])
+    if spec.get("whatif") is not None:
+        from wargame.operational.state import Game
+        from wargame.scenario import load_scenario
+
+        whatif = WhatIf(spec["whatif"]["name"], spec["whatif"]["source"], spec["whatif"]["data"])
+        return Game(apply_whatif(load_scenario(spec["scenario"]), whatif), variants=variants)
+    from wargame.games import open_game
+
+    return open_game(spec["scenario"], variants=variants)
+
+
+def _cities(game: Any) -> dict[str, tuple[Any, ...]]:
+    """Victory city name -> its hexes (campaigns; empty for other games)."""
+    scenario = getattr(game, "scenario", None)
+    if game.kind != "campaign" or scenario is None:
+        return {}
+    out = {}
+    for v in scenario.rule("victory", []) or []:
+        if isinstance(v, dict) and v.get("kind") == "city":
+            out[v["place"]] = tuple(scenario.board.places.get(v["place"], ()))
+    return out
+
+
+def _nations(game: Any) -> list[str]:
+    units = getattr(game, "units", None)
+    if game.kind != "campaign" or not isinstance(units, Mapping):
+        return []
+    return sorted({getattr(u, "nation", "") for u in units.values()} - {""})
+
+
+def _policies(game: Any, spec: dict[str, Any], seed: int) -> dict[str, Any]:
+    from wargame.bots.play import make_policy
+
+    first, second = game.sides
+    names = {first: spec["allied"], second: spec["axis"]}
+    postures = spec.get("postures") or {}
+    out = {}
+    for k, side in enumerate((first, second)):
+        if names[side] == "greedy" and postures and game.kind == "campaign":
+            from wargame.bots.greedy import GreedyPolicy, Posture
+
+            out[side] = GreedyPolicy({s: Posture(float(p[0]), float(p[1]))
+                                      for s, p in postures.items()})
+        else:
+            out[side] = make_policy(game, names[side], seed * 2 + 1 + k)
+    return out
+
+
+def play_study_game(spec_json: str, index: int) -> dict[str, Any]:
+    """Play game ``index`` of the study ``spec_json`` and return its row (runs on a worker)."""
+    from wargame.bots.play import play
+
+    spec = json.loads(spec_json)
+    game = _game(spec_json)
+    seed = game_seed(spec["seed"], index)
+    state = game.new_state(seed)
+    cities = _cities(game)
+    fell: dict[str, int | None] = dict.fromkeys(cities)
+
+    def watch(s: Any, _action: Any) -> None:
+        control = s.control
+        for name, hexes in cities.items():
+            if fell[name] is None and hexes and all(control.get(h) == "allied" for h in hexes):
+                fell[name] = int(s.turn)
+
+    play(state, _policies(game, spec, seed), on_action=watch if cities else None)
+    result = state.outcome()
+    first, second = game.sides
+    row: dict[str, Any] = {
+        "game": int(index),
+        "seed": seed,
+        "winner": {first: "allied", second: "axis"}.get(result.winner, "draw"),
+        "allied_vp": int(result.scores.get(first, 0)),
+        "axis_vp": int(result.scores.get(second, 0)),
+        "allied_lost": int(result.losses.get(first, 0)),
+        "axis_lost": int(result.losses.get(second, 0)),
+    }
+    nations = _nations(game)
+    if nations:
+        lost = dict.fromkeys(nations, 0)
+        for uid, us in state.units.items():
+            if getattr(us, "status", "") == "eliminated":
+                lost[game.units[uid].nation] += 1
+        row.update({f"lost_{n}": lost[n] for n in nations})
+    row.update({f"fell_{name}": turn for name, turn in fell.items()})
+    row["actions"] = len(state.action_log)
+    row["last_turn"] = int(getattr(state, "turn", 0) or 0)
+    return row
+
+
+# ------------------------------------------------------------------------------ the study
+@dataclass
+class Study:
+    """A finished (or resumed) study: its parameters and one row per game."""
+
+    params: dict[str, Any]
+    table: pd.DataFrame
+    path: Path | None = None
+    played: int = 0  # games played by this run (the rest were already in ``out``)
+    cities: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def name(self) -> str:
+        return str(self.params.get("name") or self.params["scenario"])
+
+    def summary(self) -> dict[str, Any]:
+        """Win rates with Wilson 95% intervals, mean VP and losses with normal 95% intervals,
+        and per victory city the share of games in which it fell and its mean turn."""
+        t = self.table
+        n = len(t)
+        out: dict[str, Any] = {"name": self.name, "scenario": self.params["scenario"],
+                               "games": n, "seed": self.params["seed"],
+                               "allied": self.params["allied"], "axis": self.params["axis"]}
+        for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
+            k = int((t["winner"] == who).sum()) if n else 0
+            out[f"{key}s"] = k
+            out[f"{key}_rate"] = k / n if n else None
+            out[f"{key}_rate_ci"] = list(wilson(k, n)) if n else None
+        for col in ("allied_vp", "axis_vp", "allied_lost", "axis_lost"):
+            mean, lo, hi = mean_ci(t[col]) if n else (None, None, None)
+            out[f"{col}_mean"], out[f"{col}_ci"] = mean, (None if n == 0 else [lo, hi])
+        out["cities"] = {}
+        for city in self.cities:
+            taken = t[f"fell_{city}"].dropna() if n else []
+            out["cities"][city] = {
+                "fell_share": len(taken) / n if n else None,
+                "mean_turn": float(taken.mean()) if len(taken) else None,
+            }
+        return out
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return (float("nan"), float("nan"))
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+def mean_ci(values: Iterable[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95% interval (mean ± z·s/√n)."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        return (float("nan"),) * 3
+    m = sum(xs) / n
+    if n == 1:
+        return (m, m, m)
+    s = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    half = z * s / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def _params(scenario: str, seed: int, variants: tuple[str, ...], allied: str, axis: str,
+            postures: dict[str, tuple[float, float]] | None, whatif: WhatIf | None) -> dict:
+    return {
+        "version": STUDY_VERSION,
+        "scenario": scenario,
+        "seed": int(seed),
+        "variants": list(variants),
+        "allied": allied,
+        "axis": axis,
+        "postures": {s: [float(p[0]), float(p[1])] for s, p in sorted((postures or {}).items())},
+        "whatif": None if whatif is None else {"name": whatif.name, "source": whatif.source,
+                                               "data": whatif.data},
+        "name": whatif.name if whatif is not None else scenario,
+    }
+
+
+def _same_study(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("version", "scenario", "seed", "variants", "allied", "axis", "postures")
+    if any(a.get(k) != b.get(k) for k in keys):
+        return False
+    wa, wb = a.get("whatif"), b.get("whatif")
+    return (wa or {}).get("data") == (wb or {}).get("data")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _load_done(folder: Path, games: int) -> dict[int, dict[str, Any]]:
+    done: dict[int, dict[str, Any]] = {}
+    for f in sorted((folder / "games").glob("*.json")):
+        try:
+            row = json.loads(f.read_text(encoding="utf-8"))
+            i = int(row["game"])
+        except (ValueError, KeyError, TypeError, OSError):
+            continue  # a file cut short by a kill: the game is played again
+        if 0 <= i < games:
+            done[i] = row
+    return done
+
+
+def _table(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    table = pd.DataFrame(rows, columns=columns or None)
+    for c in table.columns:
+        if c.startswith("fell_"):
+            table[c] = table[c].astype("Int64")
+    return table.sort_values("game").reset_index(drop=True) if len(table) else table
+
+
+def results_hash(table: pd.DataFrame) -> str:
+    """A short hash of a study's table (the same games give the same hash)."""
+    return hashlib.sha256(table.to_csv(index=False).encode()).hexdigest()[:16]
+
+
+def _columns(spec_json: str) -> list[str]:
+    game = _game(spec_json)
+    cols = ["game", "seed", "winner", "allied_vp", "axis_vp", "allied_lost", "axis_lost"]
+    cols += [f"lost_{n}" for n in _nations(game)]
+    cols += [f"fell_{c}" for c in _cities(game)]
+    return cols + ["actions", "last_turn"]
+
+
+def run_study(
+    scenario: str,
+    games: int,
+    seed: int = 1,
+    variants: Iterable[str] = (),
+    allied: str = "greedy",
+    axis: str = "greedy",
+    postures: Mapping[str, tuple[float, float]] | None = None,
+    whatif: str | Path | WhatIf | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    progress: bool = True,
+    processes: bool = True,
+) -> Study:
+    """Play ``games`` seeded games of ``scenario`` on Dask and return the ``Study``.
+
+    ``workers``: local worker processes (default one per core; ``processes=False`` makes
+    them threads of this process, for quick tests). ``scheduler``: the address of a running
+    cluster instead. ``whatif``: a what-if file (or a loaded ``WhatIf``); its variants and
+    postures add to ``variants`` and ``postures``. ``out``: a folder to write and resume."""
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    loaded: WhatIf | None = None
+    from wargame.games import is_memoir_id
+
+    if whatif is not None and is_memoir_id(scenario):
+        raise ValueError("what-if files change campaign scenarios (normandy, dragoon), "
+                         f"not {scenario}")
+    if whatif is not None:
+        if isinstance(whatif, WhatIf):
+            loaded = whatif
+        else:
+            from wargame.scenario import load_scenario
+
+            loaded = load_whatif(whatif, load_scenario(scenario))
+    all_variants = tuple(dict.fromkeys([*variants, *(loaded.variants if loaded else ())]))
+    all_postures = dict(postures or {})
+    if loaded is not None:
+        all_postures.update(loaded.postures)
+    params = _params(scenario, seed, all_variants, allied, axis, all_postures, loaded)
+    spec_json = json.dumps({k: params[k] for k in
+                            ("scenario", "seed", "variants", "allied", "axis", "postures",
+                             "whatif")}, sort_keys=True)
+    columns = _columns(spec_json)  # also checks scenario, variants, what-if here, not remotely
+    game = _game(spec_json)
+    from wargame.bots.play import make_policy
+
+    for name in (allied, axis):
+        make_policy(game, name)  # an unknown player: ValueError before any worker starts
+
+    folder = Path(out) if out is not None else None
+    done: dict[int, dict[str, Any]] = {}
+    if folder is not None:
+        (folder / "games").mkdir(parents=True, exist_ok=True)
+        meta = folder / "study.json"
+        if meta.exists():
+            try:
+                old = json.loads(meta.read_text(encoding="utf-8"))
+            except ValueError:
+                old = None
+            if not isinstance(old, dict) or not _same_study(old, params):
+                raise ValueError(f"{folder}: holds another study (study.json differs); "
+                                 "give another --out or delete it")
+        _write_atomic(meta, json.dumps({**params, "games": games}, indent=2))
+        done = _load_done(folder, games)
+    todo = [i for i in range(games) if i not in done]
+    rows = dict(done)
+    if todo:
+        rows.update(_run(spec_json, todo, workers, scheduler, folder, progress, processes,
+                         len(done), games))
+    table = _table([rows[i] for i in sorted(rows)], columns)
+    study = Study(params={**params, "games": games}, table=table, path=folder,
+                  played=len(todo), cities=tuple(c[5:] for c in columns if c.startswith("fell_")))
+    if folder is not None:
+        if importlib.util.find_spec("pyarrow") is not None:
+            table.to_parquet(folder / "results.parquet", index=False)
+        else:
+            _write_atomic(folder / "results.csv", table.to_csv(index=False))
+    return study
+
+
+def _run(spec_json: str, todo: list[int], workers: int | None, scheduler: str | None,
+         folder: Path | None, progress: bool, processes: bool, initial: int,
+         total: int) -> dict[int, dict[str, Any]]:
+    import logging
+
+    from distributed import Client, LocalCluster, as_completed
+    from tqdm import tqdm
+
+    cluster = None
+    if scheduler:
+        client = Client(scheduler, timeout="10s")
+    else:
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(n_workers=min(n, len(todo)), threads_per_worker=1,
+                               processes=processes, dashboard_address=":0",
+                               scheduler_kwargs={"dashboard": False},
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    rows: dict[int, dict[str, Any]] = {}
+    bar = tqdm(total=total, initial=initial, file=sys.stderr, disable=not progress,
+               desc="games", unit="game")
+    try:
+        futures = client.map(play_study_game, [spec_json] * len(todo), todo, pure=False)
+        for fut in as_completed(futures):
+            row = fut.result()
+            rows[row["game"]] = row
+            if folder is not None:
+                _write_atomic(folder / "games" / f"{row['game']:06d}.json", json.dumps(row))
+            bar.update(1)
+    finally:
+        bar.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return rows
+
+
+# ---------------------------------------------------------------------------- comparisons
+def compare(a: Study, b: Study) -> pd.DataFrame:
+    """Two studies side by side: win rates, mean VP and losses, and per city the share of
+    games in which it fell and its mean turn; ``difference`` is b minus a."""
+    import pandas as pd
+
+    sa, sb = a.summary(), b.summary()
+    name_a, name_b = a.name, (b.name if b.name != a.name else f"{b.name} (b)")
+    rows = []
+
+    def add(label: str, va: Any, vb: Any) -> None:
+        diff = vb - va if isinstance(va, int | float) and isinstance(vb, int | float) else None
+        rows.append({"measure": label, name_a: va, name_b: vb, "difference": diff})
+
+    add("games", sa["games"], sb["games"])
+    for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
+        add(f"{who} rate", sa[f"{key}_rate"], sb[f"{key}_rate"])
+    for col in ("allied_vp", "axis_vp", "allied_lost", "axis_lost"):
+        add(f"mean {col.replace('_', ' ')}", sa[f"{col}_mean"], sb[f"{col}_mean"])
+    for city in dict.fromkeys([*a.cities, *b.cities]):
+        ca = sa["cities"].get(city, {})
+        cb = sb["cities"].get(city, {})
+        add(f"{city} taken (share)", ca.get("fell_share"), cb.get("fell_share"))
+        add(f"{city} mean turn taken", ca.get("mean_turn"), cb.get("mean_turn"))
+    return pd.DataFrame(rows).set_index("measure")
+
+
+def turn_of_date(scenario: Any, day: str | dt.date) -> int:
+    """The turn whose days hold ``day``, each turn starting on ``scenario.turn_date(n)`` and
+    lasting ``days_per_turn`` days (OD 2.4.1: turn 1 is 15-16 August 1944, turn 14 is 10-11
+    September). A day after the game is ``last_turn + 1``. (Normandy's turn 0 is one day,
+    CN 2.4.1: its comparisons read history.yaml's turns, not dates.)"""
+    when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
+    turn = scenario.first_turn
+    for n in range(scenario.first_turn, scenario.last_turn + 1):
+        start = scenario.turn_date(n)
+        if start is not None and dt.date.fromisoformat(start) <= when:
+            turn = n
+    last = scenario.turn_date(scenario.last_turn)
+    if last is not None and when >= dt.date.fromisoformat(last) + dt.timedelta(
+            days=scenario.days_per_turn):
+        return scenario.last_turn + 1
+    return turn
+
+
+def _historical_turns(study: Study, history: Any) -> dict[str, int | None]:
+    from wargame.scenario import load_scenario
+
+    scenario = load_scenario(study.params["scenario"])
+    if history is None:
+        from wargame.history import load_history
+
+        try:
+            history = load_history(scenario=scenario)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"no history for {scenario.id} ({exc}); pass history={{city: "
+                             "date or turn}}") from None
+    if isinstance(history, Mapping):
+        return {c: (v if isinstance(v, int) or v is None else turn_of_date(scenario, v))
+                for c, v in history.items()}
+    turns: dict[str, int | None] = dict.fromkeys(history.city_hexes)
+    for t in history.turns:
+        for city in t.allied_cities:
+            if turns.get(city) is None:
+                turns[city] = t.turn
+    return turns
+
+
+def against_history(study: Study, history: Any = None) -> pd.DataFrame:
+    """Per victory city: the turn it really fell (history.yaml: first turn held whole; or
+    ``history`` mapping city -> ISO date or turn), the games in which it fell, and in how many
+    it fell earlier than in 1944 (a city never taken in the game's span: any capture)."""
+    import pandas as pd
+
+    real = _historical_turns(study, history)
+    rows = []
+    n = len(study.table)
+    for city in study.cities:
+        col = study.table[f"fell_{city}"].dropna()
+        when = real.get(city)
+        earlier = int((col < when).sum()) if when is not None else len(col)
+        rows.append({"city": city, "history_turn": when, "games": n, "taken": len(col),
+                     "earlier": earlier, "earlier_share": earlier / n if n else float("nan")})
+    return pd.DataFrame(rows).set_index("city")

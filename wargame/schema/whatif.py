@@ -1,0 +1,133 @@
+"""The what-if file of a campaign study (``wargame study --whatif FILE``, docs/studies.md).
+
+A small YAML file naming the changes a study makes to a bundled campaign scenario: variant
+rules (BFN 19), the computer players' postures, a reinforcement's entry turn or hex (the
+schedule of setup.yaml, CN/OD 11.1.3-11.1.4) and rule options (scenario.yaml ``rules``).
+Cross-references (units, hexes, turns, edges, beaches) are checked against the scenario
+passed in the validation context, so every error names the file and the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from .common import HexId as _HexId
+from .common import (
+    Int,
+    Model,
+    Number,
+    Side,
+    Str,
+    Version1,
+    check_in,
+    ctx,
+    expect,
+    ref_error,
+)
+
+__all__ = ["PostureSpec", "ReinforcementChange", "WhatIfFile"]
+
+
+class PostureSpec(Model):
+    """How boldly the greedy bot plays a side (``wargame.bots.greedy.Posture``)."""
+
+    engage_ratio: Number = Field(description="summed attack / defence needed to move in")
+    attack_threshold: Number = Field(description="expected steps gained needed to attack")
+
+    @field_validator("engage_ratio")
+    @classmethod
+    def _positive(cls, v: float) -> float:
+        if v <= 0:
+            raise expect("a number > 0", v)
+        return v
+
+
+class ReinforcementChange(Model):
+    """A reinforcement arriving on another turn and/or at another place."""
+
+    unit: Str = Field(description="a reinforcement unit id of the scenario (setup.yaml)")
+    turn: Int | None = Field(None, description="the new entry turn")
+    hex: _HexId | None = Field(None, description="enter at this hex instead")
+    edge: Str | None = Field(None, description="enter by this map edge instead")
+    beaches: list[Str] | None = Field(None, description="land on these beaches instead")
+    note: Str = ""
+
+    @field_validator("unit")
+    @classmethod
+    def _unit(cls, v: str, info: ValidationInfo) -> str:
+        names = ctx(info, "reinforcement_units")
+        shown = ", ".join(sorted(names)[:6]) + (", ..." if names and len(names) > 6 else "")
+        return check_in(v, names, f"a reinforcement unit of the scenario ({shown})")
+
+    @field_validator("turn")
+    @classmethod
+    def _turn(cls, v: int | None, info: ValidationInfo) -> int | None:
+        turns = ctx(info, "turns")
+        if v is not None and turns is not None and not turns[0] <= v <= turns[1]:
+            raise expect(f"a turn {turns[0]}..{turns[1]}", v)
+        return v
+
+    @field_validator("hex")
+    @classmethod
+    def _hex(cls, v: str | None, info: ValidationInfo) -> str | None:
+        return v if v is None else check_in(v, ctx(info, "hexes"), "a hex of the map")
+
+    @field_validator("edge")
+    @classmethod
+    def _edge(cls, v: str | None, info: ValidationInfo) -> str | None:
+        edges = ctx(info, "edges")
+        return v if v is None else check_in(v, edges, f"a map edge ({', '.join(sorted(edges or ()))})")
+
+    @field_validator("beaches")
+    @classmethod
+    def _beaches(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        if v is None:
+            return v
+        if not v:
+            raise expect("a non-empty list of beach names", v)
+        places = ctx(info, "places")
+        for name in v:
+            check_in(name, places, "a beach (a place of the map)")
+        return v
+
+    @model_validator(mode="after")
+    def _one_change(self) -> ReinforcementChange:
+        places = [k for k in ("hex", "edge", "beaches") if getattr(self, k) is not None]
+        if len(places) > 1:
+            raise ref_error(places[1], "one new entry (hex, edge or beaches), not several",
+                            places)
+        if self.turn is None and not places:
+            raise ref_error("turn", "a new turn, hex, edge or beaches (nothing changes)", None)
+        return self
+
+
+class WhatIfFile(Model):
+    """A what-if: the changes a study makes to its scenario (docs/studies.md)."""
+
+    format_version: Version1 = 1
+    name: Str | None = Field(None, description="a short label for tables and charts")
+    description: Str = ""
+    scenario: Str | None = Field(None, description="the scenario id it was written for")
+    variants: list[Str] = Field([], description="BFN 19 variant rules (docs/bfn-variants.md)")
+    postures: dict[Side, PostureSpec] = Field({}, description="greedy bot postures per side")
+    reinforcements: list[ReinforcementChange] = []
+    rules: dict[Str, Any] = Field({}, description="rule options merged into scenario.yaml rules")
+
+    @field_validator("scenario")
+    @classmethod
+    def _scenario(cls, v: str | None, info: ValidationInfo) -> str | None:
+        want = ctx(info, "scenario_id")
+        if v is not None and want is not None and v != want:
+            raise expect(f"the study's scenario {want!r}", v)
+        return v
+
+    @model_validator(mode="after")
+    def _once(self) -> WhatIfFile:
+        seen: set[str] = set()
+        for i, r in enumerate(self.reinforcements):
+            if r.unit in seen:
+                raise ref_error(f"reinforcements[{i}].unit", "each unit changed once", r.unit)
+            seen.add(r.unit)
+        return self
