@@ -1,4 +1,4 @@
-"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay.
+"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay, study.
 
 Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
 

@@ -15,6 +15,7 @@ from .campaign import HistoryFile, MapFile, SetupFile, TablesFile, UnitsFile
 from .memoir import M44File, MemoirIndex
 from .save import SaveFile
 from .scenario_file import ScenarioFile
+from .whatif import WhatIfFile
 
 __all__ = ["MODELS", "START", "END", "DOC_PATH", "render_schemas", "update_document"]
 
@@ -32,6 +33,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("scenarios/memoir44/scenarios.yaml", MemoirIndex),
     ("scenarios/memoir44/*.m44", M44File),
     ("save files (JSON)", SaveFile),
+    ("what-if files of campaign studies (YAML)", WhatIfFile),
 )
 
 
