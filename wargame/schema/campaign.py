@@ -226,7 +226,10 @@ class Bombardment(Model):
         return self
 
 
-PositiveCost = Annotated[Number, Field(gt=0)]
+# movement points: positive (a zero or negative cost would let the movement search loop) and
+# finite (at most MAX_COST: no .inf, no NaN)
+MAX_COST = 100
+PositiveCost = Annotated[Number, Field(gt=0, le=MAX_COST)]
 
 
 class TerrainSpec(Model):
