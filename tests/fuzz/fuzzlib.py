@@ -24,6 +24,8 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
+from wargame.scenario_errors import short_repr
+
 __all__ = [
     "Hang",
     "SURVEY",
@@ -111,7 +113,7 @@ class Tally:
     def fail(self, outcome: str, what: Any, exc: BaseException) -> str:
         self.counts[outcome] += 1
         tb = "".join(traceback.format_exception(exc, limit=-4))
-        text = f"{outcome}: {what!r:.300}\n{tb}"
+        text = f"{outcome}: {short_repr(what, 300)}\n{tb}"
         self.failures.append(text)
         return text
 
