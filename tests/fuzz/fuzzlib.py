@@ -76,7 +76,10 @@ def hang_guard(seconds: float = TIMEOUT) -> Iterator[None]:
     CPU time (``ITIMER_PROF``), not wall time: an endless loop burns CPU and is caught, while
     other jobs on a shared machine do not turn a slow moment into a false hang."""
 
+    fired = []
+
     def _alarm(signum: int, frame: Any) -> None:
+        fired.append(True)
         raise Hang(f"no answer within {seconds} s of CPU time")
 
     previous = signal.signal(signal.SIGPROF, _alarm)
@@ -86,6 +89,8 @@ def hang_guard(seconds: float = TIMEOUT) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+    if fired:  # raised where it was swallowed (a gc callback, an `except BaseException`)
+        raise Hang(f"no answer within {seconds} s of CPU time")
 
 
 class Tally:

@@ -151,3 +151,31 @@ def test_a_deep_non_mapping_is_malformed():
         for raw in (deep(5000), {"kind": None, "unit": deep(3000)}):
             with pytest.raises(MalformedAction):
                 POSITIONS[(sid, 0)].game.action_from_dict(raw)
+
+
+@pytest.mark.parametrize("raw", [
+    {"kind": "declare_defence", "artillery": ["de-art-lxii"] * 3},  # counted once: refused
+    {"kind": "declare_defence", "air": 2.5},  # fractional air points
+    {"kind": "declare_defence", "air": True},
+    {"kind": "attack", "target": "1013", "attackers": ["a", "a"]},
+    {"kind": "bombard", "target": "1013", "air": 10**6},
+    {"kind": "move", "unit": "x", "to": "1013", "path": "1013"},
+    {"kind": "end_phase", "unit": "x"},
+    {"kind": ["end_phase"]},
+])
+def test_issue_13_campaign_actions_are_malformed(raw):
+    game = POSITIONS[("dragoon", 0)].game
+    with pytest.raises(MalformedAction):
+        game.action_from_dict(raw)
+
+
+@pytest.mark.parametrize("raw", [
+    {"kind": "order", "unit": 1.0}, {"kind": "order", "unit": True},
+    {"kind": "move", "unit": 1, "hex": [1, 2, 3]}, {"kind": "move", "unit": 1, "hex": "0101"},
+    {"kind": "play_card", "card": "3"}, {"kind": "order", "unit": 1, "units": [1]},
+    {"kind": "x" * 1000}, {"kind": "choose", "option": ["a"]},
+])
+def test_memoir_actions_are_malformed(raw):
+    game = POSITIONS[("memoir44-1", 0)].game
+    with pytest.raises(MalformedAction):
+        game.action_from_dict(raw)
