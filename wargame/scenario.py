@@ -39,6 +39,7 @@ __all__ = [
     "Scenario",
     "load_scenario",
     "scenario_from_data",
+    "check_setup_legal",
     "ScenarioError",
     "SIDES",
 ]
@@ -199,6 +200,38 @@ def _setup(data: Any, source: str, board: Board, units: dict[str, UnitDef],
     return setup, tuple(reinf)
 
 
+def check_setup_legal(scn: Scenario, source: str) -> None:
+    """The initial placement obeys the rules of the board (``source``: the setup file).
+
+    Every unit stands on a hex its movement class may enter (never the sea or a border hex),
+    at most ``stacking_limit`` units of a side a hex, never both sides in one hex (CN/OD
+    4.1.1), except the units of ``rules.setup_landings``' side placed on an enemy hex: they
+    wait at sea to land there (CN 11.1.1, OD 5.3).
+    """
+    tables, board = scn.tables, scn.board
+    landing = (scn.rules.get("setup_landings") or {}).get("side")
+    by_hex: dict[Hex, dict[str, int]] = {}
+    for i, (uid, h) in enumerate(scn.setup):
+        unit = scn.units[uid]
+        info = board.hexes.get(h)
+        terrain = tables.terrain.get(info.terrain) if info is not None else None
+        mclass = tables.unit_types[unit.type].movement_class
+        if terrain is None or terrain.cost.get(mclass) is None:
+            raise ScenarioError(source, f"setup[{i}].hex",
+                                f"a land hex of the map that a {unit.type} unit may enter "
+                                f"({info.terrain if info else 'off the map'} is not)", h.id)
+        counts = by_hex.setdefault(h, {})
+        counts[unit.side] = counts.get(unit.side, 0) + 1
+        if counts[unit.side] > scn.stacking_limit:
+            raise ScenarioError(source, f"setup[{i}].hex",
+                                f"at most {scn.stacking_limit} units of a side a hex "
+                                f"(stacking_limit, CN/OD 4.1.1)", h.id)
+        if len(counts) > 1 and landing is None:
+            raise ScenarioError(source, f"setup[{i}].hex",
+                                "units of one side only in a hex (CN/OD 4.1.1; "
+                                "rules.setup_landings allows landings on enemy hexes)", h.id)
+
+
 def _board(data: Any, source: str, tables: Tables) -> Board:
     terrain = set(tables.terrain)
     validate(MapFile, data, source, {"terrain": terrain})
@@ -225,7 +258,9 @@ def scenario_from_data(
     board = _board(map_data, f"{source}/map", tables)
     units, divisions = _units(units_data, f"{source}/units", tables)
     setup, reinf = _setup(setup_data, f"{source}/setup", board, units, divisions)
-    return _scenario(ScenarioMeta, meta, tables, board, units, divisions, setup, reinf, source)
+    scn = _scenario(ScenarioMeta, meta, tables, board, units, divisions, setup, reinf, source)
+    check_setup_legal(scn, f"{source}/setup")
+    return scn
 
 
 def _context(tables: Tables, board: Board, units: dict[str, UnitDef],
@@ -308,7 +343,9 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
         setup, reinf = _setup(load_yaml(names["setup"]), str(names["setup"]), board, units,
                               divisions)
     with _named(meta_path):
-        return _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
+        scn = _scenario(ScenarioFile, meta, tables, board, units, divisions, setup, reinf, src)
+    check_setup_legal(scn, str(names["setup"]))
+    return scn
 
 
 @contextmanager

@@ -8,6 +8,7 @@ aliases (a "billion laughs" file is refused at its first alias), and no file ove
 from __future__ import annotations
 
 import json
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,27 @@ import yaml
 
 __all__ = [
     "ScenarioError", "load_yaml", "load_json", "parse_yaml", "read_text", "MAX_FILE_BYTES",
-    "NoAliasLoader",
+    "NoAliasLoader", "short_repr",
 ]
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 TOO_LARGE = f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr`` cut to ``limit`` characters, safe on any value: a list nested 100 000 deep or
+    a huge text gives a short excerpt, never a RecursionError or a megabyte of message."""
+    try:
+        shown = _REPR.repr(value)
+    except (RecursionError, ValueError, TypeError):  # a hostile __repr__ or a huge int
+        shown = f"<{type(value).__name__}>"
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 class ScenarioError(ValueError):
@@ -32,10 +49,7 @@ class ScenarioError(ValueError):
         self.found = found
         msg = f"{self.file}: field '{field}': expected {expected}"
         if found is not None:
-            shown = repr(found)
-            if len(shown) > 80:
-                shown = shown[:77] + "..."
-            msg += f", found {shown}"
+            msg += f", found {short_repr(found)}"
         super().__init__(msg)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from wargame.hexgrid import Hex
+from wargame.scenario_errors import short_repr
 
 from .board import hex_to_m44
 from .cards import DECK, card
@@ -27,6 +28,11 @@ class GameSpec(Protocol):
     options: tuple[tuple[str, Any], ...]
 
     def option(self, name: str, default: Any = None) -> Any: ...
+
+
+ACTION_KEYS = frozenset({"kind", "unit", "hex", "card", "option"})
+MAX_TEXT = 200
+MAX_NUMBER = 10_000
 
 
 @dataclass(frozen=True)
@@ -53,9 +59,34 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Action:
+        """The action of its JSON form. Structural checks first, so no malformed field
+        reaches the rules (``ValueError`` naming the field; the game turns it into
+        ``MalformedAction``): ``kind`` and ``option`` short texts, ``unit`` and ``card``
+        whole numbers, ``hex`` two whole numbers, no unknown key."""
+        if not isinstance(d, dict):
+            raise ValueError(f"an action is a mapping, not {short_repr(d, 40)}")
+        unknown = sorted(str(k) for k in d if k not in ACTION_KEYS)
+        if unknown:
+            raise ValueError(f"unknown field(s) {short_repr(unknown, 60)}")
+        kind = d.get("kind")
+        if not isinstance(kind, str) or not 0 < len(kind) <= MAX_TEXT:
+            raise ValueError(f"'kind' must be a short text, not {short_repr(kind, 40)}")
+        for name in ("unit", "card"):
+            value = d.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or abs(value) > MAX_NUMBER):
+                raise ValueError(f"'{name}' must be a whole number, not {short_repr(value, 40)}")
+        option = d.get("option")
+        if option is not None and (not isinstance(option, str) or len(option) > MAX_TEXT):
+            raise ValueError(f"'option' must be a short text, not {short_repr(option, 40)}")
         h = d.get("hex")
-        return cls(d["kind"], d.get("unit"), Hex(*h) if h is not None else None,
-                   d.get("card"), d.get("option"))
+        if h is not None and not (
+                isinstance(h, list | tuple) and len(h) == 2
+                and all(isinstance(c, int) and not isinstance(c, bool) and abs(c) <= MAX_NUMBER
+                        for c in h)):
+            raise ValueError(f"'hex' must be two whole numbers [q, r], not {short_repr(h, 40)}")
+        return cls(kind, d.get("unit"), Hex(*h) if h is not None else None, d.get("card"),
+                   option)
 
     def __str__(self) -> str:
         parts = [self.kind]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -11,13 +12,13 @@ from wargame.hexgrid import Hex
 from wargame.paths import scenarios_root
 from wargame.scenario_errors import load_json, load_yaml
 from wargame.schema.common import validate
-from wargame.schema.memoir import M44File, MemoirIndex
+from wargame.schema.memoir import M44File, MemoirEntry, MemoirIndex
 
 from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
 
 __all__ = [
     "UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index",
-    "custom_scenario", "check_memoir", "is_memoir_target", "read_m44",
+    "custom_scenario", "check_memoir", "is_memoir_target", "read_m44", "scenario_from_m44",
 ]
 
 # M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
@@ -97,7 +98,41 @@ def read_m44(file: str | Path) -> dict[str, Any]:
 def load_scenario(scenario_id: str | int) -> Scenario:
     sid = str(scenario_id)
     entry = index()[sid]
-    raw = read_m44(entry["file"])
+    return _build(sid, entry, read_m44(entry["file"]))
+
+
+def scenario_from_m44(path: str | Path, entry: dict[str, Any] | None = None,
+                      scenario_id: str = "custom") -> Scenario:
+    """A scenario from an ``.m44`` file anywhere (a layout saved by the Scenario Editor).
+
+    ``entry`` is its instructions as in scenarios.yaml (cards, starts, medals, special rules;
+    checked by ``MemoirEntry``); without it they are read from the file's ``game_info``
+    (player 1 Axis, 4 cards and 6 medals each when not given). A broken file or entry raises
+    ``ScenarioError`` naming the file and the field.
+    """
+    path = Path(path)
+    data = load_json(path)
+    model = validate(M44File, data, path)
+    if entry is None:
+        gi = model.game_info
+        first = gi.side_player1 or (ALLIES if gi.side_player2 == AXIS else AXIS)
+        second = gi.side_player2 or (AXIS if first == ALLIES else ALLIES)
+        entry = {
+            "file": path.name if re.fullmatch(r"[A-Za-z0-9_.-]+\.m44", path.name) else
+            "custom.m44",
+            "title": path.stem,
+            "cards": {first: gi.cards_player1 or 4, second: gi.cards_player2 or 4},
+            "medals": {first: gi.victory_player1 or 6, second: gi.victory_player2 or 6},
+            "starts": second if gi.starting == "PLAYER2" else first,
+        }
+        where = f"{path} (game_info)"
+    else:
+        where = f"{path} (its scenarios.yaml entry)"
+    validate(MemoirEntry, entry, where)
+    return _build(scenario_id, entry, data)
+
+
+def _build(sid: str, entry: dict[str, Any], raw: dict[str, Any]) -> Scenario:
     special = dict(entry.get("special") or {})
     board_raw = raw["board"]
     overlord = board_raw["type"] == "OVERLORD"

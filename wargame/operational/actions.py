@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 from wargame.errors import IllegalAction, MalformedAction
+from wargame.scenario_errors import short_repr
 
 __all__ = [
     "Action",
@@ -186,7 +187,7 @@ def check_fields(action: Action) -> None:
         if declared == "int":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise MalformedAction(f"{action.kind}: '{f.name}' must be a whole number, "
-                                      f"not {value!r:.40}")
+                                      f"not {short_repr(value, 40)}")
             if not 0 <= value <= 1000:
                 raise MalformedAction(f"{action.kind}: '{f.name}' must be between 0 and 1000")
         elif declared == "str" or declared == "str | None":
@@ -194,27 +195,29 @@ def check_fields(action: Action) -> None:
                 continue
             if not isinstance(value, str) or not 0 < len(value) <= MAX_TEXT:
                 raise MalformedAction(f"{action.kind}: '{f.name}' must be a short text (an id), "
-                                      f"not {value!r:.40}")
+                                      f"not {short_repr(value, 40)}")
         elif declared == "tuple[str, ...]":
             if not isinstance(value, tuple) or len(value) > MAX_LIST or not all(
                     isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in value):
                 raise MalformedAction(f"{action.kind}: '{f.name}' must be a list of ids, "
-                                      f"not {value!r:.40}")
+                                      f"not {short_repr(value, 40)}")
             if len(set(value)) != len(value):
                 raise MalformedAction(f"{action.kind}: '{f.name}' names the same id twice: "
-                                      f"{list(value)!r:.60}")
+                                      f"{short_repr(list(value), 60)}")
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
     """An action back from its JSON form; ``MalformedAction`` (a ValueError too) when the
     kind is unknown, a field is missing or unknown, or a field has the wrong type."""
-    if not isinstance(data, dict) or data.get("kind") not in ACTION_TYPES:
-        raise MalformedAction(f"not an action: {data!r:.80}; expected kind in {sorted(ACTION_TYPES)}")
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or (
+            data["kind"] not in ACTION_TYPES):
+        raise MalformedAction(f"not an action: {short_repr(data)}; expected kind in "
+                              f"{sorted(ACTION_TYPES)}")
     cls = ACTION_TYPES[data["kind"]]
     names = {f.name for f in fields(cls)}
-    unknown = sorted(k for k in data if k != "kind" and k not in names)
+    unknown = sorted(str(k) for k in data if k != "kind" and k not in names)
     if unknown:
-        raise MalformedAction(f"{cls.kind}: unknown field(s) {unknown!r:.60}")
+        raise MalformedAction(f"{cls.kind}: unknown field(s) {short_repr(unknown, 60)}")
     kwargs = {}
     for f in fields(cls):
         if f.name in data:
@@ -223,6 +226,6 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     try:
         action = cls(**kwargs)
     except TypeError as exc:
-        raise MalformedAction(f"action {data!r:.80}: {exc}") from None
+        raise MalformedAction(f"action {short_repr(data)}: {exc}") from None
     check_fields(action)
     return action

@@ -150,10 +150,10 @@ class MapFile(Model):
 
 
 # --- tables.yaml -----------------------------------------------------------------------------
-def _bands(rows: dict[str, Any]) -> dict[str, Any]:
+def _bands(rows: dict[str, Any], where: str) -> dict[str, Any]:
     missing = [b for b in BANDS if b not in rows]
     if missing:
-        raise expect(f"a row for every 2d6 band {list(BANDS)}", missing, missing[0])
+        raise expect(f"a row for every 2d6 band {list(BANDS)}", missing, f"{where}.{missing[0]}")
     return rows
 
 
@@ -179,7 +179,7 @@ class Crt(Model):
 
     @model_validator(mode="after")
     def _cells(self) -> Crt:
-        _bands(self.rows)
+        _bands(self.rows, "rows")
         for band, cells in self.rows.items():
             if len(cells) != len(self.columns):
                 raise ref_error(
@@ -206,7 +206,7 @@ class Bombardment(Model):
 
     @model_validator(mode="after")
     def _ranges(self) -> Bombardment:
-        _bands(self.rows)
+        _bands(self.rows, "rows")
         prev_high: int | None = 0
         for i, col in enumerate(self.columns):
             if prev_high is None or col.low != prev_high + 1:
@@ -226,7 +226,10 @@ class Bombardment(Model):
         return self
 
 
-PositiveCost = Annotated[Number, Field(gt=0)]
+# movement points: positive (a zero or negative cost would let the movement search loop) and
+# finite (at most MAX_COST: no .inf, no NaN)
+MAX_COST = 100
+PositiveCost = Annotated[Number, Field(gt=0, le=MAX_COST)]
 
 
 class TerrainSpec(Model):
@@ -292,7 +295,7 @@ class TablesFile(Model):
     def _classes(self) -> TablesFile:
         classes = self.movement_classes
         if self.carpet_bombing is not None:
-            _bands(self.carpet_bombing)
+            _bands(self.carpet_bombing, "carpet_bombing")
         for group in ("terrain", "features", "hexsides"):
             for name, spec in getattr(self, group).items():
                 for mc in spec.cost:

@@ -236,7 +236,7 @@ class M44Unit(OpenModel):
             description="kind, 2 for elite/special, then nation: infger, tank2us",
         ),
     ]
-    nbr_units: PosInt | None = None
+    nbr_units: Annotated[Int, Field(ge=1, le=4, description="figures: 1 to 4")] | None = None
     badge: Str | None = None
 
 
@@ -256,17 +256,48 @@ class M44Hexagon(OpenModel):
         return self
 
 
+# the largest doubled column of each board: 13 hexes a row (standard), 26 (Overlord)
+MAX_COL = {"STANDARD": 24, "OVERLORD": 50}
+
+
 class M44Board(OpenModel):
     type: Literal["STANDARD", "OVERLORD"]
     face: Literal["COUNTRY", "BEACH", "WINTER", "DESERT"] = "COUNTRY"
     hexagons: list[M44Hexagon]
 
+    @model_validator(mode="after")
+    def _on_board_once(self) -> M44Board:
+        seen: set[tuple[int, int]] = set()
+        last = MAX_COL[self.type]
+        for i, h in enumerate(self.hexagons):
+            if h.col > last:
+                raise expect(f"a column of the {self.type.lower()} board (0 to {last})", h.col,
+                             f"hexagons[{i}].col")
+            if (h.row, h.col) in seen:
+                raise expect("each hex listed once (one unit a hex, M44 p.6)",
+                             [h.row, h.col], f"hexagons[{i}]")
+            seen.add((h.row, h.col))
+        return self
+
+
+Cards = Annotated[Int, Field(ge=1, le=10, description="command cards in hand: 1 to 10")]
+Medals = Annotated[Int, Field(ge=1, le=20, description="medals to win: 1 to 20")]
+
 
 class M44GameInfo(OpenModel):
-    cards_player1: NonNegInt | None = None
-    cards_player2: NonNegInt | None = None
-    victory_player1: NonNegInt | None = None
-    victory_player2: NonNegInt | None = None
+    side_player1: MSide | None = None
+    side_player2: MSide | None = None
+    starting: Literal["PLAYER1", "PLAYER2"] | None = None
+    cards_player1: Cards | None = None
+    cards_player2: Cards | None = None
+    victory_player1: Medals | None = None
+    victory_player2: Medals | None = None
+
+    @model_validator(mode="after")
+    def _two_sides(self) -> M44GameInfo:
+        if self.side_player1 is not None and self.side_player1 == self.side_player2:
+            raise expect("the other side than side_player1", self.side_player2, "side_player2")
+        return self
 
 
 class M44File(OpenModel):
