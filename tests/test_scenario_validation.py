@@ -158,3 +158,15 @@ def test_long_values_are_cut_in_messages(folder, tmp_path):
     with pytest.raises(ScenarioError) as exc:
         load_scenario(bad / "scenario.yaml")
     assert len(str(exc.value).partition(", found ")[2]) <= 80
+
+
+def test_a_bundled_id_wins_over_a_folder_of_that_name_here(tmp_path, monkeypatch):
+    """Run from a folder that holds a 'normandy' folder (tests/ does), 'normandy' still means
+    the bundled scenario, not ./normandy."""
+    from wargame.scenario import load_scenario
+
+    (tmp_path / "normandy").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert load_scenario("normandy").id == "normandy"
+    with pytest.raises(ScenarioError, match="scenario.yaml"):
+        load_scenario("./normandy")  # an explicit path is a path

@@ -34,7 +34,7 @@ from typing import Any
 from wargame.errors import IllegalAction
 from wargame.games import game_from_json
 from wargame.protocol import GameDefinition, GameState
-from wargame.scenario_errors import ScenarioError
+from wargame.scenario_errors import ScenarioError, short_repr
 from wargame.schema.common import validate
 from wargame.schema.save import SaveFile
 
@@ -59,8 +59,7 @@ MAX_ACTIONS = 200_000
 
 
 def _excerpt(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return short_repr(value, limit)  # safe on deeply nested values
 
 
 def _json_plain(data: Any) -> Any:

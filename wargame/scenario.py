@@ -16,7 +16,7 @@ from typing import Any
 from wargame.hexgrid import Hex
 from wargame.operational.board import Board, board_from_dict
 from wargame.operational.tables import Tables, load_tables, tables_from_dict
-from wargame.paths import scenario_dir
+from wargame.paths import scenario_dir, scenarios_root
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 from wargame.schema.campaign import (
     BeachEntry,
@@ -305,10 +305,22 @@ def _scenario(model_type, meta, tables, board, units, divisions, setup, reinf, s
     )
 
 
+def _bundled_id(path_or_id: str | Path) -> bool:
+    """A plain name (text, no separator, not hidden) of a bundled scenario folder."""
+    if not isinstance(path_or_id, str) or not path_or_id or path_or_id.startswith("."):
+        return False
+    if any(sep in path_or_id for sep in ("/", "\\", "\x00")):
+        return False
+    return (scenarios_root() / path_or_id / "scenario.yaml").is_file()
+
+
 def load_scenario(path_or_id: str | Path) -> Scenario:
     """Load a scenario by bundled id (``"normandy"``) or by the path of its scenario.yaml/folder."""
     p = Path(path_or_id)
-    if p.suffix in (".yaml", ".yml") and p.exists():
+    if _bundled_id(path_or_id):  # an id wins over a folder of that name in the current folder
+        folder = scenario_dir(str(path_or_id))
+        meta_path = folder / "scenario.yaml"
+    elif p.suffix in (".yaml", ".yml") and p.exists():
         folder, meta_path = p.parent, p
     elif p.is_dir():
         folder, meta_path = p, p / "scenario.yaml"

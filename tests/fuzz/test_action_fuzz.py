@@ -143,9 +143,6 @@ def test_every_legal_action_survives_its_json_round_trip(sid):
         assert state.game.action_from_dict(action.to_dict()) == action
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "outside this branch's files: wargame/memoir/game.py MemoirGame.action_from_dict formats "
-    "{data!r:.80} of a non-mapping; use wargame.scenario_errors.short_repr(data)"))
 def test_a_deep_non_mapping_is_malformed():
     for sid in GAMES:
         for raw in (deep(5000), {"kind": None, "unit": deep(3000)}):

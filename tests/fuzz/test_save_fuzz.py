@@ -169,9 +169,6 @@ def test_deeply_nested_save_text_is_a_scenario_error():
     assert exc.value.field.startswith("options"), str(exc.value)
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "outside this branch's files: wargame/saves.py _excerpt uses repr() before validation "
-    "(a non-mapping save, a format-1 header); use wargame.scenario_errors.short_repr"))
 @pytest.mark.parametrize("data", [
     "<deep list>", {"format": "wargame-campaign-save", "format_version": "<deep list>"}])
 def test_deep_values_before_validation_are_scenario_errors(data):

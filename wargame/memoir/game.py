@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from wargame.errors import IllegalAction, MalformedAction
+from wargame.scenario_errors import short_repr
 
 from .actions import Action, Event, Unit
 from .battle import BattleMixin
@@ -88,7 +89,7 @@ class MemoirGame:
         """An action back from its JSON form; ``MalformedAction`` when it is not one."""
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise MalformedAction(
-                f"a Memoir '44 action is a mapping with a 'kind', not {data!r:.80}")
+                f"a Memoir '44 action is a mapping with a 'kind', not {short_repr(data)}")
         try:
             action = Action.from_dict(data)
         except (TypeError, ValueError, KeyError) as exc:
@@ -96,9 +97,9 @@ class MemoirGame:
         for name in ("unit", "card"):
             value = getattr(action, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise MalformedAction(f"'{name}' must be a whole number, not {value!r:.40}")
+                raise MalformedAction(f"'{name}' must be a whole number, not {short_repr(value, 40)}")
         if action.option is not None and not isinstance(action.option, str):
-            raise MalformedAction(f"'option' must be text, not {action.option!r:.40}")
+            raise MalformedAction(f"'option' must be text, not {short_repr(action.option, 40)}")
         if action.hex is not None and not all(isinstance(c, int) and not isinstance(c, bool)
                                               for c in (action.hex.q, action.hex.r)):
             raise MalformedAction("'hex' must be two whole numbers [q, r]")
