@@ -5,6 +5,7 @@ A real server in a thread on 127.0.0.1 (no browser, no dashboard session)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import sys
 import time
@@ -122,7 +123,9 @@ def _websocket(port: int, origin: str) -> str | int:
         connection.close()
         return "open"
 
-    return asyncio.run(connect())
+    # its own thread and loop: the browser tests' playwright may keep a loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, connect()).result()
 
 
 def test_the_websocket_accepts_only_the_listed_origins(server):
