@@ -1,0 +1,145 @@
+"""A Memoir '44 opponent that plans under hidden information ("normal").
+
+At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn) the policy:
+
+1. lists its candidate cards (the playable ones, one per distinct effect), keeps the ``width``
+   best by the easy policy's value;
+2. builds ``worlds`` determinisations of what it cannot see: the cards that are neither in its
+   hand nor in the discard pile (the opponent's hand and the deck) are sorted, shuffled by a
+   generator seeded from ``(seed, len(history))`` and dealt back -- so the opponent's hand and
+   the deck order never influence it -- and each world gets dice of its own (never the
+   game's future rolls);
+3. plays each candidate in each world (the same worlds for every candidate: common random
+   numbers) to the end of its turn with the easy policy, then ``reply`` of the opponent's
+   turn, and scores the result: medals, material and the exact expected battles each side
+   could fight next;
+4. plays the candidate of best mean score.
+
+The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` as a
+safety cap. Other decisions (orders, moves, battles, pending decisions) are the easy
+policy's. The policy keeps no memory: its choice depends on the position and its seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from wargame.dice import Dice
+from wargame.memoir.actions import Action
+from wargame.memoir.board import other_side
+from wargame.memoir.cards import card
+from wargame.memoir.game import MemoirState
+
+from .memoir_easy import KILL_FIGURE, EasyBrain, card_value, decide
+
+__all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
+
+WIN = 50.0
+
+
+def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
+    """A copy of ``state`` in which the cards ``side`` cannot see (the other side's hand and
+    the deck) are dealt again at random from their sorted pool, with fresh dice.
+
+    Only the sizes of the other hand and of the deck are kept: the result does not depend on
+    which unseen card is where."""
+    st = state.clone()
+    enemy = other_side(side)
+    pool = sorted(st.hands[enemy] + st.deck)
+    rng.shuffle(pool)
+    n = len(st.hands[enemy])
+    st.hands[enemy] = pool[:n]
+    st.deck = pool[n:]
+    st.dice = Dice(rng.randrange(2**31))
+    return st
+
+
+def evaluate(state: MemoirState, side: str) -> float:
+    """The position for ``side`` in medals: victory, medals, figures on the board, and the
+    best battle each unit could fight next turn (own units count half: it is not our
+    turn)."""
+    enemy = other_side(side)
+    if state.winner:
+        return WIN if state.winner == side else -WIN
+    v = float(state.medals(side) - state.medals(enemy))
+    brain = EasyBrain(state)
+    for u in state.live_units(None):
+        sign = 1.0 if u.side == side else -1.0
+        v += sign * KILL_FIGURE * u.figures
+        v -= sign * brain.threat(state, u, u.hex)
+    return v
+
+
+def _effect_key(a: Action) -> tuple:
+    c = card(a.card)
+    return (c.name, c.section, a.option)
+
+
+class MemoirSearchPolicy:
+    """The "normal" computer player: determinised Monte Carlo over its card plays."""
+
+    def __init__(self, seed: int = 0, iterations: int = 24, width: int = 4,
+                 reply: bool = False, max_seconds: float = 1.0) -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self.width = width
+        self.reply = reply
+        self.max_seconds = max_seconds
+
+    def rng_for(self, state: MemoirState) -> random.Random:
+        return random.Random(self.seed * 1_000_003 + len(state.history))
+
+    def choose(self, state: MemoirState) -> Action:
+        return self._decide(state)[0]
+
+    def explain(self, state: MemoirState) -> str:
+        return self._decide(state)[1]
+
+    # ------------------------------------------------------------------ search
+    def _decide(self, state: MemoirState) -> tuple[Action, str]:
+        if state.pending or state.phase != "card" or state.winner:
+            return decide(state)
+        acts = state.legal_actions()
+        seen: dict[tuple, Action] = {}
+        for a in acts:
+            seen.setdefault(_effect_key(a), a)
+        cands = list(seen.values())
+        if len(cands) == 1:
+            return cands[0], "the only card worth playing"
+        side = state.active
+        prior = {a: card_value(state, a)[0] for a in cands}
+        cands.sort(key=lambda a: -prior[a])
+        cands = cands[: self.width]
+        rng = self.rng_for(state)
+        n_worlds = max(1, self.iterations // len(cands))
+        worlds = [determinise(state, side, rng) for _ in range(n_worlds)]
+        totals = dict.fromkeys(cands, 0.0)
+        counts = dict.fromkeys(cands, 0)
+        start = time.perf_counter()
+        for w in worlds:
+            for a in cands:
+                totals[a] += self._rollout(w, a, side)
+                counts[a] += 1
+            if time.perf_counter() - start > self.max_seconds:
+                break
+        means = {a: totals[a] / counts[a] for a in cands if counts[a]}
+        best = max(means, key=lambda a: (means[a], prior[a]))
+        runner = sorted(means.values(), reverse=True)
+        margin = runner[0] - runner[1] if len(runner) > 1 else 0.0
+        title = card(best.card).title + (f" [{best.option}]" if best.option else "")
+        return best, (f"played {title}: {means[best]:+.2f} medals on average over "
+                      f"{counts[best]} sampled deals and dice, {margin:.2f} ahead of the "
+                      f"next card")
+
+    def _rollout(self, world: MemoirState, a: Action, side: str) -> float:
+        st = world.clone()
+        st.dice = Dice(world.dice.seed)  # the same dice for every candidate in this world
+        st.apply(a, validate=False)
+        turns = 2 if self.reply else 1
+        start_turn = st.turn
+        guard = 0
+        while not st.winner and st.turn < start_turn + turns and guard < 400:
+            st.apply(decide(st)[0], validate=False)
+            guard += 1
+        return evaluate(st, side)
