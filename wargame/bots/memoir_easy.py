@@ -35,7 +35,7 @@ from wargame.memoir.cards import card
 from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
 
-__all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain"]
+__all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain", "decide", "card_value", "unit_medals"]
 
 KILL_FIGURE = 0.12  # medals per expected figure lost short of elimination
 FLAG = 0.04  # medals per flag that makes a surviving unit retreat
@@ -62,7 +62,7 @@ def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
     return total
 
 
-def _medals_for(state: MemoirState, u: Unit) -> int:
+def unit_medals(state: MemoirState, u: Unit) -> int:
     per = (state.scenario.opt("elimination_medals") or {}).get(u.side, {})
     return int(per.get(u.kind, 1))
 
@@ -83,7 +83,7 @@ class EasyBrain:
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
                      ) -> float:
         n = st.battle_dice(u, target, check_order=False)[0] if dice is None else dice
-        return attack_value(n, target.kind, target.figures, _medals_for(st, target))
+        return attack_value(n, target.kind, target.figures, unit_medals(st, target))
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
@@ -100,7 +100,7 @@ class EasyBrain:
         """What the enemy could do to ``u`` standing on ``h`` next turn (one hex of movement
         for infantry and armour, line of sight ignored), weighted by ``THREAT_WEIGHT``."""
         t = _terrain(st)
-        medals = _medals_for(st, u)
+        medals = unit_medals(st, u)
         total = 0.0
         for e in st.live_units(other_side(u.side)):
             d = e.hex.distance(h)
@@ -236,12 +236,12 @@ def card_value(state: MemoirState, a: Action) -> tuple[float, str]:
                       "battles")
     if st.phase == "air":
         per = 2 if side == "ALLIES" else 1  # M44 Air Power: dice a hex
-        vals = sorted((attack_value(per, e.kind, e.figures, _medals_for(st, e), True)
+        vals = sorted((attack_value(per, e.kind, e.figures, unit_medals(st, e), True)
                        for e in st.live_units(enemy)), reverse=True)
         v = sum(vals[:3])
         return v, f"air strike worth {v:.2f} medals"
     if st.phase == "barrage":
-        v = max((attack_value(4, e.kind, e.figures, _medals_for(st, e))
+        v = max((attack_value(4, e.kind, e.figures, unit_medals(st, e))
                  for e in st.live_units(enemy)), default=0.0)
         return v, f"barrage worth {v:.2f} medals"
     if st.phase == "medics":
@@ -296,7 +296,7 @@ def decide(state: MemoirState) -> tuple[Action, str]:
 
             def air(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(per, e.kind, e.figures, _medals_for(state, e), True)
+                return attack_value(per, e.kind, e.figures, unit_medals(state, e), True)
             best = max(targets, key=air)
             return best, f"air power on {best.hex}: {air(best):.2f} medals expected"
         return Action("air_strike"), "air strike on the targets chosen"
@@ -305,7 +305,7 @@ def decide(state: MemoirState) -> tuple[Action, str]:
         if shots:
             def bar(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(4, e.kind, e.figures, _medals_for(state, e))
+                return attack_value(4, e.kind, e.figures, unit_medals(state, e))
             best = max(shots, key=bar)
             return best, f"barrage on {best.hex}: {bar(best):.2f} medals expected"
     if ph == "medics":

@@ -29,9 +29,18 @@ from wargame.dice import Dice
 from wargame.memoir.actions import Action
 from wargame.memoir.board import other_side
 from wargame.memoir.cards import card
+from wargame.memoir.dice import expected_hits
 from wargame.memoir.game import MemoirState
 
-from .memoir_easy import KILL_FIGURE, EasyBrain, card_value, decide
+from .memoir_easy import (
+    ADVANCE,
+    KILL_FIGURE,
+    EasyBrain,
+    attack_value,
+    card_value,
+    decide,
+    unit_medals,
+)
 
 __all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
 
@@ -55,20 +64,52 @@ def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirStat
     return st
 
 
-def evaluate(state: MemoirState, side: str) -> float:
-    """The position for ``side`` in medals: victory, medals, figures on the board, and the
-    best battle each unit could fight next turn (own units count half: it is not our
-    turn)."""
+def evaluate(state: MemoirState, side: str, own_threat: float = 1.0,
+             enemy_threat: float = 1.0) -> float:
+    """The position for ``side`` in medals, on the easy policy's scale: victory, medals,
+    figures on the board, and each unit's ground (objectives held, the battles the enemy could
+    fight against it next turn, the distance to the nearest enemy); ``own_threat`` weighs the
+    threat our units pose in return."""
     enemy = other_side(side)
     if state.winner:
         return WIN if state.winner == side else -WIN
     v = float(state.medals(side) - state.medals(enemy))
     brain = EasyBrain(state)
     for u in state.live_units(None):
-        sign = 1.0 if u.side == side else -1.0
-        v += sign * KILL_FIGURE * u.figures
-        v -= sign * brain.threat(state, u, u.hex)
+        ground = (brain.objective_value(state, u.side, u.hex)
+                  - ADVANCE * brain.nearest_enemy(state, u.side, u.hex))
+        if u.side == side:
+            v += KILL_FIGURE * u.figures + ground - enemy_threat * brain.threat(state, u, u.hex)
+        else:
+            v -= KILL_FIGURE * u.figures + ground - own_threat * brain.threat(state, u, u.hex)
     return v
+
+
+def expected_battles(state: MemoirState, side: str) -> float:
+    """The battles ``side``'s ordered units can still fight, in expected medals (exact odds),
+    the best first, each target weakened by the hits expected before."""
+    figures = {e.id: float(e.figures) for e in state.live_units(other_side(side))}
+    shooters = [u for u in state.live_units(side) if state.can_battle(u)[0]]
+    total = 0.0
+    used: set[int] = set()
+    while True:
+        best = None
+        for u in shooters:
+            if u.id in used:
+                continue
+            for h in state.battle_targets(u.id):
+                e = state.unit_at(h)
+                n = state.battle_dice(u, e)[0]
+                figs = max(1, round(figures[e.id]))
+                v = attack_value(n, e.kind, figs, unit_medals(state, e))
+                if best is None or v > best[0]:
+                    best = (v, u, e, n)
+        if best is None:
+            return total
+        v, u, e, n = best
+        total += v * state.ctx.battles.get(u.id, 1)
+        used.add(u.id)
+        figures[e.id] = max(0.0, figures[e.id] - float(expected_hits(n, e.kind)))
 
 
 def _effect_key(a: Action) -> tuple:
@@ -80,11 +121,14 @@ class MemoirSearchPolicy:
     """The "normal" computer player: determinised Monte Carlo over its card plays."""
 
     def __init__(self, seed: int = 0, iterations: int = 24, width: int = 4,
-                 reply: bool = False, max_seconds: float = 1.0) -> None:
+                 reply: bool = False, horizon: str = "turn", own_threat: float = 1.0,
+                 max_seconds: float = 1.0) -> None:
         self.seed = seed
         self.iterations = iterations
         self.width = width
         self.reply = reply
+        self.horizon = horizon
+        self.own_threat = own_threat
         self.max_seconds = max_seconds
 
     def rng_for(self, state: MemoirState) -> random.Random:
@@ -136,10 +180,33 @@ class MemoirSearchPolicy:
         st = world.clone()
         st.dice = Dice(world.dice.seed)  # the same dice for every candidate in this world
         st.apply(a, validate=False)
+        guard = 0
+        if self.horizon == "reply":
+            # my turn to its end, then the other side's orders and moves: its battles are
+            # counted at their exact expected value
+            start_turn = st.turn
+            while (not st.winner and guard < 600 and st.turn <= start_turn + 1
+                   and not (st.turn == start_turn + 1 and st.phase == "battle"
+                            and not st.pending)):
+                st.apply(decide(st)[0], validate=False)
+                guard += 1
+            v = evaluate(st, side, self.own_threat, enemy_threat=0.0)
+            if st.winner or st.turn != start_turn + 1:
+                return v
+            return v - expected_battles(st, other_side(side))
+        if self.horizon == "battle":
+            # to the battle phase; its battles are counted at their exact expected value
+            start_turn = st.turn
+            while (not st.winner and st.turn == start_turn and guard < 400
+                   and not (st.phase == "battle" and not st.pending)):
+                st.apply(decide(st)[0], validate=False)
+                guard += 1
+            if st.winner or st.turn != start_turn:
+                return evaluate(st, side, self.own_threat)
+            return evaluate(st, side, self.own_threat) + expected_battles(st, side)
         turns = 2 if self.reply else 1
         start_turn = st.turn
-        guard = 0
         while not st.winner and st.turn < start_turn + turns and guard < 400:
             st.apply(decide(st)[0], validate=False)
             guard += 1
-        return evaluate(st, side)
+        return evaluate(st, side, self.own_threat)
