@@ -10,10 +10,14 @@ At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn)
    the deck order never influence it -- and each world gets dice of its own (never the
    game's future rolls);
 3. plays each candidate in each world (the same worlds for every candidate: common random
-   numbers) to the end of its turn with the easy policy, then ``reply`` of the opponent's
-   turn, and scores the result: medals, material and the exact expected battles each side
-   could fight next;
-4. plays the candidate of best mean score.
+   numbers) with the easy policy up to its ``horizon`` and scores the result with
+   ``evaluate`` (medals, figures, ground, threats):
+   - ``"battle"`` (default): to the start of its battles, which count at their exact expected
+     value (``expected_battles``): no dice noise, the real orders and moves of the turn;
+   - ``"turn"``: to the end of its turn, battles rolled with the world's dice;
+   - ``"reply"``: its turn, then the opponent's orders and moves from its sampled hand, whose
+     battles count at their exact expected value against us (slow: several seconds);
+4. plays the candidate of best mean score (ties: easy's value).
 
 The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` as a
 safety cap. Other decisions (orders, moves, battles, pending decisions) are the easy
@@ -45,6 +49,7 @@ from .memoir_easy import (
 __all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
 
 WIN = 50.0
+HORIZONS = ("battle", "turn", "reply")
 
 
 def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
@@ -120,9 +125,12 @@ def _effect_key(a: Action) -> tuple:
 class MemoirSearchPolicy:
     """The "normal" computer player: determinised Monte Carlo over its card plays."""
 
-    def __init__(self, seed: int = 0, iterations: int = 24, width: int = 4,
-                 reply: bool = False, horizon: str = "turn", own_threat: float = 1.0,
+    def __init__(self, seed: int = 0, iterations: int = 8, width: int = 4,
+                 reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
                  max_seconds: float = 1.0) -> None:
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
+                             f"{horizon!r:.40}")
         self.seed = seed
         self.iterations = iterations
         self.width = width
