@@ -300,12 +300,12 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
         self.new_button.on_click(lambda _e: self.store.new_game(self.chooser.value))
         self.computer_side = pn.widgets.Select(
-            name=TEXT["computer_side"], value=store.computer, width=140,
+            label=TEXT["computer_side"], value=store.computer, width=140,
             options={"nobody": "none", "the Allies": ALLIES, "the Axis": AXIS})
         self.computer_side.param.watch(
             lambda e: setattr(self.store, "computer", e.new), "value")
         self.computer_player = pn.widgets.Select(
-            name=TEXT["computer_player"], value=store.computer_player, width=120,
+            label=TEXT["computer_player"], value=store.computer_player, width=120,
             options=list(COMPUTER_PLAYERS))
         self.computer_player.param.watch(
             lambda e: setattr(self.store, "computer_player", e.new), "value")
