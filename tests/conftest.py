@@ -46,9 +46,6 @@ SLOW_TESTS = frozenset({
         ("test_cli.py", "test_autoplay_dragoon_json_and_save"),  # 7.5
         ("normandy/test_campaign.py", "test_full_campaign_random_play_and_replay"),  # 6
         ("bots/test_greedy.py", "test_dragoon_greedy_beats_random_on_each_side"),  # 2 x 4
-        ("bots/test_memoir_players.py", "test_easy_beats_random_on_fixed_seeds"),  # 3
-        ("bots/test_memoir_players.py",
-         "test_easy_plays_legally_to_the_end_and_the_game_replays"),  # 0.8 + 2.9
         ("variants/test_campaign_and_saves.py", "test_save_and_load_with_variants"),  # 4
         ("operational/test_engine_properties.py",
          "test_illegal_actions_never_change_state"),  # 3.6
