@@ -30,7 +30,7 @@ from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.memoir import rules
 from wargame.memoir.actions import Action, Unit
-from wargame.memoir.board import other_side
+from wargame.memoir.board import hex_to_m44, other_side
 from wargame.memoir.cards import card
 from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
@@ -194,6 +194,14 @@ class EasyBrain:
 
 
 # ---------------------------------------------------------------------- decisions
+def _where(h: Hex | None) -> str:
+    """A hex as the rulebook names it: (row, column)."""
+    if h is None:
+        return "-"
+    r, c = hex_to_m44(h)
+    return f"({r},{c})"
+
+
 def _card_title(a: Action) -> str:
     c = card(a.card)
     return c.title + (f" [{a.option}]" if a.option else "")
@@ -298,7 +306,7 @@ def decide(state: MemoirState) -> tuple[Action, str]:
                 e = state.unit_at(a.hex)
                 return attack_value(per, e.kind, e.figures, unit_medals(state, e), True)
             best = max(targets, key=air)
-            return best, f"air power on {best.hex}: {air(best):.2f} medals expected"
+            return best, f"air power on {_where(best.hex)}: {air(best):.2f} medals expected"
         return Action("air_strike"), "air strike on the targets chosen"
     if ph == "barrage":
         shots = [a for a in acts if a.kind == "barrage"]
@@ -307,7 +315,7 @@ def decide(state: MemoirState) -> tuple[Action, str]:
                 e = state.unit_at(a.hex)
                 return attack_value(4, e.kind, e.figures, unit_medals(state, e))
             best = max(shots, key=bar)
-            return best, f"barrage on {best.hex}: {bar(best):.2f} medals expected"
+            return best, f"barrage on {_where(best.hex)}: {bar(best):.2f} medals expected"
     if ph == "medics":
         heal = [a for a in acts if a.kind == "medics"]
         if heal:
@@ -334,7 +342,7 @@ def _move(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
         s, f = brain.hex_score(u, a.hex, cost)
         gain = s - base[u.id]
         if best is None or gain > best[0]:
-            best = (gain, a, f"moved unit {u.id} to {a.hex}: +{gain:.2f} medals "
+            best = (gain, a, f"moved unit {u.id} to {_where(a.hex)}: +{gain:.2f} medals "
                              f"({f:.2f} from its battle)")
     if best is not None and best[0] > 1e-9:
         return best[1], best[2]
@@ -349,7 +357,7 @@ def _battle(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
             u, e = state.units[a.unit], state.unit_at(a.hex)
             n = state.battle_dice(u, e)[0]
             v = brain.battle_value(state, u, e, n)
-            why = (f"unit {u.id} battles {e.kind} at {a.hex} with {n} dice: "
+            why = (f"unit {u.id} battles {e.kind} at {_where(a.hex)} with {n} dice: "
                    f"{v:.2f} medals expected")
         elif a.kind == "remove_wire":
             v, why = 0.005, f"unit {a.unit} removes the wire"
@@ -376,7 +384,7 @@ def _pending(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
         u = state.units[p.unit]
         scored = [(brain.hex_score(u, a.hex, 0, fire=False)[0], a) for a in acts]
         v, a = max(scored, key=lambda t: t[0])
-        return a, f"retreat unit {u.id} to {a.hex}, the safest hex"
+        return a, f"retreat unit {u.id} to {_where(a.hex)}, the safest hex"
     if p.kind == "take_ground":
         u = state.units[p.unit]
         take = next(a for a in acts if a.kind == "take_ground")
