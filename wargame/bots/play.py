@@ -14,14 +14,16 @@ from typing import Any
 
 from wargame.bots.campaign_random import RandomPolicy
 from wargame.bots.greedy import GreedyPolicy
+from wargame.bots.memoir_easy import MemoirEasyPolicy
 from wargame.bots.memoir_random import MemoirRandomPolicy
+from wargame.bots.memoir_search import MemoirSearchPolicy
 from wargame.protocol import GameDefinition, GameState, Policy
 
 __all__ = ["POLICY_NAMES", "make_policy", "play", "play_policies", "play_random_game"]
 
 POLICY_NAMES: dict[str, tuple[str, ...]] = {
     "campaign": ("greedy", "random"),
-    "memoir": ("random",),
+    "memoir": ("random", "easy", "normal"),
 }
 
 
@@ -33,6 +35,10 @@ def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
                          f"{', '.join(known)}")
     if game.kind == "campaign":
         return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
+    if name == "easy":
+        return MemoirEasyPolicy(seed)
+    if name == "normal":
+        return MemoirSearchPolicy(seed)
     return MemoirRandomPolicy(seed)
 
 

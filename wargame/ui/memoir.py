@@ -32,7 +32,7 @@ from wargame.memoir import (
 )
 from wargame.memoir.scenario import load_scenario
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
-from wargame.ui.memoir_model import TEXT, MemoirStore, where
+from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
@@ -299,6 +299,16 @@ class MemoirDashboard(pn.viewable.Viewer):
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
         self.new_button.on_click(lambda _e: self.store.new_game(self.chooser.value))
+        self.computer_side = pn.widgets.Select(
+            label=TEXT["computer_side"], value=store.computer, width=140,
+            options={"nobody": "none", "the Allies": ALLIES, "the Axis": AXIS})
+        self.computer_side.param.watch(
+            lambda e: setattr(self.store, "computer", e.new), "value")
+        self.computer_player = pn.widgets.Select(
+            label=TEXT["computer_player"], value=store.computer_player, width=120,
+            options=list(COMPUTER_PLAYERS))
+        self.computer_player.param.watch(
+            lambda e: setattr(self.store, "computer_player", e.new), "value")
         self.status = StatusView(store)
         self.controls = ControlsView(store)
         self.hand_view = HandView(store)
@@ -313,7 +323,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.map_holder = pn.Column(self.map)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view)
-        self.layout = pn.Column(pn.Row(self.chooser, self.new_button),
+        self.layout = pn.Column(pn.Row(self.chooser, self.new_button, self.computer_side,
+                                       self.computer_player),
                                 pn.Row(side, self.map_holder))
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:

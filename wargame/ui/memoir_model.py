@@ -15,6 +15,7 @@ from typing import Any
 import param
 
 from wargame.bots.memoir_random import auto_action
+from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
 from wargame.memoir import (
     ALLIES,
@@ -26,6 +27,7 @@ from wargame.memoir import (
     hex_to_m44,
 )
 from wargame.memoir.dice import hits_distribution
+from wargame.protocol import Policy
 from wargame.ui.store import GameStore, batched
 from wargame.ui.text import UI
 
@@ -58,12 +60,16 @@ TEXT = {
     "end.battle": "End battles (draw a card)",
     "undo": "Undo",
     "auto": "Auto-answer",
+    "computer_side": "Computer plays",
+    "computer_player": "Computer player",
     "new": "New game",
     "save": "Save",
     "load": "Load a save:",
 }
 
 SIDE_NAMES = {ALLIES: "Allies", AXIS: "Axis"}
+# the computer players of the dashboard: the engine's auto answer and the bundled policies
+COMPUTER_PLAYERS = ("auto", *POLICY_NAMES["memoir"])
 END_KINDS = ("end_orders", "end_moves", "end_battles", "air_strike")
 
 
@@ -89,6 +95,9 @@ class MemoirStore(GameStore):
     seed = param.Integer(default=44)
     selected = param.Integer(default=None, allow_None=True)
     computer = param.Selector(default="none", objects=["none", ALLIES, AXIS])
+    computer_player = param.Selector(default="easy", objects=list(COMPUTER_PLAYERS),
+                                     doc="how the computer plays: 'auto' answers (first "
+                                         "option, end the phase) or a bundled Memoir policy")
 
     TEXT = {**UI, **TEXT, "nothing_to_undo": TEXT["undo_none"]}
 
@@ -96,6 +105,13 @@ class MemoirStore(GameStore):
         game = MemoirGame.from_scenario(str(scenario))
         super().__init__(game, seed, scenario=str(scenario), **params)
         self.seed = int(seed)
+        self.param.watch(lambda _e: self._player_changed(), "computer_player")
+
+    def _player_changed(self) -> None:
+        """Another computer player: the next computer action is the new one's."""
+        self._policy = None
+        if self.computer != "none":
+            self._computer_changed()
 
     # ------------------------------------------------------------------ GameStore hooks
     def opening_events(self, state: MemoirState) -> list[Any]:
@@ -113,8 +129,10 @@ class MemoirStore(GameStore):
         if s.phase not in ("move", "battle"):
             self.selected = None
 
-    def make_policy(self) -> AutoPolicy:
-        return AutoPolicy()
+    def make_policy(self) -> Policy:
+        if self.computer_player == "auto":
+            return AutoPolicy()
+        return make_policy(self.game, self.computer_player, self.seed)
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(side or "", str(side))

@@ -1,0 +1,436 @@
+"""A Memoir '44 heuristic opponent ("easy"): exact dice odds, good ground, no look-ahead.
+
+Every choice is scored in *medals* (the victory currency, M44 p.14 Victory) from the exact
+battle dice distributions of ``wargame.memoir.dice`` (M44 p.12 Resolving Combat):
+
+- a battle is worth P(eliminating the target) x its medals, plus a little per expected figure
+  lost and per flag (M44 p.12 Retreat), rolled with the engine's own ``battle_dice`` (range,
+  line of sight, terrain protection, card bonuses);
+- a hex is worth the best battle a unit could fight from it, the medals of an objective on it,
+  minus the battles the enemy could fight against it (its cover, M44 p.17 Terrain), plus a
+  small pull toward the nearest enemy;
+- a card is worth the units it would order (greedily, by what each could achieve this turn),
+  or its targets (Air Power, Barrage), or the figures it could bring back (Medics).
+
+Pending decisions: retreat to the safest hex, take ground when the new hex is as good (armour
+always: it earns an overrun, M44 p.13), always ambush, keep the better Recon card.
+
+The policy reads only public information (the board, its own hand, the cards played) and
+keeps no memory: its choice depends on the position alone and is deterministic. It never
+looks at the state's dice: a card that rolls when played (Their Finest Hour) is tried on a
+copy with dice of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from wargame.dice import Dice
+from wargame.hexgrid import Hex
+from wargame.memoir import rules
+from wargame.memoir.actions import Action, Unit
+from wargame.memoir.board import hex_to_m44, other_side
+from wargame.memoir.cards import card
+from wargame.memoir.dice import outcome_distribution
+from wargame.memoir.game import MemoirState
+
+__all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain", "decide", "card_value", "unit_medals"]
+
+KILL_FIGURE = 0.12  # medals per expected figure lost short of elimination
+FLAG = 0.04  # medals per flag that makes a surviving unit retreat
+THREAT_WEIGHT = 0.3  # share of an enemy unit's possible battle counted as a threat
+ADVANCE = 0.015  # medals per hex closer to the nearest enemy
+OBJECTIVE = 0.6  # share of an objective's medals for standing on it
+
+
+@lru_cache(maxsize=4096)
+def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
+                 stars: bool = False) -> float:
+    """Expected medals of rolling ``dice`` at a unit of ``kind`` with ``figures`` left:
+    P(elimination) x ``medals`` + ``KILL_FIGURE`` per figure lost + ``FLAG`` per flag on a
+    survivor (exact, ``outcome_distribution``)."""
+    if dice <= 0 or figures <= 0:
+        return 0.0
+    total = 0.0
+    for (hits, flags), p in outcome_distribution(dice, kind, stars).items():
+        pf = float(p)
+        if hits >= figures:
+            total += pf * medals
+        else:
+            total += pf * (KILL_FIGURE * hits + FLAG * min(flags, 2))
+    return total
+
+
+def unit_medals(state: MemoirState, u: Unit) -> int:
+    per = (state.scenario.opt("elimination_medals") or {}).get(u.side, {})
+    return int(per.get(u.kind, 1))
+
+
+def _terrain(state: MemoirState) -> rules.Terrainish:
+    return rules.Terrainish(state.scenario, state.occupancy(), state.sandbags, state.wire)
+
+
+class EasyBrain:
+    """The scoring functions of the easy policy over one state (read-only for the caller:
+    hypothetical placements happen on a private copy)."""
+
+    def __init__(self, state: MemoirState) -> None:
+        self.state = state
+        self._copy: MemoirState | None = None
+
+    # ------------------------------------------------------------------ basic values
+    def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
+                     ) -> float:
+        n = st.battle_dice(u, target, check_order=False)[0] if dice is None else dice
+        return attack_value(n, target.kind, target.figures, unit_medals(st, target))
+
+    def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
+        reach = len(rules.RANGE[u.kind]) - 1
+        best, who = 0.0, None
+        for e in st.live_units(other_side(u.side)):
+            if u.hex.distance(e.hex) > reach:
+                continue
+            v = self.battle_value(st, u, e)
+            if v > best:
+                best, who = v, e
+        return best, who
+
+    def threat(self, st: MemoirState, u: Unit, h: Hex) -> float:
+        """What the enemy could do to ``u`` standing on ``h`` next turn (one hex of movement
+        for infantry and armour, line of sight ignored), weighted by ``THREAT_WEIGHT``."""
+        t = _terrain(st)
+        medals = unit_medals(st, u)
+        total = 0.0
+        for e in st.live_units(other_side(u.side)):
+            d = e.hex.distance(h)
+            if d > 7:
+                continue
+            d_eff = d if e.kind == "gun" else max(1, d - 1)
+            n = rules.base_dice(e.kind, d_eff)
+            if n == 0:
+                continue
+            n -= rules.protection(t, h, u.side, e.kind, e.hex)
+            total += attack_value(n, u.kind, u.figures, medals)
+        return THREAT_WEIGHT * total
+
+    def objective_value(self, st: MemoirState, side: str, h: Hex) -> float:
+        v = 0.0
+        for i, obj in enumerate(st.scenario.objectives):
+            if obj.side != side or h not in obj.hexes:
+                continue
+            if obj.permanent and st.permanent.get(str(i)) == side:
+                continue
+            v += obj.medals * (1.0 if obj.permanent else OBJECTIVE)
+        return v
+
+    def nearest_enemy(self, st: MemoirState, side: str, h: Hex) -> int:
+        ds = [e.hex.distance(h) for e in st.live_units(other_side(side))]
+        return min(ds) if ds else 0
+
+    def can_fire_after(self, st: MemoirState, u: Unit, h: Hex, cost: int) -> bool:
+        """M44 p.6-9: may ``u`` battle after moving ``cost`` hexes to ``h`` this turn?"""
+        effect = st.ctx.effect
+        if effect == "dig_in" or st.board.terrain(h) == "ocean":
+            return False
+        if u.kind == "gun":
+            return cost == 0
+        if u.kind == "inf":
+            limit = 1
+            if u.special == "special" or effect == "infantry_assault":
+                limit = 2
+            if effect == "behind_enemy_lines":
+                limit = 3
+            if cost > limit:
+                return False
+        if cost > 0 and st.board.terrain(h) in rules.NO_BATTLE_TERRAIN \
+                and u.special != "resistance":
+            return False
+        return True
+
+    def _work(self) -> MemoirState:
+        if self._copy is None:
+            self._copy = self.state.clone()
+        return self._copy
+
+    def hex_score(self, u0: Unit, h: Hex, cost: int, fire: bool = True) -> tuple[float, float]:
+        """(score, fire part) of unit ``u0`` standing on ``h`` after moving ``cost`` hexes."""
+        st = self._work()
+        u = st.units[u0.id]
+        orig = u.hex
+        if h != orig:
+            st.place(u, h)
+        try:
+            fire_v = 0.0
+            if fire and self.can_fire_after(st, u, h, cost):
+                fire_v = self.best_battle(st, u)[0]
+                if st.ctx.effect == "artillery_bombard" and u.kind == "gun":
+                    fire_v *= 2
+            score = (fire_v + self.objective_value(st, u.side, h) - self.threat(st, u, h)
+                     - ADVANCE * self.nearest_enemy(st, u.side, h))
+        finally:
+            if h != orig:
+                st.place(u, orig)
+        return score, fire_v
+
+    def destinations(self, st: MemoirState, u: Unit) -> dict[Hex, int]:
+        opts = dict(st.move_options(u.id)) if st.max_move(u) > 0 else {}
+        opts[u.hex] = 0
+        return opts
+
+    def order_potential(self, st: MemoirState, u: Unit) -> tuple[float, float]:
+        """(gain of ordering ``u`` under the card in play, expected battle value)."""
+        if st.ctx.effect == "dig_in":
+            if u.hex in st.sandbags:
+                return 0.01, 0.0
+            return 0.02 + 0.5 * self.threat(st, u, u.hex), 0.0
+        base = self.hex_score(u, u.hex, 0, fire=False)[0]
+        best, best_fire = base, 0.0
+        for h, c in self.destinations(st, u).items():
+            s, f = self.hex_score(u, h, c)
+            if s > best:
+                best, best_fire = s, f
+        return 0.01 + best - base, best_fire
+
+
+# ---------------------------------------------------------------------- decisions
+def _where(h: Hex | None) -> str:
+    """A hex as the rulebook names it: (row, column)."""
+    if h is None:
+        return "-"
+    r, c = hex_to_m44(h)
+    return f"({r},{c})"
+
+
+def _card_title(a: Action) -> str:
+    c = card(a.card)
+    return c.title + (f" [{a.option}]" if a.option else "")
+
+
+def order_units(st: MemoirState, brain: EasyBrain) -> tuple[float, float, list[int]]:
+    """Greedily order units on ``st`` (order phase, played in place): the best potential
+    first. Returns (total gain, total expected battle value, units ordered)."""
+    pots = {u.id: brain.order_potential(st, u) for u in st.live_units(st.active)}
+    total = fire = 0.0
+    ordered: list[int] = []
+    while st.phase == "order" and not st.pending and not st.winner:
+        acts = [a for a in st.legal_actions() if a.kind == "order"]
+        if not acts:
+            break
+        best = max(acts, key=lambda a: (pots.get(a.unit, (0.0, 0.0))[0], -a.unit))
+        g, f = pots.get(best.unit, (0.0, 0.0))
+        if g <= 0:
+            break
+        st.apply(best, validate=False)
+        total += g
+        fire += f
+        ordered.append(best.unit)
+    return total, fire, ordered
+
+
+def card_value(state: MemoirState, a: Action) -> tuple[float, str]:
+    """The value of playing card action ``a`` now and a short reason."""
+    st = state.clone()
+    st.dice = Dice(7919 + len(state.history))  # never the game's own future dice
+    st.apply(a, validate=False)
+    brain = EasyBrain(st)
+    side = state.active
+    enemy = other_side(side)
+    if st.winner:
+        return (100.0 if st.winner == side else -100.0), "ends the game"
+    if st.phase == "order":
+        gain, fire, ordered = order_units(st, brain)
+        return gain, (f"{len(ordered)} units ordered, {fire:.2f} medals expected from "
+                      "battles")
+    if st.phase == "air":
+        per = 2 if side == "ALLIES" else 1  # M44 Air Power: dice a hex
+        vals = sorted((attack_value(per, e.kind, e.figures, unit_medals(st, e), True)
+                       for e in st.live_units(enemy)), reverse=True)
+        v = sum(vals[:3])
+        return v, f"air strike worth {v:.2f} medals"
+    if st.phase == "barrage":
+        v = max((attack_value(4, e.kind, e.figures, unit_medals(st, e))
+                 for e in st.live_units(enemy)), default=0.0)
+        return v, f"barrage worth {v:.2f} medals"
+    if st.phase == "medics":
+        missing = max((u.max_figures - u.figures for u in st.live_units(side)), default=0)
+        n = len(st.hands[side]) + 1
+        v = 0.1 * min(missing, n / 3)
+        return v, f"medics could bring back {min(missing, n / 3):.1f} figures"
+    return 0.0, "no orders"
+
+
+def _best(items: Iterable[tuple[float, Action, str]]) -> tuple[float, Action, str]:
+    return max(items, key=lambda t: t[0])
+
+
+def decide(state: MemoirState) -> tuple[Action, str]:
+    """The easy policy's action for ``state`` and a one-line reason."""
+    acts = state.legal_actions()
+    if not acts:
+        raise ValueError("decide: the position has no legal action (game over?)")
+    if len(acts) == 1:
+        return acts[0], "the only legal action"
+    if state.pending:
+        return _pending(state, acts)
+    ph = state.phase
+    if ph == "card":
+        scored = []
+        for a in acts:
+            v, why = card_value(state, a)
+            scored.append((v, a, why))
+        v, a, why = max(scored, key=lambda t: t[0])
+        return a, f"played {_card_title(a)}: {why}"
+    if ph == "order":
+        st = state.clone()
+        brain = EasyBrain(st)
+        pots = {u.id: brain.order_potential(st, u) for u in st.live_units(st.active)}
+        orders = [a for a in acts if a.kind == "order"]
+        if orders:
+            best = max(orders, key=lambda a: (pots[a.unit][0], -a.unit))
+            g, f = pots[best.unit]
+            if g > 0:
+                return best, (f"ordered unit {best.unit}: worth {g:.2f} medals "
+                              f"({f:.2f} from its battle)")
+        return Action("end_orders"), "no other unit worth ordering"
+    if ph == "move":
+        return _move(state, acts)
+    if ph == "battle":
+        return _battle(state, acts)
+    if ph == "air":
+        targets = [a for a in acts if a.kind == "air_target"]
+        if targets:
+            per = 2 if state.active == "ALLIES" else 1
+
+            def air(a: Action) -> float:
+                e = state.unit_at(a.hex)
+                return attack_value(per, e.kind, e.figures, unit_medals(state, e), True)
+            best = max(targets, key=air)
+            return best, f"air power on {_where(best.hex)}: {air(best):.2f} medals expected"
+        return Action("air_strike"), "air strike on the targets chosen"
+    if ph == "barrage":
+        shots = [a for a in acts if a.kind == "barrage"]
+        if shots:
+            def bar(a: Action) -> float:
+                e = state.unit_at(a.hex)
+                return attack_value(4, e.kind, e.figures, unit_medals(state, e))
+            best = max(shots, key=bar)
+            return best, f"barrage on {_where(best.hex)}: {bar(best):.2f} medals expected"
+    if ph == "medics":
+        heal = [a for a in acts if a.kind == "medics"]
+        if heal:
+            best = max(heal, key=lambda a: state.units[a.unit].max_figures
+                       - state.units[a.unit].figures)
+            return best, f"medics for unit {best.unit}, the most depleted"
+    return acts[-1], "nothing better to do"
+
+
+def _move(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
+    exits = [a for a in acts if a.kind == "exit"]
+    if exits:
+        return exits[0], f"unit {exits[0].unit} leaves the board for a medal"
+    brain = EasyBrain(state)
+    base: dict[int, float] = {}
+    best: tuple[float, Action, str] | None = None
+    for a in acts:
+        if a.kind != "move":
+            continue
+        u = state.units[a.unit]
+        if u.id not in base:
+            base[u.id] = brain.hex_score(u, u.hex, 0)[0]
+        cost = state.move_options(u.id).get(a.hex, 1)
+        s, f = brain.hex_score(u, a.hex, cost)
+        gain = s - base[u.id]
+        if best is None or gain > best[0]:
+            best = (gain, a, f"moved unit {u.id} to {_where(a.hex)}: +{gain:.2f} medals "
+                             f"({f:.2f} from its battle)")
+    if best is not None and best[0] > 1e-9:
+        return best[1], best[2]
+    return Action("end_moves"), "no move improves a unit's position"
+
+
+def _battle(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
+    brain = EasyBrain(state)
+    best: tuple[float, Action, str] | None = None
+    for a in acts:
+        if a.kind == "battle":
+            u, e = state.units[a.unit], state.unit_at(a.hex)
+            n = state.battle_dice(u, e)[0]
+            v = brain.battle_value(state, u, e, n)
+            why = (f"unit {u.id} battles {e.kind} at {_where(a.hex)} with {n} dice: "
+                   f"{v:.2f} medals expected")
+        elif a.kind == "remove_wire":
+            v, why = 0.005, f"unit {a.unit} removes the wire"
+        else:
+            continue
+        if best is None or v > best[0]:
+            best = (v, a, why)
+    if best is not None:
+        return best[1], best[2]
+    moves = [a for a in acts if a.kind == "move"]  # Behind Enemy Lines: the second move
+    if moves:
+        mv, why = _move(state, moves)
+        if mv.kind == "move":
+            return mv, why
+    return Action("end_battles"), "no battle left"
+
+
+def _pending(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
+    p = state.pending[-1]
+    brain = EasyBrain(state)
+    if p.kind == "ambush":
+        return acts[0], "ambush: strike the assaulting unit first"
+    if p.kind == "retreat":
+        u = state.units[p.unit]
+        scored = [(brain.hex_score(u, a.hex, 0, fire=False)[0], a) for a in acts]
+        v, a = max(scored, key=lambda t: t[0])
+        return a, f"retreat unit {u.id} to {_where(a.hex)}, the safest hex"
+    if p.kind == "take_ground":
+        u = state.units[p.unit]
+        take = next(a for a in acts if a.kind == "take_ground")
+        hold = next(a for a in acts if a.kind == "hold")
+        if u.kind == "tank":
+            return take, "armour takes ground for an overrun"
+        here = brain.hex_score(u, u.hex, 0, fire=False)[0]
+        there = brain.hex_score(u, take.hex, 0, fire=False)[0]
+        if there >= here - 0.02:
+            return take, f"take ground: the new hex is as good ({there:.2f} vs {here:.2f})"
+        return hold, f"hold: the new hex is worse ({there:.2f} vs {here:.2f})"
+    if p.kind == "keep":
+        def keep_value(a: Action) -> float:
+            return card_value(_as_hand(state, p.owner, a.card), Action("play", card=a.card))[0] \
+                if _playable_alone(a.card) else 0.2
+        best = max(acts, key=keep_value)
+        return best, f"keep {card(best.card).title}"
+    return acts[0], "first option"
+
+
+def _playable_alone(cid: int) -> bool:
+    return card(cid).name not in ("counter_attack", "ambush", "infantry_assault")
+
+
+def _as_hand(state: MemoirState, side: str, cid: int) -> MemoirState:
+    """A copy of ``state`` where ``side`` is about to play card ``cid`` (to value it)."""
+    st = state.clone()
+    st.pending = []
+    st.winner = None
+    st.active = side
+    st.phase = "card"
+    st.ctx = type(st.ctx)()
+    st.hands[side] = [cid]
+    return st
+
+
+class MemoirEasyPolicy:
+    """The "easy" computer player: ``decide`` (exact dice odds, good ground, no look-ahead).
+
+    Deterministic and memory-less; ``seed`` is accepted for the common constructor only."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, state: MemoirState) -> Action:
+        return decide(state)[0]
+
+    def explain(self, state: MemoirState) -> str:
+        return decide(state)[1]

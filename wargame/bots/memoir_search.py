@@ -1,0 +1,220 @@
+"""A Memoir '44 opponent that plans under hidden information ("normal").
+
+At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn) the policy:
+
+1. lists its candidate cards (the playable ones, one per distinct effect), keeps the ``width``
+   best by the easy policy's value;
+2. builds ``worlds`` determinisations of what it cannot see: the cards that are neither in its
+   hand nor in the discard pile (the opponent's hand and the deck) are sorted, shuffled by a
+   generator seeded from ``(seed, len(history))`` and dealt back -- so the opponent's hand and
+   the deck order never influence it -- and each world gets dice of its own (never the
+   game's future rolls);
+3. plays each candidate in each world (the same worlds for every candidate: common random
+   numbers) with the easy policy up to its ``horizon`` and scores the result with
+   ``evaluate`` (medals, figures, ground, threats):
+   - ``"battle"`` (default): to the start of its battles, which count at their exact expected
+     value (``expected_battles``): no dice noise, the real orders and moves of the turn;
+   - ``"turn"``: to the end of its turn, battles rolled with the world's dice;
+   - ``"reply"``: its turn, then the opponent's orders and moves from its sampled hand, whose
+     battles count at their exact expected value against us (slow: several seconds);
+4. plays the candidate of best mean score (ties: easy's value).
+
+The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` as a
+safety cap. Other decisions (orders, moves, battles, pending decisions) are the easy
+policy's. The policy keeps no memory: its choice depends on the position and its seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from wargame.dice import Dice
+from wargame.memoir.actions import Action
+from wargame.memoir.board import other_side
+from wargame.memoir.cards import card
+from wargame.memoir.dice import expected_hits
+from wargame.memoir.game import MemoirState
+
+from .memoir_easy import (
+    ADVANCE,
+    KILL_FIGURE,
+    EasyBrain,
+    attack_value,
+    card_value,
+    decide,
+    unit_medals,
+)
+
+__all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
+
+WIN = 50.0
+HORIZONS = ("battle", "turn", "reply")
+
+
+def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
+    """A copy of ``state`` in which the cards ``side`` cannot see (the other side's hand and
+    the deck) are dealt again at random from their sorted pool, with fresh dice.
+
+    Only the sizes of the other hand and of the deck are kept: the result does not depend on
+    which unseen card is where."""
+    st = state.clone()
+    enemy = other_side(side)
+    pool = sorted(st.hands[enemy] + st.deck)
+    rng.shuffle(pool)
+    n = len(st.hands[enemy])
+    st.hands[enemy] = pool[:n]
+    st.deck = pool[n:]
+    st.dice = Dice(rng.randrange(2**31))
+    return st
+
+
+def evaluate(state: MemoirState, side: str, own_threat: float = 1.0,
+             enemy_threat: float = 1.0) -> float:
+    """The position for ``side`` in medals, on the easy policy's scale: victory, medals,
+    figures on the board, and each unit's ground (objectives held, the battles the enemy could
+    fight against it next turn, the distance to the nearest enemy); ``own_threat`` weighs the
+    threat our units pose in return."""
+    enemy = other_side(side)
+    if state.winner:
+        return WIN if state.winner == side else -WIN
+    v = float(state.medals(side) - state.medals(enemy))
+    brain = EasyBrain(state)
+    for u in state.live_units(None):
+        ground = (brain.objective_value(state, u.side, u.hex)
+                  - ADVANCE * brain.nearest_enemy(state, u.side, u.hex))
+        if u.side == side:
+            v += KILL_FIGURE * u.figures + ground - enemy_threat * brain.threat(state, u, u.hex)
+        else:
+            v -= KILL_FIGURE * u.figures + ground - own_threat * brain.threat(state, u, u.hex)
+    return v
+
+
+def expected_battles(state: MemoirState, side: str) -> float:
+    """The battles ``side``'s ordered units can still fight, in expected medals (exact odds),
+    the best first, each target weakened by the hits expected before."""
+    figures = {e.id: float(e.figures) for e in state.live_units(other_side(side))}
+    shooters = [u for u in state.live_units(side) if state.can_battle(u)[0]]
+    total = 0.0
+    used: set[int] = set()
+    while True:
+        best = None
+        for u in shooters:
+            if u.id in used:
+                continue
+            for h in state.battle_targets(u.id):
+                e = state.unit_at(h)
+                n = state.battle_dice(u, e)[0]
+                figs = max(1, round(figures[e.id]))
+                v = attack_value(n, e.kind, figs, unit_medals(state, e))
+                if best is None or v > best[0]:
+                    best = (v, u, e, n)
+        if best is None:
+            return total
+        v, u, e, n = best
+        total += v * state.ctx.battles.get(u.id, 1)
+        used.add(u.id)
+        figures[e.id] = max(0.0, figures[e.id] - float(expected_hits(n, e.kind)))
+
+
+def _effect_key(a: Action) -> tuple:
+    c = card(a.card)
+    return (c.name, c.section, a.option)
+
+
+class MemoirSearchPolicy:
+    """The "normal" computer player: determinised Monte Carlo over its card plays."""
+
+    def __init__(self, seed: int = 0, iterations: int = 8, width: int = 4,
+                 reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
+                 max_seconds: float = 1.0) -> None:
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
+                             f"{horizon!r:.40}")
+        self.seed = seed
+        self.iterations = iterations
+        self.width = width
+        self.reply = reply
+        self.horizon = horizon
+        self.own_threat = own_threat
+        self.max_seconds = max_seconds
+
+    def rng_for(self, state: MemoirState) -> random.Random:
+        return random.Random(self.seed * 1_000_003 + len(state.history))
+
+    def choose(self, state: MemoirState) -> Action:
+        return self._decide(state)[0]
+
+    def explain(self, state: MemoirState) -> str:
+        return self._decide(state)[1]
+
+    # ------------------------------------------------------------------ search
+    def _decide(self, state: MemoirState) -> tuple[Action, str]:
+        if state.pending or state.phase != "card" or state.winner:
+            return decide(state)
+        acts = state.legal_actions()
+        seen: dict[tuple, Action] = {}
+        for a in acts:
+            seen.setdefault(_effect_key(a), a)
+        cands = list(seen.values())
+        if len(cands) == 1:
+            return cands[0], "the only card worth playing"
+        side = state.active
+        prior = {a: card_value(state, a)[0] for a in cands}
+        cands.sort(key=lambda a: -prior[a])
+        cands = cands[: self.width]
+        rng = self.rng_for(state)
+        n_worlds = max(1, self.iterations // len(cands))
+        worlds = [determinise(state, side, rng) for _ in range(n_worlds)]
+        totals = dict.fromkeys(cands, 0.0)
+        counts = dict.fromkeys(cands, 0)
+        start = time.perf_counter()
+        for w in worlds:
+            for a in cands:
+                totals[a] += self._rollout(w, a, side)
+                counts[a] += 1
+            if time.perf_counter() - start > self.max_seconds:
+                break
+        means = {a: totals[a] / counts[a] for a in cands if counts[a]}
+        best = max(means, key=lambda a: (means[a], prior[a]))
+        runner = sorted(means.values(), reverse=True)
+        margin = runner[0] - runner[1] if len(runner) > 1 else 0.0
+        title = card(best.card).title + (f" [{best.option}]" if best.option else "")
+        return best, (f"played {title}: {means[best]:+.2f} medals on average over "
+                      f"{counts[best]} sampled deals and dice, {margin:.2f} ahead of the "
+                      f"next card")
+
+    def _rollout(self, world: MemoirState, a: Action, side: str) -> float:
+        st = world.clone()
+        st.dice = Dice(world.dice.seed)  # the same dice for every candidate in this world
+        st.apply(a, validate=False)
+        guard = 0
+        if self.horizon == "reply":
+            # my turn to its end, then the other side's orders and moves: its battles are
+            # counted at their exact expected value
+            start_turn = st.turn
+            while (not st.winner and guard < 600 and st.turn <= start_turn + 1
+                   and not (st.turn == start_turn + 1 and st.phase == "battle"
+                            and not st.pending)):
+                st.apply(decide(st)[0], validate=False)
+                guard += 1
+            v = evaluate(st, side, self.own_threat, enemy_threat=0.0)
+            if st.winner or st.turn != start_turn + 1:
+                return v
+            return v - expected_battles(st, other_side(side))
+        if self.horizon == "battle":
+            # to the battle phase; its battles are counted at their exact expected value
+            start_turn = st.turn
+            while (not st.winner and st.turn == start_turn and guard < 400
+                   and not (st.phase == "battle" and not st.pending)):
+                st.apply(decide(st)[0], validate=False)
+                guard += 1
+            if st.winner or st.turn != start_turn:
+                return evaluate(st, side, self.own_threat)
+            return evaluate(st, side, self.own_threat) + expected_battles(st, side)
+        turns = 2 if self.reply else 1
+        start_turn = st.turn
+        while not st.winner and st.turn < start_turn + turns and guard < 400:
+            st.apply(decide(st)[0], validate=False)
+            guard += 1
+        return evaluate(st, side, self.own_threat)
