@@ -521,3 +521,21 @@ def test_a_closed_pipe_is_a_quiet_exit():
         os.close(write_end)
     assert proc.returncode == cli.EXIT_BROKEN_PIPE
     assert proc.stderr == ""
+
+
+def test_the_player_choices_are_the_bundled_policies():
+    from wargame.bots.play import POLICY_NAMES
+    from wargame.cli import PLAYERS
+
+    assert set(PLAYERS) == {name for names in POLICY_NAMES.values() for name in names}
+
+
+def test_autoplay_memoir_easy_against_random(capsys):
+    code, out, err = run(capsys, "autoplay", "--scenario", "memoir44-2", "--allied", "easy",
+                         "--axis", "random", "--json", "--quiet")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["allied_player"] == "easy" and data["games"] == 1
+    assert data["results"][0]["winner"] in ("allied", "axis")
+    code, _, err = run(capsys, "autoplay", "--scenario", "dragoon", "--allied", "easy")
+    assert code == 2 and "known: greedy, random" in err

@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TextIO
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
-PLAYERS = ("greedy", "random")
+PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
 MEMOIR = "memoir44"
 M44_TARGETS = ("infantry", "armor", "artillery")
 # the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)
