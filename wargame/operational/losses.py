@@ -6,8 +6,6 @@ Rules: CN/OD 5.1.2 (losses on the armoured unit against bocage or anti-tank defe
 
 from __future__ import annotations
 
-import itertools
-
 from wargame.operational.actions import EmpEliminate
 
 
@@ -72,18 +70,48 @@ class LossRules:
         c = self.combat
         units = [u for u in c.attackers + c.artillery if self.units[u].status in ("on_map", "at_sea")]
         need = c.emp_value
-        if sum(self.attack_of(u) for u in units) <= need:
+        value = {u: self.attack_of(u) for u in units}
+        if sum(value.values()) <= need:
             return [EmpEliminate(tuple(units))] if units else []
-        options = []
-        for r in range(1, len(units) + 1):
-            for combo in itertools.combinations(units, r):
-                total = sum(self.attack_of(u) for u in combo)
-                if total >= need and all(total - self.attack_of(u) < need for u in combo):
-                    options.append(EmpEliminate(tuple(combo)))
-            if len(options) > 200:
-                break
-        return options
+        return [EmpEliminate(combo) for combo in minimal_covering_sets(units, value, need)]
 
     def weakest(self, uids: list[str]) -> str:
         """The owner's automatic pick for a loss: the unit worth least (docs/rules-notes.md)."""
         return min(uids, key=lambda u: (self.attack_of(u) + self.defence_of(u), u))
+
+
+def minimal_covering_sets(units: list[str], value: dict[str, int], need: int,
+                          cap: int = 200) -> list[tuple[str, ...]]:
+    """CN/OD 5.1.6 (EMP): the sets of ``units`` whose values add up to at least ``need`` with
+    no unit to spare, in the order of ``itertools.combinations`` by size (smallest sets
+    first), stopping after the first size that brings the count over ``cap``.
+
+    The same list as trying every combination, without trying them all: a partial set that
+    already has a unit to spare, or that cannot reach ``need`` with the largest units left,
+    is not extended (both properties hold for every extension)."""
+    n = len(units)
+    vals = [value[u] for u in units]
+    out: list[tuple[str, ...]] = []
+
+    def extend(start: int, left: int, chosen: list[int], total: int, low: int) -> None:
+        if left == 0:
+            if total >= need and total - low < need:
+                out.append(tuple(units[i] for i in chosen))
+            return
+        for i in range(start, n - left + 1):
+            v = vals[i]
+            t, m = total + v, min(low, v)
+            if chosen and t - m >= need:
+                continue  # a unit to spare already: never minimal (a smaller v may follow)
+            best = sorted(vals[i + 1:], reverse=True)[: left - 1]
+            if t + sum(best) < need:
+                continue  # cannot reach the defence eliminated with this start
+            chosen.append(i)
+            extend(i + 1, left - 1, chosen, t, m)
+            chosen.pop()
+
+    for r in range(1, n + 1):
+        extend(0, r, [], 0, 10**9)
+        if len(out) > cap:
+            break
+    return out

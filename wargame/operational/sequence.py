@@ -113,18 +113,19 @@ class SequenceRules:
             return
         self._emit("phase", f"{self.rule_prefix} 3.0", turn=self.turn, date=self.game.scenario.turn_date(self.turn) or "",
                    phase_name=PHASE_NAMES[self.phase.value])
-        for uid, us in self.units.items():
-            if self.side_of(uid) != side:
-                continue
-            us.attacked = False
-            us.fired = False
-            if self.phase.is_movement:
-                us.spent = 0
-                us.stopped = False
-                us.moved = False
-                us.started_engaged = us.status == "on_map" and self.engaged(uid)
-        if self.phase.is_combat:
-            self.must_attack = self._compute_must_attack(side)
+        with self.position_unchanged():  # flags change here, not where units stand
+            for uid, us in self.units.items():
+                if self.side_of(uid) != side:
+                    continue
+                us.attacked = False
+                us.fired = False
+                if self.phase.is_movement:
+                    us.spent = 0
+                    us.stopped = False
+                    us.moved = False
+                    us.started_engaged = us.status == "on_map" and self.engaged(uid)
+            if self.phase.is_combat:
+                self.must_attack = self._compute_must_attack(side)
         self.game.hooks.on_phase_start(self)
 
     def _compute_must_attack(self, side: str) -> set[str]:
