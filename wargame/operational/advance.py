@@ -73,9 +73,11 @@ class AdvanceRules:
         for hid in a.path:
             h = Hex.from_id(hid)
             us.hex = h
+            self._positions_changed()
             self._take_control(h, c.side)
         if us.status == "at_sea":
             us.status = "on_map"
+            self._positions_changed()
             self._emit("landing", self.landing_rule, unit=self.game.units[a.unit].name, hex=us.hex.id)
         c.advanced.add(a.unit)
         self._emit("advance", f"{p} 5.2", unit=self.game.units[a.unit].name, to=us.hex.id)

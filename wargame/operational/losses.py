@@ -53,6 +53,7 @@ class LossRules:
         us = self.units[uid]
         us.status = "eliminated"
         us.hex = None
+        self._positions_changed()
         self._emit("eliminated", rule, unit=self.game.units[uid].name, why=why)
 
     def _apply_emp(self, action: EmpEliminate, role: str) -> None:

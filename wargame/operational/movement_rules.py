@@ -148,6 +148,7 @@ class MovementRules:
         start = us.hex
         before = us.spent
         us.hex = dest
+        self._positions_changed()
         us.spent = reach[dest].cost if not a.path else self._path_cost(a.unit, start, path)
         us.moved = True
         us.stopped = dest in self.zoc_of(self.other(side))

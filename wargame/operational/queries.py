@@ -44,6 +44,11 @@ class BoardQueries:
         us = self.units[uid]
         return us.hex if us.status == "at_sea" else None
 
+    def _positions_changed(self) -> None:
+        """Every change of where a unit stands (hex or status) calls this: the position caches
+        (occupancy, occupied hexes, zones of engagement, movement obstacles) are dropped."""
+        self._cache.clear()
+
     @contextmanager
     def position_unchanged(self) -> Iterator[None]:
         """Inside ``apply``, a block that only reads the position (the checks before a move)
@@ -68,8 +73,7 @@ class BoardQueries:
         for uid, us in self.units.items():
             if us.status == "on_map":
                 occ.setdefault(us.hex, []).append(uid)
-        if not self._applying:
-            self._cache["occ"] = occ
+        self._cache["occ"] = occ  # dropped by _positions_changed when a unit moves
         return occ
 
     def side_of(self, uid: str) -> str:
@@ -82,8 +86,7 @@ class BoardQueries:
             return cache
         units = self.game.units
         out = {h for h, uids in self.occupancy().items() if units[uids[0]].side == side}
-        if not self._applying:
-            self._cache[key] = out
+        self._cache[key] = out
         return out
 
     def zoc_of(self, side: str) -> set[Hex]:
@@ -96,8 +99,7 @@ class BoardQueries:
         board = self.game.board
         for h in self.occupied_by(side):
             zoc.update(board.neighbours(h))
-        if not self._applying:
-            self._cache[key] = zoc
+        self._cache[key] = zoc
         return zoc
 
     def engaged(self, uid: str) -> bool:

@@ -170,6 +170,7 @@ class ReinforcementRules:
             raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
         us.status = "on_map"
         us.hex = h
+        self._positions_changed()
         us.spent = cost
         us.entered_turn = self.turn
         us.moved = True
@@ -202,6 +203,7 @@ class ReinforcementRules:
             raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{self.rule_prefix} 4.1.1")
         us.status = "on_map"
         us.hex = dest
+        self._positions_changed()
         us.entered_turn = self.turn
         us.stopped = True
         self._emit("landing", r, unit=self.game.units[a.unit].name, hex=h.id)
@@ -230,6 +232,7 @@ class ReinforcementRules:
         side = self.side_of(uid)
         us.status = "exited"
         us.hex = None
+        self._positions_changed()
         self.flags.setdefault("exits", []).append({"unit": uid, "edge": edge, "turn": self.turn,
                                                    "intact": not us.reduced})
         self._emit("exit", f"{p} 4.2.2", unit=self.game.units[uid].name, edge=edge)
@@ -247,5 +250,6 @@ class ReinforcementRules:
             self.eliminate(uid, " (no room to land)", self.landing_rule)
             return
         us.status = "on_map"
+        self._positions_changed()
         self._take_control(us.hex, side)
         self._emit("landing", self.landing_rule, unit=self.game.units[uid].name, hex=us.hex.id)

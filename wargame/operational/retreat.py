@@ -117,9 +117,11 @@ class RetreatRules:
                 if chain:
                     mover, dest = chain
                     self.units[mover].hex = dest
+                    self._positions_changed()
                     self._emit("retreat", f"{p} 5.3.1", unit=self.game.units[mover].name, frm=h.id, to=dest.id)
             river = self.game.board.river_between(prev, h)
             us.hex = h
+            self._positions_changed()
             self._emit("retreat", f"{p} 5.3", unit=name, frm=prev.id, to=h.id)
             if river and self.unit_type(uid).river_retreat_loss:
                 self.take_loss(uid, f"{p} 5.3.2")  # armour retreating across a river

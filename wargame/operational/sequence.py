@@ -73,6 +73,7 @@ class SequenceRules:
                     enemies = [u for u in self.units_at(h) if self.side_of(u) != landing["side"]]
                     if enemies:
                         self.units[uid].status = "at_sea"
+                        self._positions_changed()
         for r in scn.reinforcements:
             us = self.units[r.unit]
             us.available = r.turn
@@ -169,6 +170,7 @@ class SequenceRules:
                     continue
                 us.status = "withdrawn"
                 us.hex = None
+                self._positions_changed()
                 self._emit("withdrawn", w.get("rule", f"{self.rule_prefix} 4.2.2"), unit=self.game.units[uid].name)
 
     def apply(self, action: Action) -> list[Event]:
