@@ -79,6 +79,7 @@ class GameStore(param.Parameterized):
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
     CHECKPOINT_EVERY: ClassVar[int] = 100
+    LOAD_CHECKPOINTS: ClassVar[int] = 5  # checkpoints kept from a loaded game: its last 500 actions
 
     def __init__(self, game: GameDefinition, seed: int, **params: Any) -> None:
         computer = params.pop("computer", "none")
@@ -187,17 +188,22 @@ class GameStore(param.Parameterized):
         the checkpoints of the replay replace the store's."""
         events: list[Any] = []
         marks: list[int] = []
-        on_start, on_action, found = self._replay_watchers(events, marks)
+        on_start, on_action, found = self._replay_watchers(events, marks,
+                                                           len(state.action_log))
         replay(self.game, state.seed, list(state.action_log), on_start=on_start,
                on_action=on_action)
         self._checkpoints = found[0]
         return events, marks
 
-    def _replay_watchers(self, events: list[Any], marks: list[int]
+    def _replay_watchers(self, events: list[Any], marks: list[int], total: int | None = None
                          ) -> tuple[OnStart, OnAction, list[Checkpoints]]:
         """``on_start``/``on_action`` for ``wargame.saves.replay`` filling ``events`` and
-        ``marks`` and taking checkpoints (into the returned one-item list) in the same pass."""
+        ``marks`` and taking checkpoints (into the returned one-item list) in the same pass.
+        With the log's length ``total`` known, only the last ``LOAD_CHECKPOINTS`` checkpoints
+        are taken (a clone costs ~12 ms late in Normandy; undo rarely goes further back, and
+        then replays from the nearest earlier checkpoint or the seed)."""
         found: list[Checkpoints] = []
+        first = 0 if total is None else total - self.LOAD_CHECKPOINTS * self.CHECKPOINT_EVERY
 
         def on_start(state: GameState) -> None:
             found.append(Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY))
@@ -206,7 +212,8 @@ class GameStore(param.Parameterized):
         def on_action(i: int, state: GameState, new: list[Any]) -> None:
             marks.append(len(events))
             events.extend(new)
-            found[0].note(state, i + 1)
+            if i + 1 >= first:
+                found[0].note(state, i + 1)
 
         return on_start, on_action, found
 
@@ -302,7 +309,9 @@ class GameStore(param.Parameterized):
                 data = parse_save_text(text, self.SAVE_SOURCE)
                 events: list[Any] = []
                 marks: list[int] = []
-                on_start, on_action, found = self._replay_watchers(events, marks)
+                actions = data.get("actions") if isinstance(data, dict) else None
+                on_start, on_action, found = self._replay_watchers(
+                    events, marks, len(actions) if isinstance(actions, list) else None)
                 state = from_save(data, source=self.SAVE_SOURCE, game=self.game,
                                   on_start=on_start, on_action=on_action)
             except ScenarioError as exc:
