@@ -63,6 +63,7 @@ SLOW_TESTS = frozenset({
          "test_each_mutation_is_a_scenario_error_naming_file_and_field"),  # 24
         ("variants/test_hooks.py",
          "test_without_variants_the_bfn_hooks_play_like_the_bare_rulebook"),  # 3.1
+        ("fuzz/test_fuzzlib.py", "test_a_hang_fails"),  # 2 (the hang guard's limit)
         # campaign studies on Dask (2026-11-23, with other jobs on the 2 cores)
         ("analysis/test_study_dragoon.py",
          "test_dragoon_same_table_for_one_and_two_worker_processes"),  # 25

@@ -17,14 +17,15 @@ import signal
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
-from wargame.scenario_errors import short_repr
+from wargame.errors import IllegalAction
+from wargame.scenario_errors import ScenarioError, short_repr
 
 __all__ = [
     "Hang",
@@ -202,3 +203,36 @@ def put(data: Any, path: tuple, value: Any) -> None:
 
 def delete(data: Any, path: tuple) -> None:
     del get(data, path[:-1])[path[-1]]
+
+
+def fuzz_case(tally: Tally, edits: Any, load: Callable[[], Any], file_ok: Callable[[str], bool],
+              play: Callable[[Any], None] | None = None, max_message: int = 400,
+              accepted: str = "accepted") -> None:
+    """One fuzzed input: ``load`` it under the hang guard; a ``ScenarioError`` must name a
+    file (``file_ok``), a field and what was expected, in a short message; what loads is
+    ``play``ed (an ``IllegalAction`` there is an outcome, not a failure). Any other exception
+    or a hang is tallied against ``edits``."""
+    outcome = accepted
+    try:
+        with tally.timed(), hang_guard():
+            try:
+                loaded = load()
+            except ScenarioError as exc:
+                outcome = "refused"
+                assert file_ok(str(exc.file)) and exc.field and exc.expected, str(exc)
+                assert len(str(exc)) < max_message, str(exc)
+            else:
+                if play is not None:
+                    try:
+                        play(loaded)
+                    except IllegalAction:
+                        outcome = "illegal action in play"
+    except Hang as exc:
+        tally.check("hang", edits, exc)
+        return
+    except AssertionError:
+        raise
+    except Exception as exc:
+        tally.check("exception", edits, exc)
+        return
+    tally.add(outcome)

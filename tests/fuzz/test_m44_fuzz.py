@@ -16,19 +16,17 @@ from hypothesis import strategies as st
 from tests.fuzz.fuzzlib import (
     JUNK,
     NUMBERS,
-    Hang,
     Tally,
     deep,
     delete,
+    fuzz_case,
     fuzz_settings,
     get,
-    hang_guard,
     leaves,
     paths,
     put,
 )
 from wargame.bots.play import play_random_game
-from wargame.errors import IllegalAction
 from wargame.memoir.game import MemoirGame
 from wargame.memoir.scenario import index, scenario_from_m44
 from wargame.paths import scenarios_root
@@ -145,30 +143,9 @@ def test_mutated_m44_files_are_refused_or_play(tmp_path_factory, name, data, see
         text = json.dumps(DATA[name])
     path.write_text(text, encoding="utf-8")
     sid, entry = ENTRY[name]
-    outcome = "accepted"
-    try:
-        with TALLY.timed(), hang_guard():
-            try:
-                scn = scenario_from_m44(path, entry if with_entry else None, sid)
-            except ScenarioError as exc:
-                outcome = "refused"
-                assert exc.file.startswith(str(path)) and exc.field and exc.expected, str(exc)
-                assert len(str(exc)) < 400, str(exc)
-            else:
-                state = MemoirGame(scn).new_state(seed)
-                try:
-                    play_random_game(state, seed, max_actions=100)
-                except IllegalAction:
-                    outcome = "illegal action in play"
-    except Hang as exc:
-        TALLY.check("hang", edits, exc)
-        return
-    except AssertionError:
-        raise
-    except Exception as exc:
-        TALLY.check("exception", edits, exc)
-        return
-    TALLY.add(outcome)
+    fuzz_case(TALLY, edits, lambda: scenario_from_m44(path, entry if with_entry else None, sid),
+              lambda file: file.startswith(str(path)),
+              lambda scn: play_random_game(MemoirGame(scn).new_state(seed), seed, max_actions=100))
 
 
 @pytest.mark.parametrize("text, words", [

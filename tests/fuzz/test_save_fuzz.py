@@ -15,12 +15,11 @@ from hypothesis import strategies as st
 
 from tests.fuzz.fuzzlib import (
     JUNK,
-    Hang,
     Tally,
     deep,
     delete,
+    fuzz_case,
     fuzz_settings,
-    hang_guard,
     leaves,
     paths,
     put,
@@ -136,25 +135,9 @@ def test_mutated_saves_are_refused_or_load(sid, data, as_text):
             text = json.dumps(save)
         except (RecursionError, ValueError):
             text = None
-    outcome = "loaded"
-    try:
-        with TALLY.timed(), hang_guard():
-            try:
-                parsed = parse_save_text(text, SOURCE) if text is not None else save
-                from_save(parsed, SOURCE)
-            except ScenarioError as exc:
-                outcome = "refused"
-                assert exc.file == SOURCE and exc.field and exc.expected, str(exc)
-                assert len(str(exc)) < 500, str(exc)
-    except Hang as exc:
-        TALLY.check("hang", edits, exc)
-        return
-    except AssertionError:
-        raise
-    except Exception as exc:
-        TALLY.check("exception", edits, exc)
-        return
-    TALLY.add(outcome)
+    fuzz_case(TALLY, edits,
+              lambda: from_save(parse_save_text(text, SOURCE) if text is not None else save, SOURCE),
+              lambda file: file == SOURCE, max_message=500, accepted="loaded")
 
 
 def test_deeply_nested_save_text_is_a_scenario_error():

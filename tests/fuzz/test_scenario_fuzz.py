@@ -20,22 +20,19 @@ from hypothesis import strategies as st
 from tests.fuzz.fuzzlib import (
     JUNK,
     NUMBERS,
-    Hang,
     Tally,
     delete,
+    fuzz_case,
     fuzz_settings,
     get,
-    hang_guard,
     leaves,
     paths,
     put,
 )
 from wargame.bots.play import play_random_game
-from wargame.errors import IllegalAction
 from wargame.operational.state import Game
 from wargame.paths import scenario_dir
 from wargame.scenario import load_scenario
-from wargame.scenario_errors import ScenarioError
 
 FILES = ("scenario.yaml", "tables.yaml", "map.json", "units.yaml", "setup.yaml")
 SCENARIOS = ("dragoon", "normandy")
@@ -189,27 +186,6 @@ def test_mutated_scenarios_are_refused_or_play(tmp_path_factory, sid, data, seed
             _write(folder, name, files[name])
         else:
             shutil.copy(scenario_dir(sid) / name, folder / name)
-    outcome = "accepted"
-    try:
-        with TALLY.timed(), hang_guard():
-            try:
-                scn = load_scenario(folder / "scenario.yaml")
-            except ScenarioError as exc:
-                outcome = "refused"
-                assert exc.file.startswith(str(folder)) and exc.field and exc.expected, str(exc)
-                assert len(str(exc)) < 400, str(exc)
-            else:
-                state = Game(scn).new_state(seed)
-                try:
-                    play_random_game(state, seed, max_actions=100)
-                except IllegalAction:
-                    outcome = "illegal action in play"
-    except Hang as exc:
-        TALLY.check("hang", edits, exc)
-        return
-    except AssertionError:
-        raise
-    except Exception as exc:
-        TALLY.check("exception", edits, exc)
-        return
-    TALLY.add(outcome)
+    fuzz_case(TALLY, edits, lambda: load_scenario(folder / "scenario.yaml"),
+              lambda file: file.startswith(str(folder)),
+              lambda scn: play_random_game(Game(scn).new_state(seed), seed, max_actions=100))

@@ -1,0 +1,44 @@
+"""The fuzz harness itself can fail: an uncaught exception, a vague error or a hang in a
+fuzzed input fails the test (so the fuzzers' zero counts mean something)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.fuzz.fuzzlib import Tally, fuzz_case
+from wargame.scenario_errors import ScenarioError
+
+
+def _raise(exc: BaseException):
+    def load():
+        raise exc
+    return load
+
+
+def test_a_raw_exception_fails():
+    with pytest.raises(pytest.fail.Exception, match="exception"):
+        fuzz_case(Tally("probe"), ["edit"], _raise(TypeError("boom")), lambda f: True)
+
+
+def test_an_error_without_its_file_fails():
+    with pytest.raises(AssertionError):
+        fuzz_case(Tally("probe"), ["edit"], _raise(ScenarioError("other.yaml", "x", "y")),
+                  lambda f: f == "mine.yaml")
+
+
+def test_a_hang_fails():
+    def spin():
+        end = time.process_time() + 10
+        while time.process_time() < end:
+            pass
+    with pytest.raises(pytest.fail.Exception, match="hang"):
+        fuzz_case(Tally("probe"), ["edit"], spin, lambda f: True)
+
+
+def test_a_refusal_and_an_acceptance_are_counted():
+    tally = Tally("probe")
+    fuzz_case(tally, ["a"], _raise(ScenarioError("mine.yaml", "x", "y")), lambda f: f == "mine.yaml")
+    fuzz_case(tally, ["b"], lambda: 1, lambda f: True, play=lambda loaded: None)
+    assert tally.counts == {"refused": 1, "accepted": 1}
