@@ -40,7 +40,7 @@ from wargame.operational.retreat import RetreatRules
 from wargame.operational.sequence import SequenceRules
 from wargame.operational.snapshot import SnapshotRules
 from wargame.operational.state_types import PHASES, Combat, Decision, Event, Phase, UnitState
-from wargame.operational.variants import normalize_variants
+from wargame.operational.variants import check_variants_apply, normalize_variants
 from wargame.operational.victory import VictoryRules
 from wargame.scenario import Scenario, load_scenario
 
@@ -54,10 +54,7 @@ class Game:
     def __init__(self, scenario: Scenario | str, variants: tuple[str, ...] | list[str] = ()) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.variants = normalize_variants(variants)  # BFN 19: optional variant rules
-        if self.variants and self.scenario.game != "normandy":  # they adapt CN, on its data
-            raise ValueError(f"the Battle for Normandy variants apply to Campanha da Normandia "
-                             f"scenarios only; {self.scenario.id!r} is a {self.scenario.game} "
-                             "scenario")
+        check_variants_apply(self.scenario.id, self.scenario.game, self.variants)
         # BFN 19: the optional rules plug into the engine's declared hooks (hooks.py)
         self.hooks: RuleHooks = BattleForNormandyRules()
         self.tables = self.hooks.tables(self.scenario.tables, self.variants)

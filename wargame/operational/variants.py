@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wargame.operational.state import Game, State
 
 __all__ = [
+    "check_variants_apply",
     "Variant", "VARIANTS", "ALL_VARIANTS", "normalize_variants", "enabled", "variant_option",
     "turn_first_day", "turn_last_day", "effective_turn", "day_offset", "day_of",
     "withdrawal_check", "roll_withdrawal_day", "mulberry_progress", "storm_damage",
@@ -228,6 +229,16 @@ def normalize_variants(names: tuple[str, ...] | list[str] | None) -> tuple[str, 
         else:
             chosen.setdefault(base, base)
     return tuple(chosen[v] for v in VARIANTS if v in chosen)
+
+
+def check_variants_apply(scenario_id: str, game_name: str | None,
+                         variants: tuple[str, ...]) -> None:
+    """BFN 19: the variants adapt Campanha da Normandia's rules and read Normandy's data
+    (scenarios/normandy/variants.yaml): ``ValueError`` for any other game's scenario."""
+    if variants and game_name != "normandy":
+        raise ValueError(f"the Battle for Normandy variants ({', '.join(variants)}) apply to "
+                         f"Campanha da Normandia scenarios only; {scenario_id!r} is a "
+                         f"{game_name} scenario")
 
 
 def _names(game: Game) -> tuple[str, ...]:

@@ -204,16 +204,13 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
 
 
 def _check_variants_apply(scenario: str, variants: tuple[str, ...]) -> None:
-    """ValueError when the bundled ``scenario`` is not a Campanha da Normandia scenario: the
-    BFN 19 variants adapt CN's rules and read Normandy's data (scenarios/normandy/
-    variants.yaml). The engine checks the same (``Game``); this says it before serving."""
+    """The engine's check (``check_variants_apply``, also run by ``Game``), said before
+    serving from the catalogue's summary, without loading the scenario."""
     from wargame.catalog import describe
+    from wargame.operational.variants import check_variants_apply
 
     try:
         game = describe(scenario).get("game")
     except KeyError:
         return  # an unknown id: the dashboard shows the demo with a note
-    if game != "normandy":
-        raise ValueError(f"the Battle for Normandy variants ({', '.join(variants)}) apply to "
-                         f"Campanha da Normandia scenarios only; {scenario!r} is a {game} "
-                         "scenario")
+    check_variants_apply(scenario, game, variants)
