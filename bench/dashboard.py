@@ -34,7 +34,11 @@ sys.path.insert(0, str(ROOT))
 from wargame.bots.campaign_random import RandomPolicy  # noqa: E402
 from wargame.operational.state import Game  # noqa: E402
 from wargame.saves import to_save  # noqa: E402
-from wargame.ui.browser import hex_pixel, mark_pointer_time, wait_for_map  # noqa: E402
+from wargame.ui.browser import (  # noqa: E402
+    mark_pointer_time,
+    time_click_to_reach,
+    wait_for_map,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -144,17 +148,7 @@ def main() -> None:
             mark_pointer_time(page)
             times = []
             for hid, _uid, n in targets:
-                px, py = hex_pixel(page, hid)
-                page.evaluate("() => { window.__wg_t0 = null; window.__wg_t1 = null; }")
-                page.mouse.click(px, py)
-                page.wait_for_function(
-                    f"""() => {{ for (const d of Bokeh.documents) {{
-                        const s = d.get_model_by_name('hexmap-hl'); if (!s) continue;
-                        const k = Array.from(s.data.kind);
-                        if (k.filter(x => x === 'reach').length !== {n}) return false;
-                        window.__wg_t1 = performance.now(); return true; }}
-                        return false; }}""", polling="raf", timeout=10000)
-                ms = page.evaluate("() => window.__wg_t1 - window.__wg_t0")
+                ms = time_click_to_reach(page, hid, n)
                 times.append(ms)
                 page.wait_for_timeout(500)  # no double tap
                 # else the next click on a reachable friendly stack is a move order

@@ -37,7 +37,11 @@ from dashboard import CHROME_ARGS, CHROMIUM, click_targets, free_port  # noqa: E
 from replay import bot_save  # noqa: E402
 
 from wargame.games import open_game  # noqa: E402
-from wargame.ui.browser import hex_pixel, mark_pointer_time, wait_for_map  # noqa: E402
+from wargame.ui.browser import (  # noqa: E402
+    mark_pointer_time,
+    time_click_to_reach,
+    wait_for_map,
+)
 
 SEED = 1944
 LOADED = "Game loaded"
@@ -62,17 +66,7 @@ def start_server(port: int, threads: int) -> subprocess.Popen:
 
 def click_once(page: Any, hid: str, n: int) -> float:
     """Click a unit's hex; ms from the press to its ``n`` reachable hexes drawn; deselect."""
-    px, py = hex_pixel(page, hid)
-    page.evaluate("() => { window.__wg_t0 = null; window.__wg_t1 = null; }")
-    page.mouse.click(px, py)
-    page.wait_for_function(
-        f"""() => {{ for (const d of Bokeh.documents) {{
-            const s = d.get_model_by_name('hexmap-hl'); if (!s) continue;
-            const k = Array.from(s.data.kind);
-            if (k.filter(x => x === 'reach').length !== {n}) return false;
-            window.__wg_t1 = performance.now(); return true; }}
-            return false; }}""", polling="raf", timeout=60000)
-    ms = page.evaluate("() => window.__wg_t1 - window.__wg_t0")
+    ms = time_click_to_reach(page, hid, n, timeout=60000)
     page.wait_for_timeout(400)  # no double tap
     page.get_by_role("button", name="Deselect").click()
     page.wait_for_timeout(250)

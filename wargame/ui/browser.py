@@ -73,3 +73,19 @@ def mark_pointer_time(page: Any) -> None:
     page.evaluate("""() => { if (window.__wg_mark) return; window.__wg_mark = true;
         window.addEventListener('pointerdown', () => { window.__wg_t0 = performance.now(); },
                                 true); }""")
+
+
+def time_click_to_reach(page: Any, hid: str, n: int, timeout: float = 10000) -> float:
+    """Click the counter on ``hid`` and return the ms from the pointer press (needs
+    ``mark_pointer_time``) until its ``n`` reachable hexes are drawn in the browser."""
+    px, py = hex_pixel(page, hid)
+    page.evaluate("() => { window.__wg_t0 = null; window.__wg_t1 = null; }")
+    page.mouse.click(px, py)
+    page.wait_for_function(
+        f"""() => {{ for (const d of Bokeh.documents) {{
+            const s = d.get_model_by_name('hexmap-hl'); if (!s) continue;
+            const k = Array.from(s.data.kind);
+            if (k.filter(x => x === 'reach').length !== {n}) return false;
+            window.__wg_t1 = performance.now(); return true; }}
+            return false; }}""", polling="raf", timeout=timeout)
+    return float(page.evaluate("() => window.__wg_t1 - window.__wg_t0"))
