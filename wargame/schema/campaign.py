@@ -30,6 +30,7 @@ from .common import (
     Str,
     Version1,
     check_in,
+    check_once,
     ctx,
     expect,
     ref_error,
@@ -370,11 +371,7 @@ class UnitsFile(Model):
 
     @model_validator(mode="after")
     def _unique(self) -> UnitsFile:
-        seen: set[str] = set()
-        for i, u in enumerate(self.units):
-            if u.id in seen:
-                raise ref_error(f"units[{i}].id", "a unique id", u.id)
-            seen.add(u.id)
+        check_once(self.units, "id", "units", "a unique id")
         return self
 
 
@@ -469,19 +466,9 @@ class SetupFile(Model):
 
     @model_validator(mode="after")
     def _once(self) -> SetupFile:
-        seen: set[str] = set()
-        for i, p in enumerate(self.setup or []):
-            if p.unit in seen:
-                raise ref_error(f"setup[{i}].unit", "a unit placed once", p.unit)
-            seen.add(p.unit)
-        for i, r in enumerate(self.reinforcements or []):
-            if r.unit in seen:
-                raise ref_error(
-                    f"reinforcements[{i}].unit",
-                    "a unit listed once in setup and reinforcements",
-                    r.unit,
-                )
-            seen.add(r.unit)
+        placed = check_once(self.setup or [], "unit", "setup", "a unit placed once")
+        check_once(self.reinforcements or [], "unit", "reinforcements",
+                   "a unit listed once in setup and reinforcements", placed)
         return self
 
 

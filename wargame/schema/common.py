@@ -97,6 +97,19 @@ def ref_error(path: str, expected: str, got: Any) -> PydanticCustomError:
     return expect(expected, got, path)
 
 
+def check_once(items: list[Any], key: str, path: str, expected: str,
+               seen: set[Any] | None = None) -> set[Any]:
+    """A model-level check that ``item.<key>`` is listed once: the first repeat is an error at
+    ``<path>[i].<key>``. ``seen`` carries ids over from an earlier list; returns the ids."""
+    seen = set() if seen is None else seen
+    for i, item in enumerate(items):
+        value = getattr(item, key)
+        if value in seen:
+            raise ref_error(f"{path}[{i}].{key}", expected, value)
+        seen.add(value)
+    return seen
+
+
 def ctx(info: ValidationInfo, key: str) -> Any:
     """A cross-reference set passed in the validation context (None: not checked)."""
     context = info.context

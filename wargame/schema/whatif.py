@@ -22,6 +22,7 @@ from .common import (
     Str,
     Version1,
     check_in,
+    check_once,
     ctx,
     expect,
     ref_error,
@@ -125,9 +126,5 @@ class WhatIfFile(Model):
 
     @model_validator(mode="after")
     def _once(self) -> WhatIfFile:
-        seen: set[str] = set()
-        for i, r in enumerate(self.reinforcements):
-            if r.unit in seen:
-                raise ref_error(f"reinforcements[{i}].unit", "each unit changed once", r.unit)
-            seen.add(r.unit)
+        check_once(self.reinforcements, "unit", "reinforcements", "each unit changed once")
         return self
