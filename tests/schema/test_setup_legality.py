@@ -3,6 +3,7 @@ ScenarioError names setup.yaml (or the file at fault), the field and what was ex
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 
@@ -146,3 +147,22 @@ def test_road_costs_are_positive_and_finite(dragoon, cost):
 def test_every_reference_exists(dragoon, name, change, field, words):
     _edit(dragoon, name, change)
     _refused(dragoon, name, field, words)
+
+
+def test_a_unit_id_listed_twice_is_refused(dragoon):
+    _edit(dragoon, "units.yaml", lambda d: d["units"].append(copy.deepcopy(d["units"][0])))
+    err = _refused(dragoon, "units.yaml", None, "a unique id")
+    assert err.field.startswith("units[") and err.field.endswith("].id")
+
+
+def test_a_unit_placed_twice_is_refused(dragoon):
+    _edit(dragoon, "setup.yaml", lambda d: d["setup"].append(copy.deepcopy(d["setup"][0])))
+    _refused(dragoon, "setup.yaml", None, "a unit placed once")
+
+
+def test_a_unit_both_placed_and_a_reinforcement_is_refused(dragoon):
+    def both(d):
+        d["reinforcements"][0]["unit"] = d["setup"][0]["unit"]
+    _edit(dragoon, "setup.yaml", both)
+    err = _refused(dragoon, "setup.yaml", "reinforcements[0].unit", "listed once in setup")
+    assert "de-ri-157" in str(err)
