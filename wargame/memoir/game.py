@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from wargame.errors import IllegalAction, MalformedAction
-from wargame.scenario_errors import short_repr
 
 from .actions import Action, Event, Unit
 from .battle import BattleMixin
@@ -86,25 +85,12 @@ class MemoirGame:
         return MemoirState.new(self, seed)
 
     def action_from_dict(self, data: Any) -> Action:
-        """An action back from its JSON form; ``MalformedAction`` when it is not one."""
-        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise MalformedAction(
-                f"a Memoir '44 action is a mapping with a 'kind', not {short_repr(data)}")
+        """An action back from its JSON form; ``MalformedAction`` when it is not one (the
+        structural checks are ``Action.from_dict``'s)."""
         try:
-            action = Action.from_dict(data)
+            return Action.from_dict(data)
         except (TypeError, ValueError, KeyError) as exc:
             raise MalformedAction(f"not a Memoir '44 action: {exc}") from None
-        for name in ("unit", "card"):
-            value = getattr(action, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise MalformedAction(f"'{name}' must be a whole number, not {short_repr(value, 40)}")
-        if action.option is not None and not isinstance(action.option, str):
-            raise MalformedAction(f"'option' must be text, not {short_repr(action.option, 40)}")
-        if action.hex is not None and not all(isinstance(c, int) and not isinstance(c, bool)
-                                              for c in (action.hex.q, action.hex.r)):
-            raise MalformedAction("'hex' must be two whole numbers [q, r]")
-        return action
-
 
 
 class MemoirState(SequenceMixin, CommandMixin, OrdersMixin, MovementMixin, BattleMixin,
