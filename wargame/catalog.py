@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from wargame.paths import scenarios_root
+from wargame.paths import MEMOIR_PREFIX, scenarios_root
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 
 __all__ = [
@@ -174,7 +174,6 @@ def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
 
 
 # Memoir '44 -------------------------------------------------------------------------------
-MEMOIR_PREFIX = "memoir44-"
 MEMOIR_KINDS = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
 _SIDES = {"ALLIES": "allies", "AXIS": "axis"}
 

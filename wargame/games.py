@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargame.paths import MEMOIR_PREFIX
 from wargame.protocol import GameDefinition
 
 __all__ = ["open_game", "MEMOIR_PREFIX", "is_memoir_id"]
 
-MEMOIR_PREFIX = "memoir44-"
 
 
 def is_memoir_id(scenario_id: str) -> bool:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+MEMOIR_PREFIX = "memoir44-"
+"""Memoir '44 scenario ids are this prefix and the rulebook number (``memoir44-5``), bundled
+from ``scenarios/memoir44/``."""
+
 _REPO_SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 

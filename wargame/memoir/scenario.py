@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.hexgrid import Hex
-from wargame.paths import scenarios_root
+from wargame.paths import MEMOIR_PREFIX, scenarios_root
 from wargame.scenario_errors import load_json, load_yaml
 from wargame.schema.common import validate
 from wargame.schema.memoir import M44File, MemoirEntry, MemoirIndex
@@ -307,7 +307,6 @@ def _unit(raw: dict[str, Any], h: Hex, resistance_side: str | None) -> UnitSpec:
     return UnitSpec(side, kind, h, figures, special, raw.get("badge"))
 
 
-MEMOIR_PREFIX = "memoir44-"
 
 
 def check_memoir(target: str | Path) -> tuple[str, int, int]:
