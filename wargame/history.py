@@ -217,15 +217,15 @@ def _victory_cities(scenario: Scenario) -> tuple[dict[str, tuple[str, ...]], dic
 
 
 def _expected_dates(scenario: Scenario, turn: int) -> tuple[str, str]:
-    last = scenario.turn_date(turn)
-    if last is None:
+    days = scenario.turn_days(turn)  # CN 2.4.1 / OD 2.4.1 (Scenario.turn_days)
+    if days is None:
         raise ScenarioError(scenario.source, "turn_dates", "a first_day (history needs dates)")
-    if turn == scenario.first_turn:
-        return last, last
-    prev = scenario.turn_date(turn - 1)
-    assert prev is not None
-    first = (dt.date.fromisoformat(prev) + dt.timedelta(days=1)).isoformat()
-    return first, last
+    return days
+
+
+def _rule(scenario: Scenario, section: str) -> str:
+    """``CN 11.2`` or ``OD 11.2``: the section in the scenario's own rulebook."""
+    return f"{scenario.tables.rule_prefix} {section}"
 
 
 def history_from_data(data: Any, scenario: Scenario, source: str = "<memory>") -> History:
@@ -247,7 +247,8 @@ def history_from_data(data: Any, scenario: Scenario, source: str = "<memory>") -
     city_hexes, city_values = _victory_cities(scenario)
     if not city_hexes:
         raise ScenarioError(scenario.source, "rules.victory", "city entries (kind: city)")
-    city_list = ", ".join(city_hexes)
+    city_list = (f"a {_rule(scenario, '11.2')} victory city of the scenario "
+                 f"({', '.join(city_hexes)})")
 
     raw_turns = data.get("turns")
     if not isinstance(raw_turns, list):
@@ -294,13 +295,14 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     exp_first, exp_last = _expected_dates(scenario, n)
     first = _date(dates.get("first"), src, f"{where}dates.first")
     last = _date(dates.get("last"), src, f"{where}dates.last")
-    # CN 2.4.1: turn 0 = 6 June 1944, then 3 days a turn; last day = scenario.turn_date(n)
+    # CN 2.4.1: turn 0 = 6 June 1944, then 3 days a turn; OD 2.4.1: 2 days a turn from 15 August
+    rule = _rule(scenario, "2.4.1")
     if first.isoformat() != exp_first:
         raise ScenarioError(src, f"{where}dates.first",
-                            f"{exp_first} (CN 2.4.1 turn {n}, scenario turn_dates)", first.isoformat())
+                            f"{exp_first} ({rule} turn {n}, scenario turn_dates)", first.isoformat())
     if last.isoformat() != exp_last:
         raise ScenarioError(src, f"{where}dates.last",
-                            f"{exp_last} (CN 2.4.1 turn {n}, scenario turn_dates)", last.isoformat())
+                            f"{exp_last} ({rule} turn {n}, scenario turn_dates)", last.isoformat())
     title = _text(item, "title", src, where)
     text = _text(item, "text", src, where)
     note = _text(item, "note", src, where, required=False)
@@ -325,7 +327,7 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     for j, name in enumerate(cities):
         if not isinstance(name, str) or name not in city_hexes:
             raise ScenarioError(src, f"{where}allied_cities[{j}]",
-                                f"a CN 11.2 victory city of the scenario ({city_list})", name)
+                                city_list, name)
     if len(set(cities)) != len(cities):
         raise ScenarioError(src, f"{where}allied_cities", "each city once", cities)
 
@@ -336,7 +338,7 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     for name, hexes in partial_raw.items():
         fw = f"{where}allied_hexes.{name}"
         if not isinstance(name, str) or name not in city_hexes:
-            raise ScenarioError(src, fw, f"a CN 11.2 victory city of the scenario ({city_list})",
+            raise ScenarioError(src, fw, city_list,
                                 name)
         if name in cities:
             raise ScenarioError(src, fw, "a city held only in part (it is in allied_cities)", name)
@@ -371,7 +373,7 @@ def _after_the_game(raw: Any, src: str, city_hexes: dict[str, tuple[str, ...]], 
         place = item.get("place")
         if not isinstance(place, str) or place not in city_hexes:
             raise ScenarioError(src, f"{where}.place",
-                                f"a CN 11.2 victory city of the scenario ({city_list})", place)
+                                city_list, place)
         if place in last_turn.allied_cities:
             raise ScenarioError(src, f"{where}.place",
                                 f"a city not yet Allied at the end of turn {last_turn.turn}", place)

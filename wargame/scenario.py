@@ -114,6 +114,7 @@ class Scenario:
     stacking_limit: int = 4
     first_day: str | None = None
     days_per_turn: int = 1
+    first_turn_days: int | None = None  # None: the first turn lasts days_per_turn days too
     rules: dict[str, Any] = field(default_factory=dict)
     source: str = ""
 
@@ -130,6 +131,24 @@ class Scenario:
             days=(turn - self.first_turn) * self.days_per_turn
         )
         return day.isoformat()
+
+    def turn_days(self, turn: int) -> tuple[str, str] | None:
+        """The first and last day of a turn (ISO dates), or None without ``first_day``.
+
+        The first turn lasts ``first_turn_days`` days (CN 2.4.1: turn 0 is D-Day, 6 June 1944,
+        alone), every later turn ``days_per_turn`` (CN: 3, turn 1 = 7-9 June; OD 2.4.1: 2,
+        turn 1 = 15-16 August, turn 14 = 10-11 September 1944). ``turn_date`` is the day the
+        turn track prints (for Normandy the last day, for Dragoon the first)."""
+        if not self.first_day:
+            return None
+        start = dt.date.fromisoformat(self.first_day)
+        first_len = self.first_turn_days or self.days_per_turn
+        if turn == self.first_turn:
+            return start.isoformat(), (start + dt.timedelta(days=first_len - 1)).isoformat()
+        begin = start + dt.timedelta(
+            days=first_len + (turn - self.first_turn - 1) * self.days_per_turn)
+        end = begin + dt.timedelta(days=self.days_per_turn - 1)
+        return begin.isoformat(), end.isoformat()
 
 
 def _units(
@@ -300,6 +319,7 @@ def _scenario(model_type, meta, tables, board, units, divisions, setup, reinf, s
         stacking_limit=model.stacking_limit,
         first_day=first_day,
         days_per_turn=dates.days_per_turn,
+        first_turn_days=dates.first_turn_days,
         rules=meta.get("rules", {}) or {},
         source=source,
     )

@@ -201,8 +201,9 @@ def test_summary_compare_and_against_history(dragoon):
     assert hist.loc["Toulon", "history_turn"] == 7
     assert hist.loc["Toulon", "earlier"] == 1 and hist.loc["Toulon", "taken"] == 3  # turn 5
     assert hist.loc["Lyon", "earlier"] == 0 and hist.loc["Lyon", "taken"] == 1
-    with pytest.raises(ValueError, match="history"):
-        against_history(base)  # Dragoon has no history.yaml yet: dates must be given
+    # scenarios/dragoon/history.yaml: Toulon first held whole at the end of turn 7, Lyon 10
+    track = against_history(base)
+    assert track.loc["Toulon", "history_turn"] == 7 and track.loc["Lyon", "history_turn"] == 10
 
 
 def test_against_normandy_history_yaml():

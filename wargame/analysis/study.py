@@ -439,21 +439,15 @@ def compare(a: Study, b: Study) -> pd.DataFrame:
 
 
 def turn_of_date(scenario: Any, day: str | dt.date) -> int:
-    """The turn whose days hold ``day``, each turn starting on ``scenario.turn_date(n)`` and
-    lasting ``days_per_turn`` days (OD 2.4.1: turn 1 is 15-16 August 1944, turn 14 is 10-11
-    September). A day after the game is ``last_turn + 1``. (Normandy's turn 0 is one day,
-    CN 2.4.1: its comparisons read history.yaml's turns, not dates.)"""
+    """The turn whose days hold ``day`` (``Scenario.turn_days``: OD 2.4.1 turn 1 is 15-16
+    August 1944, turn 14 is 10-11 September; CN 2.4.1 turn 0 is 6 June alone, turn 1 is 7-9
+    June). A day before the game is its first turn, a day after it ``last_turn + 1``."""
     when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
-    turn = scenario.first_turn
     for n in range(scenario.first_turn, scenario.last_turn + 1):
-        start = scenario.turn_date(n)
-        if start is not None and dt.date.fromisoformat(start) <= when:
-            turn = n
-    last = scenario.turn_date(scenario.last_turn)
-    if last is not None and when >= dt.date.fromisoformat(last) + dt.timedelta(
-            days=scenario.days_per_turn):
-        return scenario.last_turn + 1
-    return turn
+        days = scenario.turn_days(n)
+        if days is not None and when <= dt.date.fromisoformat(days[1]):
+            return n
+    return scenario.last_turn + 1
 
 
 def _historical_turns(study: Study, history: Any) -> dict[str, int | None]:

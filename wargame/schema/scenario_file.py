@@ -27,6 +27,9 @@ class Turns(Model):
 class TurnDates(Model):
     first_day: Annotated[Str | dt.date, Field(description="a date YYYY-MM-DD")] | None = None
     days_per_turn: PosInt = 1
+    first_turn_days: PosInt | None = Field(
+        None, description="days of the first turn when it differs from days_per_turn "
+        "(CN 2.4.1: turn 0 is D-Day alone)")
 
     @field_validator("first_day", mode="before")
     @classmethod
