@@ -109,7 +109,7 @@ def test_a_real_position_gets_a_legal_plan_at_least_as_good_as_any_single_strike
     assert set(plan.allocation) <= allowed
     # every one-attack-takes-it-all alternative is no better
     for k, row in enumerate(table):
-        for air, v in row.items():
+        for v in row.values():
             others = sum(r[0] for j, r in enumerate(table) if j != k)
             assert plan.value >= v + others - 1e-9
     # the engine accepts the attacks with the plan's points, in order, on a copy
