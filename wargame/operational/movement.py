@@ -5,7 +5,6 @@ Costs are counted in half movement points (integers), so roads at 0.5 stay exact
 
 from __future__ import annotations
 
-import heapq
 from typing import NamedTuple
 
 from wargame.hexgrid import Hex
@@ -113,7 +112,7 @@ def reachable(
     extra_steps: dict[Hex, list[tuple[Hex, int]]] | None = None,
     indexed_sets: tuple[frozenset[int], frozenset[int]] | None = None,
 ) -> dict[Hex, Reach]:
-    """Hexes reachable from ``start`` within ``budget`` half-points (Dijkstra).
+    """Hexes reachable from ``start`` within ``budget`` half-points (Dijkstra, with buckets).
 
     CN/OD 4.1.2: entering an enemy zone of engagement stops the unit; leaving one at the start
     of a move costs one extra point ("romper contato"); enemy hexes are never entered.
@@ -134,36 +133,46 @@ def reachable(
     for a, links in (extra_steps or {}).items():
         extra[index[a]] = [(index[b], c) for b, c in links]
     s = index[start]
-    dist = {s: start_cost}
-    prev: dict[int, int] = {}
-    heap = [(start_cost, s)]
-    pop, push = heapq.heappop, heapq.heappush
-    leave_extra = 2 if s in zoc else 0  # CN/OD 4.1.2: +1 point to break contact
-    while heap:
-        cost, h = pop(heap)
-        if dist[h] < cost:
-            continue
-        if h == s:
-            extra_cost = leave_extra
-        elif h in zoc:
-            continue  # engaged: must stop
-        else:
-            extra_cost = 0
-        for n, c in (table[h] if h not in extra else table[h] + tuple(extra[h])):
-            nc = cost + c + extra_cost
-            if nc > budget or n in blocked:
-                continue
-            old = dist.get(n)
-            if old is None or nc < old:
-                dist[n] = nc
-                prev[n] = h
-                push(heap, (nc, n))
     hexes = steps.hexes
     out = {start: Reach(start_cost, None, s in zoc)}
+    if start_cost > budget:
+        return out
+    # Dial's algorithm: costs are small whole half-points, so one bucket per cost replaces the
+    # heap. Each bucket is taken in hex-number order, the order a heap of (cost, hex) pops in,
+    # so ties between equal-cost routes are settled as before (same ``prev``, same paths).
+    too_far = budget + 1
+    dist = [too_far] * len(table)
+    prev = [-1] * len(table)
+    dist[s] = start_cost
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[start_cost].append(s)
+    found: list[int] = []  # hexes in the order first reached: the result's order, as before
+    leave_extra = 2 if s in zoc else 0  # CN/OD 4.1.2: +1 point to break contact
+    for cost in range(start_cost, budget + 1):
+        while buckets[cost]:
+            batch = sorted(buckets[cost])
+            buckets[cost] = []
+            for h in batch:
+                if dist[h] != cost:
+                    continue  # reached more cheaply since
+                if h == s:
+                    base = cost + leave_extra
+                elif h in zoc:
+                    continue  # engaged: must stop
+                else:
+                    base = cost
+                for n, c in (table[h] if h not in extra else table[h] + tuple(extra[h])):
+                    nc = base + c
+                    if nc < dist[n] and n not in blocked:
+                        if dist[n] == too_far:
+                            found.append(n)
+                        dist[n] = nc
+                        prev[n] = h
+                        buckets[nc].append(n)
     new = _new_reach
-    for n, cost in dist.items():
+    for n in found:
         if n != s:
-            out[hexes[n]] = new(Reach, (cost, hexes[prev[n]], n in zoc))
+            out[hexes[n]] = new(Reach, (dist[n], hexes[prev[n]], n in zoc))
     return out
 
 
