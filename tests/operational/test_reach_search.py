@@ -69,3 +69,41 @@ def test_bucket_search_equals_the_heap_search(start, mclass, budget, start_cost,
                     extra_steps=extra_hexes, indexed_sets=sets)
     want = reference(mclass, HEXES[start], budget, sets[0], sets[1], start_cost, extra_ints)
     assert list(got.items()) == list(want.items())
+
+
+def test_remembered_searches_equal_fresh_ones_through_a_game():
+    """``State.reach`` remembers searches under their inputs; through a bot game every answer
+    equals a fresh search, ``legal_destinations`` equals the reach minus the unit's hex and
+    the hexes without stacking room (CN/OD 4.1.1), and a caller changing its copy changes
+    nothing for the next caller."""
+    from wargame.bots.play import make_policy
+    from wargame.games import open_game
+    from wargame.operational.state_types import Phase
+
+    game = open_game("dragoon")
+    state = game.new_state(2)
+    bot = make_policy(game, "greedy")
+    checked = 0
+    for _ in range(160):
+        if state.is_terminal:
+            break
+        if state.phase in (Phase.ALLIED_MOVEMENT, Phase.AXIS_MOVEMENT) and state.pending is None:
+            side = state.phase.side
+            for uid in [u for u, us in state.units.items()
+                        if us.status == "on_map" and state.side_of(u) == side][:12]:
+                us = state.units[uid]
+                mp, mclass = state.movement_of(uid)
+                fresh = reachable(game.steps, mclass, us.hex, 2 * mp, start_cost=us.spent,
+                                  extra_steps=state._offmap_roads(side, mclass),
+                                  indexed_sets=state._move_obstacles(side))
+                got = state.reach(uid)
+                assert list(got.items()) == list(fresh.items())
+                got.clear()  # the caller's own copy
+                assert list(state.reach(uid).items()) == list(fresh.items())
+                if state.move_refusal(uid) is None:
+                    want = {h: r for h, r in fresh.items()
+                            if h != us.hex and state.stack_room(h, side, uid) > 0}
+                    assert list(state.legal_destinations(uid).items()) == list(want.items())
+                checked += 1
+        state.apply(bot.choose(state))
+    assert checked > 50

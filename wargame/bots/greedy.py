@@ -295,7 +295,8 @@ class GreedyPolicy:
                     break
                 if any(uid == g for g, _ in group) or state.units[uid].hex in around:
                     continue
-                spots = [h for h, r in reach[uid].items() if h in around]
+                reach_u = reach[uid]
+                spots = [h for h in around if h in reach_u]  # max() below orders them
                 spots = [h for h in spots if room.get(h, state.stack_room(h, side, uid)) > 0]
                 if not spots:
                     continue

@@ -77,15 +77,17 @@ class CombatSteps:
         return out
 
     def _attack_candidates_at(self, h: Hex, side: str, target: Hex) -> list[str]:
-        out = []
-        for uid, us in self.units.items():
-            if self.side_of(uid) != side or us.attacked:
-                continue
-            if us.status == "on_map" and us.hex == h and h != target:
-                out.append(uid)
-            elif us.status == "at_sea" and us.hex == target and h == target:
-                out.append(uid)
-        return out
+        """Units of ``side`` that have not attacked this phase, on ``h`` next to ``target``, or
+        (``h`` is the target) still at sea off it (landing units attack their beach from the
+        sea). In the order of ``self.units``, as the occupancy lists them."""
+        units = self.units
+        defs = self.game.units
+        if h != target:
+            return [uid for uid in self.occupancy().get(h, ())
+                    if defs[uid].side == side and not units[uid].attacked]
+        return [uid for uid, us in units.items()
+                if us.status == "at_sea" and us.hex == target and defs[uid].side == side
+                and not us.attacked]
 
     def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
         p = self.rule_prefix

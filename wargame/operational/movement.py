@@ -129,9 +129,11 @@ def reachable(
     if indexed_sets is None:
         indexed_sets = blocked_and_zoc(steps, enemy_occupied, enemy_zoc, forbidden)
     blocked, zoc = indexed_sets
-    extra: dict[int, list[tuple[int, int]]] = {}
-    for a, links in (extra_steps or {}).items():
-        extra[index[a]] = [(index[b], c) for b, c in links]
+    if extra_steps:
+        table = list(table)  # this call's own links: CN 4.2.2's off-map roads added
+        for a, links in extra_steps.items():
+            i = index[a]
+            table[i] = table[i] + tuple((index[b], c) for b, c in links)
     s = index[start]
     hexes = steps.hexes
     out = {start: Reach(start_cost, None, s in zoc)}
@@ -140,30 +142,33 @@ def reachable(
     # Dial's algorithm: costs are small whole half-points, so one bucket per cost replaces the
     # heap. Each bucket is taken in hex-number order, the order a heap of (cost, hex) pops in,
     # so ties between equal-cost routes are settled as before (same ``prev``, same paths).
+    # A hex that may not be entered gets distance -1, so no route ever improves on it.
     too_far = budget + 1
     dist = [too_far] * len(table)
+    for n in blocked:
+        dist[n] = -1
     prev = [-1] * len(table)
     dist[s] = start_cost
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[start_cost].append(s)
     found: list[int] = []  # hexes in the order first reached: the result's order, as before
-    leave_extra = 2 if s in zoc else 0  # CN/OD 4.1.2: +1 point to break contact
-    for cost in range(start_cost, budget + 1):
+    base = start_cost + (2 if s in zoc else 0)  # CN/OD 4.1.2: +1 point to break contact
+    for n, c in table[s]:
+        nc = base + c
+        if nc < dist[n]:
+            found.append(n)
+            dist[n] = nc
+            prev[n] = s
+            buckets[nc].append(n)
+    for cost in range(start_cost, too_far):
         while buckets[cost]:
             batch = sorted(buckets[cost])
             buckets[cost] = []
             for h in batch:
-                if dist[h] != cost:
-                    continue  # reached more cheaply since
-                if h == s:
-                    base = cost + leave_extra
-                elif h in zoc:
-                    continue  # engaged: must stop
-                else:
-                    base = cost
-                for n, c in (table[h] if h not in extra else table[h] + tuple(extra[h])):
-                    nc = base + c
-                    if nc < dist[n] and n not in blocked:
+                if dist[h] != cost or h in zoc:
+                    continue  # reached more cheaply since, or engaged: must stop
+                for n, c in table[h]:
+                    nc = cost + c
+                    if nc < dist[n]:
                         if dist[n] == too_far:
                             found.append(n)
                         dist[n] = nc

@@ -22,26 +22,45 @@ from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
 
+_REACH_MEMO = 1024
+"""Searches one state remembers (``MovementRules.reach``); past that the memo starts afresh."""
+
 
 class MovementRules:
     """Moving units (CN/OD 4.0-4.1)."""
 
     def reach(self, uid: str) -> dict[Hex, Reach]:
-        """Hexes the unit can reach this phase with their cost (half points)."""
+        """Hexes the unit can reach this phase with their cost (half points).
+
+        The search depends only on the unit's hex, points spent, movement points and class,
+        its side's obstacles (enemy hexes and zones, forbidden hexes) and the off-map roads, so
+        its result is remembered under exactly those inputs (``_REACH_MEMO`` entries at most):
+        a side's own moves leave its obstacles as they were, and the units that did not move
+        are not searched again (issue #19). Callers get their own copy of the result."""
         us = self.units[uid]
         if us.status != "on_map":
             return {}
         mp, mclass = self.movement_of(uid)
         side = self.side_of(uid)
-        return reachable(
-            self.game.steps,
-            mclass,
-            us.hex,
-            budget=2 * mp,
-            start_cost=us.spent,
-            extra_steps=self._offmap_roads(side, mclass),
-            indexed_sets=self._move_obstacles(side),
-        )
+        obstacles = self._move_obstacles(side)
+        key = (us.hex, us.spent, mp, mclass, side, obstacles)
+        memo = self.__dict__.get("_reach_memo")
+        if memo is None:
+            memo = self.__dict__["_reach_memo"] = {}
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _REACH_MEMO:
+                memo.clear()
+            found = memo[key] = reachable(
+                self.game.steps,
+                mclass,
+                us.hex,
+                budget=2 * mp,
+                start_cost=us.spent,
+                extra_steps=self._offmap_roads(side, mclass),
+                indexed_sets=obstacles,
+            )
+        return dict(found)
 
     def _move_obstacles(self, side: str) -> tuple[frozenset[int], frozenset[int]]:
         """For a unit of ``side``: the hexes it may not enter and the enemy zones of engagement,
@@ -75,9 +94,27 @@ class MovementRules:
     def legal_destinations(self, uid: str) -> dict[Hex, Reach]:
         if self.move_refusal(uid) is not None:
             return {}
-        side = self.side_of(uid)
-        reach = self.reach(uid)
-        return {h: r for h, r in reach.items() if h != self.units[uid].hex and self.stack_room(h, side, uid) > 0}
+        out = self.reach(uid)  # the unit's own copy
+        out.pop(self.units[uid].hex, None)
+        for h in self._full_hexes(self.side_of(uid)):  # CN/OD 4.1.1: no room to stop there
+            out.pop(h, None)
+        return out
+
+    def _full_hexes(self, side: str) -> list[Hex]:
+        """Hexes holding ``stacking_limit`` units of ``side`` or more (CN/OD 4.1.1), cached
+        until the position changes. A unit's own hex is not a destination anyway, so the
+        unit itself never needs discounting."""
+        key = ("full", side)
+        cache = self._cache.get(key)
+        if cache is not None:
+            return cache
+        limit = self.game.scenario.stacking_limit
+        units = self.game.units
+        out = [h for h, uids in self.occupancy().items()
+               if len(uids) >= limit and sum(1 for u in uids if units[u].side == side) >= limit]
+        if not self._applying:
+            self._cache[key] = out
+        return out
 
     def move_refusal(self, uid: str) -> IllegalAction | None:
         """Why ``uid`` may not move now (the refusal it would raise), or None: the unit, the

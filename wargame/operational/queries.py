@@ -131,7 +131,13 @@ class BoardQueries:
         return d.movement, self.game.hooks.movement_class(self, uid, self.unit_type(uid).movement_class)  # BFN 19.5
 
     def stack_room(self, h: Hex, side: str, exclude: str | None = None) -> int:
-        n = sum(1 for u in self.units_at(h) if u != exclude and self.side_of(u) == side)
+        """CN/OD 4.1.1: how many more units of ``side`` the hex may hold (``exclude``: a unit
+        not counted, the one moving)."""
+        units = self.game.units
+        n = 0
+        for u in self.occupancy().get(h, ()):
+            if u != exclude and units[u].side == side:
+                n += 1
         return self.game.scenario.stacking_limit - n
 
     def allowed_edges(self, side: str) -> tuple[str, ...]:

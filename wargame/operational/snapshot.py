@@ -24,8 +24,44 @@ class SnapshotRules:
     _MUTABLE = ("turn", "phase", "units", "air_points", "attacked_hexes", "control", "must_attack", "carpet_turns",
                 "combat", "pending", "flags")
 
+    def _copy_mutable(self) -> dict[str, Any]:
+        """An independent copy of every field in ``_MUTABLE``, made field by field (a generic
+        ``deepcopy`` of the units was more than half of a bot campaign's time, issue #19):
+        a ``UnitState`` holds only immutable values (str, int, bool, frozen ``Hex``), so a
+        shallow copy of each is a deep one; ``control``, ``air_points``, the sets and the list
+        hold immutable items; ``pending`` is a frozen Decision of frozen actions; the rare
+        ``combat`` and the small ``flags`` are deep-copied."""
+        new = object.__new__
+        units = {}
+        for uid, us in self.units.items():
+            twin = new(type(us))
+            twin.__dict__.update(us.__dict__)
+            units[uid] = twin
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "units": units,
+            "air_points": dict(self.air_points),
+            "attacked_hexes": set(self.attacked_hexes),
+            "control": dict(self.control),
+            "must_attack": set(self.must_attack),
+            "carpet_turns": list(self.carpet_turns),
+            "combat": copy.deepcopy(self.combat) if self.combat is not None else None,
+            "pending": self.pending,
+            "flags": copy.deepcopy(self.flags) if self.flags else {},
+        }
+
     def _snapshot(self) -> dict[str, Any]:
-        snap = {k: copy.deepcopy(getattr(self, k)) for k in self._MUTABLE}
+        """What ``_restore`` needs to undo a refused action. Taken before every guarded
+        ``apply``, so it is cheap: each unit is kept as (the object, a copy of its fields),
+        and a restore puts the fields back into the same objects."""
+        snap = {k: getattr(self, k) for k in self._MUTABLE if k != "units"}
+        snap.update(air_points=dict(self.air_points), attacked_hexes=set(self.attacked_hexes),
+                    control=dict(self.control), must_attack=set(self.must_attack),
+                    carpet_turns=list(self.carpet_turns),
+                    combat=copy.deepcopy(self.combat) if self.combat is not None else None,
+                    flags=copy.deepcopy(self.flags) if self.flags else {})
+        snap["units"] = [(uid, us, us.__dict__.copy()) for uid, us in self.units.items()]
         snap["_events"] = len(self.events)
         snap["_rng"] = self.dice._rng.getstate()
         snap["_sides"] = len(self.dice.sides_log)
@@ -34,7 +70,13 @@ class SnapshotRules:
 
     def _restore(self, snap: dict[str, Any]) -> None:
         for k in self._MUTABLE:
-            setattr(self, k, snap[k])
+            if k != "units":
+                setattr(self, k, snap[k])
+        units = {}
+        for uid, us, fields in snap["units"]:
+            us.__dict__ = fields
+            units[uid] = us
+        self.units = units
         del self.events[snap["_events"]:]
         self.dice._rng.setstate(snap["_rng"])
         del self.dice.sides_log[snap["_sides"]:]
@@ -46,8 +88,8 @@ class SnapshotRules:
         other.game = self.game
         other.seed = self.seed
         other.dice = self.dice.copy() if type(self.dice) is Dice else copy.deepcopy(self.dice)
-        for k in self._MUTABLE:
-            setattr(other, k, copy.deepcopy(getattr(self, k)))
+        for k, value in self._copy_mutable().items():
+            setattr(other, k, value)
         other.log = list(self.log)
         other.events = list(self.events)
         other._cache = {}
