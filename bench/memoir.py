@@ -9,8 +9,13 @@ Memoir is measured both ways: ``apply(action, validate=False)`` (the same contra
 the action comes from ``legal_actions()``) -- the headline figure -- and ``apply(action)``. Each runs for ``--seconds`` (default 5) in total, in ``--rounds`` alternating slices so that
 the load of a shared machine hits all of them alike (games in progress carry over slices).
 
-Prints readable lines, then, as the LAST line, one JSON object. Goal: Memoir actions per second
->= chess plies per second. Run: ``python bench/memoir.py [--seconds S]``.
+Like with like: the unit both games share is a whole game played out (issue #19: "Memoir random
+playouts >= 1x python-chess in games per second"). A Memoir action is not a chess move: ending
+a phase and picking a unit to move or battle are actions of their own, so actions/s against
+plies/s flattered Memoir; both are still printed, the goal is on games per second.
+
+Prints readable lines, then, as the LAST line, one JSON object. Goal: Memoir games per second
+>= chess games per second. Run: ``python bench/memoir.py [--seconds S]``.
 """
 
 from __future__ import annotations
@@ -139,12 +144,15 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"python-chess {c['version']} random playouts: {c['games']} games, {c['plies']} "
               f"plies in {c['seconds']:.1f} s -> {c['games_per_s']:.1f} games/s, "
               f"{c['plies_per_s']:.0f} plies/s")
-        ratio = m["actions_per_s"] / c["plies_per_s"]
-        print(f"Memoir actions/s / chess plies/s = {ratio:.2f} "
-              f"({'goal met' if ratio >= 1 else 'goal NOT met'}: >= 1)")
+        ratio = m["games_per_s"] / c["games_per_s"]
+        per_action = m["actions_per_s"] / c["plies_per_s"]
+        print(f"Memoir games/s / chess games/s = {ratio:.2f} "
+              f"({'goal met' if ratio >= 1 else 'goal NOT met'}: >= 1); for reference, Memoir "
+              f"actions/s / chess plies/s = {per_action:.2f} (not like with like: a Memoir "
+              "action is often only a phase end or a unit pick)")
         result.update({"chess_games_per_s": round(c["games_per_s"], 2),
                        "chess_plies_per_s": round(c["plies_per_s"]),
-                       "ratio": round(ratio, 3)})
+                       "ratio": round(ratio, 3), "actions_per_ply_ratio": round(per_action, 3)})
     print(json.dumps(result))
     return result
 
