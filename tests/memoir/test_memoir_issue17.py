@@ -1,0 +1,68 @@
+"""Issue 17, Memoir '44 items 11-18: positions set up from the pt-PT rulebook's words
+(seeds/003), the scenario texts and the reference layouts. Each test names its item."""
+
+from __future__ import annotations
+
+import pytest
+from m44helpers import H, card_id, faces, make_state, order, play, uid
+
+from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame
+from wargame.memoir.board import BoardHex
+
+HANDS = {ALLIES: ["attack:center", "attack:center", "attack:left", "attack:right"],
+         AXIS: ["attack:center", "attack:center", "attack:left", "attack:right"]}
+ENDS = ("end_orders", "end_moves", "end_battles", "air_strike")
+
+
+def pass_turn(st) -> list:
+    """Play the side to act's turn ordering nobody (first playable card, then end phases)."""
+    side = st.active
+    ev = []
+    while st.active == side and st.winner is None:
+        acts = st.legal_actions()
+        a = next((x for x in acts if x.kind in ENDS), None)
+        if a is None:
+            a = next(x for x in acts if x.kind in ("play", "keep", "barrage", "medics",
+                                                      "air_target", "airdrop", "ignore_flag"))
+        ev += st.apply(a)
+    return ev
+
+
+# ---------------------------------------------------------------- item 11: Toulon
+TOULON_TOWN = [(0, 12), (2, 12), (1, 15), (1, 17)]
+
+
+def _toulon_with_allies_on(n: int):
+    st = MemoirGame.from_scenario(10).new_initial_state(seed=1)
+    for u in st.live_units(AXIS):
+        if (u.hex.r, 2 * u.hex.q + u.hex.r) in TOULON_TOWN:
+            st.place(u, None)
+    allies = st.live_units(ALLIES)
+    for u, pos in zip(allies, TOULON_TOWN[:n], strict=False):
+        st.place(u, H(*pos))
+    return st
+
+
+def test_toulon_town_hexes_are_the_four_buildings_hexes_of_the_layout():
+    """M44 scenario 10 Toulon: the town is the four buildings hexes around the layout's
+    "Toulon" label at (1,13) (the fifth, at (3,5), is Hyeres)."""
+    sc = MemoirGame.from_scenario(10).scenario
+    label = H(1, 13)
+    town = {h for h in sc.board.all_hexes()
+            if sc.board.terrain(h) == "buildings" and h.distance(label) <= 2}
+    (sd,) = sc.opt("sudden_death")
+    assert sd["hexes"] == town == {H(*p) for p in TOULON_TOWN}
+    assert sd["required"] == 3
+
+
+@pytest.mark.parametrize("held,wins", [(1, False), (2, False), (3, True)])
+def test_toulon_sudden_death_needs_three_town_hexes(held, wins):
+    """M44 scenario 10 Toulon victory: "If Allied units occupy 3 town hexes in Toulon at the
+    end of their turn, they win immediately" (English text; BGA: 3 of the 4). The pt-PT
+    "o hexágono em Toulon" gives no count; one unit on one town hex does not end the game."""
+    st = _toulon_with_allies_on(held)
+    assert st.active == ALLIES
+    pass_turn(st)
+    assert (st.winner == ALLIES) is wins
+    if wins:
+        assert "sudden death" in st.win_reason
