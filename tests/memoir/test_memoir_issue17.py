@@ -66,3 +66,34 @@ def test_toulon_sudden_death_needs_three_town_hexes(held, wins):
     assert (st.winner == ALLIES) is wins
     if wins:
         assert "sudden death" in st.win_reason
+
+
+# ---------------------------------------------------------------- item 12: Infantry Assault
+def test_infantry_assault_with_infantry_elsewhere_orders_nobody_in_an_empty_section():
+    """M44 Appendix 4 Infantry Assault: "Emite uma ordem a todas as unidades de INFANTARIA de 1
+    secção ... Se não comandas nenhuma unidade de [infantaria], emite uma ordem a 1 unidade à
+    tua escolha": the fallback is for a side with no infantry at all. With infantry on the
+    left, Infantry Assault on the centre orders no unit (not the centre's tank)."""
+    units = [(ALLIES, "inf", (6, 2)), (ALLIES, "tank", (6, 12)), (AXIS, "inf", (0, 12))]
+    st = make_state(units, hands={ALLIES: ["infantry_assault"], AXIS: ["probe"]})
+    play(st, "infantry_assault", option="center")
+    assert st.phase == "order" and st.ctx.effect == "infantry_assault"
+    assert [a for a in st.legal_actions() if a.kind == "order"] == []
+    with pytest.raises(IllegalAction):
+        st.apply(Action("order", unit=uid(st, (6, 12))))
+    # the left section's infantry is ordered by the card itself (3 hexes of movement)
+    st = make_state(units, hands={ALLIES: ["infantry_assault"], AXIS: ["probe"]})
+    play(st, "infantry_assault", option="left")
+    assert {a.unit for a in st.legal_actions() if a.kind == "order"} == {uid(st, (6, 2))}
+
+
+def test_infantry_assault_without_any_infantry_orders_one_unit_anywhere():
+    """... and with no infantry at all, 1 unit of your choice, in any section."""
+    units = [(ALLIES, "tank", (6, 2)), (ALLIES, "gun", (8, 22)), (AXIS, "inf", (0, 12))]
+    st = make_state(units, hands={ALLIES: ["infantry_assault"], AXIS: ["probe"]})
+    play(st, "infantry_assault", option="center")
+    assert st.ctx.effect == "fallback"
+    assert {a.unit for a in st.legal_actions() if a.kind == "order"} == {
+        uid(st, (6, 2)), uid(st, (8, 22))}
+    st.apply(Action("order", unit=uid(st, (6, 2))))
+    assert [a for a in st.legal_actions() if a.kind == "order"] == []
