@@ -97,3 +97,43 @@ def test_infantry_assault_without_any_infantry_orders_one_unit_anywhere():
         uid(st, (6, 2)), uid(st, (8, 22))}
     st.apply(Action("order", unit=uid(st, (6, 2))))
     assert [a for a in st.legal_actions() if a.kind == "order"] == []
+
+
+# ---------------------------------------------------------------- item 14: Close Assault
+def _close_assault_overrun(units):
+    """Allied armour at (5,13) close-assaults a 1-figure unit at (4,12) (grenade: eliminated)
+    and takes the ground; the overrun battle is next."""
+    st = make_state(units, hands={ALLIES: ["close_assault"], AXIS: ["probe"]},
+                    dice=faces("grenade", "star", "star", "star"))
+    play(st, "close_assault")
+    tank = uid(st, (5, 13))
+    order(st, (5, 13))
+    target = st.unit_at(H(4, 12))
+    assert st.battle_dice(st.units[tank], target)[0] == 4  # 3 + Close Assault's die
+    st.apply(Action("battle", unit=tank, hex=H(4, 12)))
+    assert not target.alive
+    st.apply(Action("take_ground", unit=tank, hex=H(4, 12)))
+    return st, st.units[tank]
+
+
+def test_close_assault_extra_die_is_not_for_the_overrun_battle():
+    """M44 Appendix 4 Close Assault: "As unidades que receberam a ordem combatem com 1 dado
+    adicional ... depois de um combate à queima-roupa bem sucedido ... as unidades Blindadas
+    podem fazer uma Incursão Mecanizada": the die is the close assault's; the overrun battle
+    (M44 p.13) rolls the usual 3."""
+    units = [(ALLIES, "tank", (5, 13)), (AXIS, "inf", (4, 12), None, 1),
+             (AXIS, "inf", (4, 10))]
+    st, tank = _close_assault_overrun(units)
+    assert st._overrun_focus() == tank.id
+    assert st.battle_dice(tank, st.unit_at(H(4, 10)))[0] == 3
+
+
+def test_close_assault_overrun_may_fire_at_a_distant_unit():
+    """M44 p.13 Armor Overrun: "Se o terreno que ganhaste for adjacente a uma unidade inimiga,
+    este segundo combate tem de ser outra vez um Combate à queima-roupa. Caso contrário, podes
+    disparar contra a uma unidade distante" -- also after a Close Assault (recorded choice)."""
+    units = [(ALLIES, "tank", (5, 13)), (AXIS, "inf", (4, 12), None, 1),
+             (AXIS, "inf", (2, 12))]
+    st, tank = _close_assault_overrun(units)
+    assert st.battle_targets(tank.id) == [H(2, 12)]
+    assert st.battle_dice(tank, st.unit_at(H(2, 12)))[0] == 3

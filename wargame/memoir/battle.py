@@ -88,9 +88,15 @@ class BattleMixin(StateBase):
             return 0, "Arnhem special rules: infantry may not fire across the Rhine"
         ctx = self.ctx
         bonus = ctx.bonus_all
+        # M44 Appendix 4 Close Assault: the extra die and the adjacent target are the close
+        # assault's; the armour overrun after it is a battle of M44 p.13 Armor Overrun (no extra
+        # die; at a distant unit when the ground taken is next to no enemy).
+        overrun_battle = ctx.effect == "close_assault" and u.id in ctx.overrun
+        if overrun_battle:
+            bonus = 0
         if dist == 1:
             bonus += ctx.bonus_close if u.kind == "tank" else 0
-        if ctx.effect == "close_assault" and dist != 1:
+        if ctx.effect == "close_assault" and dist != 1 and not overrun_battle:
             return 0, "Close Assault: only adjacent targets"
         prot = rules.protection(t, target.hex, target.side, u.kind, u.hex)
         n = base + bonus - prot - rules.attacker_penalty(t, u.kind, u.hex)
