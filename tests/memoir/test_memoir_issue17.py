@@ -137,3 +137,101 @@ def test_close_assault_overrun_may_fire_at_a_distant_unit():
     st, tank = _close_assault_overrun(units)
     assert st.battle_targets(tank.id) == [H(2, 12)]
     assert st.battle_dice(tank, st.unit_at(H(2, 12)))[0] == 3
+
+
+# ---------------------------------------------------------------- items 13, 18: Take Ground
+OMAHA_CLIFF = {"cliffs": frozenset({H(4, 12)}), "cliffs_no_armour": True}
+
+
+def _kill_adjacent(st, attacker_pos, target_pos):
+    ev = st.apply(Action("battle", unit=uid(st, attacker_pos), hex=H(*target_pos)))
+    assert any(e.kind == "eliminated" for e in ev)
+    return ev
+
+
+def test_armour_may_not_take_ground_up_the_omaha_bluff_so_no_overrun():
+    """M44 scenario 5 Omaha Beach: "Os tanques não se podem movimentar para cima da falésia a
+    partir da praia"; M44 p.13 Take Ground: terrain restrictions apply when taking ground. No
+    take ground from the beach up the bluff, hence no Armor Overrun."""
+    terrain = {(5, 13): "beach", (4, 12): "hills"}
+    units = [(ALLIES, "tank", (5, 13)), (AXIS, "inf", (4, 12), None, 1), (AXIS, "inf", (0, 0))]
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade", "star"),
+                    special=OMAHA_CLIFF)
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))
+    assert not st.pending and st.ctx.overrun == []
+    assert not [a for a in st.legal_actions() if a.kind == "take_ground"]
+    assert st.unit_at(H(5, 13)) is not None
+
+
+def test_infantry_still_takes_ground_up_the_bluff():
+    """Recorded choice: the bluff is a 2-hex climb for infantry ("Subir a falésia a partir da
+    praia é um movimento de 2 hexágonos"), not a prohibition; taking ground is not counted
+    against a move, so infantry may take the ground up the bluff."""
+    terrain = {(5, 13): "beach", (4, 12): "hills"}
+    units = [(ALLIES, "inf", (5, 13)), (AXIS, "inf", (4, 12), None, 1), (AXIS, "inf", (0, 0))]
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade", "star"),
+                    special=OMAHA_CLIFF)
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))
+    assert st.pending_decision.kind == "take_ground"
+
+
+@pytest.mark.parametrize("entered", ["wire", "woods_resistance"])
+def test_no_take_ground_out_of_a_stop_hex_entered_this_turn(entered):
+    """M44 Wire: "Uma unidade que entra num hexágono com arame Farpado tem de parar e não se
+    pode mover mais nessa jogada" (woods, hedgerows and villages alike); taking ground is a
+    move, so a unit that entered such a hex this turn battles from it but stays there. French
+    Resistance, which may battle after entering woods, likewise may not take ground out."""
+    if entered == "wire":
+        units = [(ALLIES, "inf", (6, 12)), (AXIS, "inf", (4, 12), None, 1),
+                 (AXIS, "inf", (0, 0))]
+        kw = {"obstacles": [("wire", (5, 13))]}
+        terrain = None
+    else:
+        units = [(ALLIES, "inf", (6, 12), "resistance"), (AXIS, "inf", (4, 12), None, 1),
+                 (AXIS, "inf", (0, 0))]
+        kw = {}
+        terrain = {(5, 13): "woods"}
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade", "star", "star"), **kw)
+    play(st, "attack", section="center")
+    order(st, (6, 12))
+    st.apply(Action("move", unit=uid(st, (6, 12)), hex=H(5, 13)))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))
+    assert not st.pending and st.unit_at(H(5, 13)) is not None
+    # a unit that started the turn there (did not enter it) takes the ground as usual
+    units[0] = (units[0][0], units[0][1], (5, 13)) + tuple(units[0][3:])
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade", "star", "star"), **kw)
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))
+    assert st.pending_decision.kind == "take_ground"
+
+
+def test_no_take_ground_into_a_hedgerow_after_moving():
+    """M44 Hedgerows: "Para mover uma unidade para dentro de um hexágono com a Sebe, a unidade
+    tem de estar adjacente à Sebe" (turn 1: move next to it and stop; turn 2: enter), and
+    terrain restrictions apply to Take Ground: a unit that moved this turn may not take ground
+    into a hedgerow; one that started its turn adjacent may."""
+    terrain = {(4, 12): "hedgerow"}
+    units = [(ALLIES, "tank", (6, 12)), (AXIS, "inf", (4, 12), None, 1), (AXIS, "inf", (0, 0))]
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade"))
+    play(st, "attack", section="center")
+    order(st, (6, 12))
+    st.apply(Action("move", unit=uid(st, (6, 12)), hex=H(5, 13)))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))  # armour: 3 - 2 dice for the hedgerow
+    assert not st.pending and st.ctx.overrun == []
+    units[0] = (ALLIES, "tank", (5, 13))
+    st = make_state(units, terrain, hands=HANDS, dice=faces("grenade"))
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    _kill_adjacent(st, (5, 13), (4, 12))
+    assert st.pending_decision.kind == "take_ground"

@@ -184,6 +184,9 @@ class TurnContext:
     battles: dict[int, int] = field(default_factory=dict)  # unit -> battles left
     battled: list[int] = field(default_factory=list)
     entered: list[int] = field(default_factory=list)  # entered terrain that forbids battle
+    # entered a hex where a move must stop (woods, hedgerows, villages, wire): no more moving,
+    # taking ground included, this turn
+    stopped: list[int] = field(default_factory=list)
     overrun: list[int] = field(default_factory=list)  # armour that had its overrun this turn
     overrun_now: int | None = None  # the overrun battle to fight before any other
     second_move_done: bool = False  # Behind Enemy Lines
@@ -207,6 +210,7 @@ class TurnContext:
             "moved": {str(k): v for k, v in self.moved.items()},
             "battles": {str(k): v for k, v in self.battles.items()},
             "battled": list(self.battled), "entered": list(self.entered),
+            "stopped": list(self.stopped),
             "overrun": list(self.overrun), "overrun_now": self.overrun_now,
             "second_move_done": self.second_move_done, "no_overrun": self.no_overrun,
             "bonus_all": self.bonus_all, "bonus_close": self.bonus_close,
@@ -227,6 +231,7 @@ class TurnContext:
             moved={int(k): v for k, v in (d.get("moved") or {}).items()},
             battles={int(k): v for k, v in (d.get("battles") or {}).items()},
             battled=list(d.get("battled", ())), entered=list(d.get("entered", ())),
+            stopped=list(d.get("stopped", ())),
             overrun=list(d.get("overrun", ())), overrun_now=d.get("overrun_now"),
             second_move_done=bool(d.get("second_move_done", False)),
             no_overrun=bool(d.get("no_overrun", False)),

@@ -87,11 +87,18 @@ class RetreatMixin(StateBase):
         h = then.from_hex
         if not u.alive or self.unit_at(h) is not None:
             return []
-        if u.id not in self.ctx.ordered:
+        ctx = self.ctx
+        if u.id not in ctx.ordered:
             return []
+        # M44 p.13 Take Ground: "As restrições causadas pelo terreno e pelo combate aplicam-se
+        # quando as unidades ganham terreno":
+        if u.id in ctx.stopped:
+            return []  # woods, hedgerows, villages, wire entered this turn: no further move
         t = self._terrain(ignore=u)
-        if not rules.can_enter(t, u.kind, h) or not rules.step_allowed(t, u.hex, h):
-            return []  # M44 p.13 Take Ground: terrain (and scenario movement) restrictions apply
+        if not rules.can_enter(t, u.kind, h) or rules.step_cost(t, u.kind, u.hex, h) is None:
+            return []  # impassable; Omaha/Overlord: armour not up the bluff; Arnhem bridge ends
+        if self.board.terrain(h) == "hedgerow" and (ctx.moved.get(u.id) or u.id in ctx.overrun):
+            return []  # M44 Hedgerows: entered only by a unit that starts its move adjacent
         self.pending.append(PendingDecision("take_ground", u.side, unit=u.id, hex=h))
         return []
 
@@ -105,6 +112,8 @@ class RetreatMixin(StateBase):
         ctx = self.ctx
         if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN and u.special != "resistance":
             ctx.entered.append(u.id)
+        if self.board.terrain(a.hex) in rules.STOP_TERRAIN or a.hex in self.wire:
+            ctx.stopped.append(u.id)  # M44 Terrain, Wire: may move no further this turn
         if (u.kind == "tank" and u.id not in ctx.overrun
                 and not ctx.no_overrun
                 and self.board.terrain(a.hex) not in rules.NO_BATTLE_TERRAIN):
