@@ -235,3 +235,37 @@ def test_no_take_ground_into_a_hedgerow_after_moving():
     st.apply(Action("end_moves"))
     _kill_adjacent(st, (5, 13), (4, 12))
     assert st.pending_decision.kind == "take_ground"
+
+
+# ---------------------------------------------------------------- item 15: Vassieux
+@pytest.mark.parametrize("last_drawer", [AXIS, ALLIES])
+def test_vassieux_empty_deck_at_the_end_of_a_turn_ends_the_battle(last_drawer):
+    """Vassieux victory conditions: "Deverá o baralho de Cartas de Comando esgotar-se e o
+    jogador aliado não ganhou, o combate termina como uma vitória do jogador Alemão". Whoever
+    draws the last card, the deck is out at the end of that turn: the Axis wins then, the
+    Allies get no further turn."""
+    st = MemoirGame.from_scenario(7).new_initial_state(seed=4)
+    assert st.active == AXIS
+    keep = 1 if last_drawer == AXIS else 2
+    st.discard += st.deck[keep:]
+    st.deck = st.deck[:keep]
+    pass_turn(st)
+    if last_drawer == ALLIES:
+        assert st.winner is None and st.active == ALLIES and len(st.deck) == 1
+        pass_turn(st)
+    assert st.winner == AXIS and "exhausted" in st.win_reason
+    assert st.deck == [] and st.legal_actions() == []
+
+
+def test_vassieux_allied_win_on_the_last_card_stands():
+    """... "e o jogador aliado não ganhou": an Allied medal victory in that turn comes first."""
+    st = MemoirGame.from_scenario(7).new_initial_state(seed=4)
+    st.discard += st.deck[2:]
+    st.deck = st.deck[:2]
+    pass_turn(st)  # the Axis draws; one card left
+    axis = st.live_units(AXIS)
+    for u in axis[: st.scenario.medals[ALLIES]]:  # medals for the Allies, as eliminations
+        st.medal_units[ALLIES].append([u.id, 1])
+        st.set_figures(u, 0)
+    pass_turn(st)
+    assert st.winner == ALLIES

@@ -228,6 +228,13 @@ class SequenceMixin(StateBase):
         ev += self._check_victory()
         if self.winner:
             return ev
+        if not self.deck and self.scenario.opt("no_reshuffle"):
+            # Vassieux victory conditions: "Deverá o baralho de Cartas de Comando esgotar-se e o
+            # jogador aliado não ganhou, o combate termina como uma vitória do jogador Alemão":
+            # the deck ran out with this turn's draw, so the battle ends now.
+            self._deck_out(ev)
+            if self.winner:
+                return ev
         self.active = other_side(self.active)
         self.turn += 1
         self._begin_turn()
@@ -243,8 +250,9 @@ class SequenceMixin(StateBase):
 
     def _deck_out(self, ev: list[Event]) -> None:
         """Vassieux special rule: the deck is never reshuffled; when it runs out and the
-        Allies have not won, the scenario's ``deck_exhausted_winner`` wins. "Runs out" is read
-        as BGA does (Cards.php pickForLocation): a card must be drawn and none is left."""
+        Allies have not won, the scenario's ``deck_exhausted_winner`` wins: at the end of the
+        turn that drew the last card (``_finish_turn``), or when a card must be drawn and none
+        is left."""
         winner = self.scenario.opt("deck_exhausted_winner")
         if winner and not self.winner:
             self.winner = winner
