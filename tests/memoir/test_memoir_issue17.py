@@ -269,3 +269,93 @@ def test_vassieux_allied_win_on_the_last_card_stands():
         st.set_figures(u, 0)
     pass_turn(st)
     assert st.winner == ALLIES
+
+
+# ---------------------------------------------------------------- item 16: line of sight
+def test_a_line_crossing_an_edge_midpoint_passes_through_both_hexes():
+    """M44 p.11 Line of Sight: the line is blocked by "qualquer hexágono (ou parte de um
+    hexágono) que intercepte esta linha". The line from (0,0) to axial (3,1) crosses the edge
+    between (1,1) and (2,0) at its midpoint: it passes through both (it does not run along the
+    edge), so both nudged lines hold both."""
+    from wargame.hexgrid import Hex
+    from wargame.memoir.board import _line_variants, _sampled_line_variants
+
+    for line in _line_variants(Hex(0, 0), Hex(3, 1)):
+        assert {Hex(1, 1), Hex(2, 0)} <= set(line)
+    old = _sampled_line_variants(Hex(0, 0), Hex(3, 1))
+    assert Hex(2, 0) not in old[0] and Hex(1, 1) not in old[1]  # what sampling saw
+    # a line running along an edge still has one hex on each side
+    a, b = _line_variants(Hex(0, 0), Hex(2, -1))
+    assert set(a) ^ set(b) == {Hex(1, 0), Hex(1, -1)}
+
+
+def test_exact_lines_agree_with_dense_sampling():
+    """The computed crossings equal a dense sampling of each nudged segment (hexes clipped for
+    less than 1/400 of the line aside, where the nudge decides)."""
+    from wargame.hexgrid import Hex, hex_round
+    from wargame.memoir.board import _line_variants
+
+    origin = Hex(0, 0)
+    for b in origin.within(5):
+        n = origin.distance(b)
+        if n < 2:
+            continue
+        for sign, line in zip((1, -1), _line_variants(origin, b), strict=True):
+            eq, er = sign * 1e-6, sign * 2e-6
+            dense = {hex_round(eq + b.q * i / 400, er + b.r * i / 400) for i in range(401)}
+            assert dense <= set(line)
+            assert len(set(line) - dense) <= 1  # at most a corner clipped at a hex vertex
+
+
+def test_saverne_artillery_line_crossing_a_hill_at_an_edge_midpoint_is_blocked():
+    """Saverne Gap: "A artilharia não pode disparar sobre as colinas". From (0,8) to (4,10) the
+    line crosses the hill (2,8) through the midpoint of its edge with (2,10): it passes over
+    the hill, so the Axis artillery may not fire."""
+    st = MemoirGame.from_scenario(16).new_initial_state(seed=0)
+    gun = next(u for u in st.live_units(AXIS) if u.kind == "gun")
+    for u in st.live_units():
+        if u.hex in (H(0, 8), H(4, 10)):
+            st.place(u, None)
+    st.place(gun, H(0, 8))
+    target = st.live_units(ALLIES)[0]
+    st.place(target, H(4, 10))
+    n, why = st.battle_dice(gun, target, check_order=False)
+    assert n == 0 and "hills" in why
+
+
+ARNHEM_SAME_BANK = [((3, 21), (4, 18)), ((0, 10), (1, 13))]
+
+
+def _arnhem_pair(att, tgt):
+    st = MemoirGame.from_scenario(13).new_initial_state(seed=0)
+    inf = next(u for u in st.live_units(ALLIES) if u.kind == "inf")
+    enemy = st.live_units(AXIS)[0]
+    for u in st.live_units():
+        if u is not inf and u is not enemy:
+            st.place(u, None)
+    st.place(inf, H(*att))
+    st.place(enemy, H(*tgt))
+    return st, inf, enemy
+
+
+@pytest.mark.parametrize("att,tgt", ARNHEM_SAME_BANK)
+def test_arnhem_same_bank_fire_along_the_river_is_allowed(att, tgt):
+    """Arnhem Bridge: "As unidades de infantaria não podem apontar (alvo) para unidades do
+    lado oposto do rio Rhine": two units on the same bank may fire although the line touches
+    the river where it bends."""
+    from wargame.memoir import rules
+
+    st, inf, enemy = _arnhem_pair(att, tgt)
+    assert rules.crosses(inf.hex, enemy.hex, st.scenario.opt("wide_river"))
+    assert st.battle_dice(inf, enemy, check_order=False)[0] > 0
+
+
+def test_arnhem_fire_across_the_rhine_is_refused_and_the_banks_are_two():
+    from wargame.memoir import rules
+
+    st, inf, enemy = _arnhem_pair((2, 10), (0, 10))
+    n, why = st.battle_dice(inf, enemy, check_order=False)
+    assert n == 0 and "Rhine" in why
+    banks = rules.static_of(st.scenario).bank
+    assert len(set(banks.values())) == 2
+    assert banks[H(2, 10)] != banks[H(0, 10)] and H(3, 15) not in banks  # the bridge: neither

@@ -83,8 +83,7 @@ class BattleMixin(StateBase):
             only = frozenset(self.scenario.opt("artillery_blocked_by"))
             if not rules.has_line_of_sight(t, u.hex, target.hex, only=only):
                 return 0, "no line of sight (Saverne Gap: artillery may not fire over hills)"
-        wide = self.scenario.opt("wide_river")
-        if wide and u.kind == "inf" and rules.crosses(u.hex, target.hex, wide):
+        if u.kind == "inf" and rules.across_wide_river(t, u.hex, target.hex):
             return 0, "Arnhem special rules: infantry may not fire across the Rhine"
         ctx = self.ctx
         bonus = ctx.bonus_all
