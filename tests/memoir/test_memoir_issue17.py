@@ -359,3 +359,69 @@ def test_arnhem_fire_across_the_rhine_is_refused_and_the_banks_are_two():
     banks = rules.static_of(st.scenario).bank
     assert len(set(banks.values())) == 2
     assert banks[H(2, 10)] != banks[H(0, 10)] and H(3, 15) not in banks  # the bridge: neither
+
+
+# ---------------------------------------------------------------- item 17: Sainte-Mère-Église
+def test_sainte_mere_eglise_allied_player_picks_the_drop_point():
+    """Sainte-Mère-Église special rules: "Antes do lado dos aliados fazerem a sua primeira
+    jogada, o jogador Aliado tem um lançamento de pára-quedista adicional. Segura com a tua
+    mão em 4 figuras ... por cima do campo de batalha. Deixa cair as figuras." The player
+    picks where to hold them: a pending decision offering every board hex (the scenario's
+    suggested centre first); the figures then scatter by the seeded dice around that hex."""
+    g = MemoirGame.from_scenario(2)
+    st = g.new_initial_state(seed=3)
+    dec = st.pending_decision
+    assert dec is not None and dec.kind == "airdrop" and dec.side == ALLIES
+    hexes = [a.hex for a in st.legal_actions()]
+    assert all(a.kind == "airdrop" for a in st.legal_actions())
+    assert set(hexes) == set(g.scenario.board.all_hexes()) and len(hexes) == 113
+    assert hexes[0] == H(4, 12)  # the suggested centre (BGA's G5)
+    with pytest.raises(IllegalAction):
+        st.apply(Action("play", card=st.hands[ALLIES][0]))  # drop first
+    before = len(st.units)
+    corner = H(8, 0)
+    ev = st.apply(Action("airdrop", hex=corner))
+    assert ev[0].kind == "airdrop_point" and "(8,0)" in ev[0].text
+    drops = [e for e in ev if e.kind == "airdrop"]
+    assert len(drops) == 4
+    new = [u for u in st.units.values() if u.id >= before]
+    assert len(new) == sum("safely" in e.data["where"] for e in drops)
+    assert all(u.hex.distance(corner) <= 4 and u.kind == "inf" and u.figures == 4
+               and u.side == ALLIES for u in new)
+    assert st.pending_decision is None and st.phase == "card" and st.active == ALLIES
+
+
+def test_sainte_mere_eglise_drop_point_changes_where_units_land():
+    g = MemoirGame.from_scenario(2)
+    landed = {}
+    for where in (H(2, 2), H(6, 22)):
+        st = g.new_initial_state(seed=5)
+        n = len(st.units)
+        st.apply(Action("airdrop", hex=where))
+        landed[where] = [u.hex for u in st.units.values() if u.id >= n]
+    assert all(h.distance(H(2, 2)) <= 4 for h in landed[H(2, 2)])
+    assert all(h.distance(H(6, 22)) <= 4 for h in landed[H(6, 22)])
+
+
+def test_saves_written_before_the_airdrop_decision_still_load():
+    """A log from before issue 17 starts with the Allies' first card: the replay answers the
+    drop decision as the engine then did itself (the centre, same dice), so the save loads to
+    the same fingerprint."""
+    import random
+
+    from wargame.bots.memoir_random import random_action
+    from wargame.games import open_game
+    from wargame.saves import from_save, to_save
+
+    game = open_game("memoir44-2")
+    st = game.new_state(8)
+    st.apply(st.legal_actions()[0])  # the centre: what the old engine did
+    rng = random.Random(8)
+    for _ in range(60):
+        st.apply(random_action(st, rng))
+    save = to_save(st)
+    assert save["actions"][0]["kind"] == "airdrop"
+    old = dict(save, actions=save["actions"][1:])
+    loaded = from_save(old)
+    assert loaded.fingerprint() == st.fingerprint()
+    assert loaded.action_log == st.action_log  # the answer is now in the log

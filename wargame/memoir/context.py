@@ -123,7 +123,7 @@ class TakeGroundOffer:
         return cls(d["take_ground"], Hex(*d["from_hex"]))
 
 
-PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep")
+PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep", "airdrop")
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,8 @@ class PendingDecision:
       ``target``;
     - ``"retreat"``: ``unit`` retreats to one of ``options``, then ``then`` is offered;
     - ``"take_ground"``: ``unit`` may move into ``hex``;
-    - ``"keep"``: Recon, keep one of ``cards``.
+    - ``"keep"``: Recon, keep one of ``cards``;
+    - ``"airdrop"``: Sainte-Mere-Eglise, drop the paratroopers over one of ``options``.
     """
 
     kind: str
@@ -159,6 +160,8 @@ class PendingDecision:
             d.update(unit=self.unit, hex=_pair(self.hex))
         elif self.kind == "keep":
             d["cards"] = list(self.cards)
+        elif self.kind == "airdrop":
+            d["options"] = [[h.q, h.r] for h in self.options]
         return d
 
     @classmethod

@@ -103,5 +103,5 @@ class SerializeMixin(StateBase):
         st = game.new_initial_state(seed)
         events = list(st.setup_events)
         for a in actions:
-            events += st.apply(a)
+            events += st.replay_apply(a)
         return st, events
