@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from m44helpers import H, card_id, faces, make_state, order, play, uid
+from m44helpers import H, faces, make_state, order, play, uid
 
 from wargame.memoir import ALLIES, AXIS, Action, IllegalAction, MemoirGame
-from wargame.memoir.board import BoardHex
 
 HANDS = {ALLIES: ["attack:center", "attack:center", "attack:left", "attack:right"],
          AXIS: ["attack:center", "attack:center", "attack:left", "attack:right"]}
@@ -425,3 +424,150 @@ def test_saves_written_before_the_airdrop_decision_still_load():
     loaded = from_save(old)
     assert loaded.fingerprint() == st.fingerprint()
     assert loaded.action_log == st.action_log  # the answer is now in the log
+
+
+# ---------------------------------------------------------------- item 18: smaller ones
+def _battle(st, attacker, target):
+    return st.apply(Action("battle", unit=uid(st, attacker), hex=H(*target)))
+
+
+def _sandbag_position(dice):
+    units = [(ALLIES, "inf", (5, 13)), (AXIS, "inf", (4, 12)), (AXIS, "inf", (0, 0))]
+    st = make_state(units, hands=HANDS, obstacles=[("sand", (4, 12))], dice=dice)
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    return st
+
+
+def test_ignoring_the_first_flag_on_sandbags_is_the_owners_choice():
+    """M44 Sandbags: "Uma unidade escondida por detrás dos Sacos de Areia, pode ignorar a
+    primeira Bandeira" (Bunkers and Hedgehogs: "pode ignorar"): may, so the owner decides --
+    a pending decision ``ignore_flag`` / ``accept_flags``."""
+    st = _sandbag_position(faces("flag", "star"))
+    defender = st.unit_at(H(4, 12))
+    ev = _battle(st, (5, 13), (4, 12))
+    dec = st.pending_decision
+    assert dec.kind == "ignore_flag" and dec.side == AXIS and st.to_act == AXIS
+    assert set(dec.options) == {Action("ignore_flag", unit=defender.id),
+                                Action("accept_flags", unit=defender.id)}
+    assert not any(e.kind == "retreat" for e in ev)
+    ev = st.apply(Action("accept_flags", unit=defender.id))
+    if st.pending_decision is not None:  # two hexes to retreat to: the owner picks one
+        assert st.pending_decision.kind == "retreat"
+        ev += st.apply(st.legal_actions()[0])
+    assert defender.hex != H(4, 12) and H(4, 12) not in st.sandbags
+    assert not any(e.kind == "flags_ignored" for e in ev)
+    # ... or keeps its ground
+    st = _sandbag_position(faces("flag", "star"))
+    _battle(st, (5, 13), (4, 12))
+    ev = st.apply(Action("ignore_flag", unit=st.unit_at(H(4, 12)).id))
+    assert any(e.kind == "flags_ignored" for e in ev) and st.unit_at(H(4, 12)) is not None
+    assert not st.pending  # it stays: nothing to take
+
+
+def test_artillery_in_a_bunker_may_take_both_flags_as_losses():
+    """M44 Bunkers: artillery loses a figure per flag; ignoring the first is its option."""
+    from wargame.memoir.board import BoardHex
+
+    units = [(ALLIES, "inf", (5, 13)), (AXIS, "gun", (4, 12)), (AXIS, "inf", (0, 0))]
+    st = make_state(units, {(4, 12): BoardHex(bunker=True)}, hands=HANDS,
+                    dice=faces("flag", "flag"), special={"bunker_owner": AXIS})
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    gun = st.unit_at(H(4, 12))
+    _battle(st, (5, 13), (4, 12))
+    st.apply(Action("accept_flags", unit=gun.id))
+    assert not gun.alive  # 2 figures, 2 flags
+
+
+def test_ambushed_unit_whose_retreat_is_blocked_still_attacks_if_it_survives():
+    """M44 Appendix 4 Ambush: "Se a unidade oponente não for eliminada ou forçada a
+    retirar-se, pode então atacar normalmente". A unit whose retreat is blocked loses figures
+    instead (M44 p.12) and stays: it was not moved back, so if it survives it attacks
+    (recorded choice)."""
+    units = [(ALLIES, "inf", (5, 13)), (ALLIES, "inf", (6, 12)), (ALLIES, "inf", (6, 14)),
+             (AXIS, "inf", (4, 12))]
+    st = make_state(units, hands={ALLIES: ["attack:center"], AXIS: ["ambush"]},
+                    dice=faces("flag", "star", "star") + faces("star", "star", "star"))
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    attacker = st.unit_at(H(5, 13))
+    _battle(st, (5, 13), (4, 12))
+    assert st.pending_decision.kind == "ambush"
+    ev = st.apply(st.legal_actions()[0])
+    assert [e.kind for e in ev].count("battle") == 2  # the ambush, then the close assault
+    assert not any(e.kind == "attack_cancelled" for e in ev)
+    assert attacker.figures == 3 and attacker.hex == H(5, 13)
+
+
+def test_ambushed_unit_on_sandbags_chooses_and_attacks_when_it_ignores_the_flag():
+    units = [(ALLIES, "inf", (5, 13)), (AXIS, "inf", (4, 12))]
+    st = make_state(units, hands={ALLIES: ["attack:center"], AXIS: ["ambush"]},
+                    obstacles=[("sand", (5, 13))],
+                    dice=faces("flag", "star", "star") + faces("star", "star", "star"))
+    play(st, "attack", section="center")
+    order(st, (5, 13))
+    st.apply(Action("end_moves"))
+    attacker = st.unit_at(H(5, 13))
+    _battle(st, (5, 13), (4, 12))
+    st.apply(Action("ambush", card=st.pending[-1].card))
+    dec = st.pending_decision
+    assert dec.kind == "ignore_flag" and dec.side == ALLIES
+    ev = st.apply(Action("ignore_flag", unit=attacker.id))
+    assert any(e.kind == "battle" and e.data["unit"] == attacker.id for e in ev)
+    assert attacker.hex == H(5, 13)
+
+
+def test_dig_in_places_no_sandbags_at_sea():
+    """M44 Dig-In: a sandbag "no hexágono das unidades"; none in an ocean hex (recorded
+    choice: the ocean is no position to improve; BGA: the ocean blocks sandbags)."""
+    units = [(ALLIES, "inf", (7, 13)), (ALLIES, "inf", (6, 12)), (AXIS, "inf", (0, 0))]
+    st = make_state(units, {(7, 13): "ocean"}, hands={ALLIES: ["dig_in"], AXIS: ["probe"]},
+                    face="BEACH")
+    play(st, "dig_in")
+    order(st, (7, 13), (6, 12))
+    assert st.sandbags == {H(6, 12)}
+
+
+def test_beach_limit_counts_every_hex_of_a_move_onto_the_beach():
+    """M44 Beaches: "Uma unidade que se movimente em cima de um hexágono com a Praia, só se
+    pode mover por 2 hexágonos": the whole move is at most 2 hexes, not 2 beach hexes
+    (recorded choice; BGA: "Maximum movement onto beaches is 2 hexes")."""
+    terrain = {(5, 13): "beach", (6, 12): "beach", (6, 14): "beach", (7, 13): "beach"}
+    st = make_state([(ALLIES, "tank", (3, 13)), (AXIS, "inf", (0, 0))], terrain, hands=HANDS)
+    play(st, "attack", section="center")
+    order(st, (3, 13))
+    dest = st.move_options(uid(st, (3, 13)))
+    assert dest.get(H(4, 12)) == 1 and dest.get(H(5, 13)) == 2  # plain, then beach
+    assert H(6, 12) not in dest and H(6, 14) not in dest  # a 3rd hex onto the beach
+    assert dest.get(H(6, 16)) == 3  # inland moves keep the full 3
+
+
+def test_saves_written_before_the_ignore_flag_decision_still_load():
+    """Logs from before issue 17 never answer ``ignore_flag``: the engine then always ignored
+    the flag, and the replay does so for them, to the same fingerprint."""
+    import random
+
+    from wargame.bots.memoir_random import random_action
+    from wargame.games import open_game
+    from wargame.saves import from_save, to_save
+
+    game = open_game("memoir44-3")  # Sword Beach: bunkers and sandbags
+    st = game.new_state(2)
+    rng = random.Random(2)
+    answered = 0
+    for _ in range(3000):
+        if st.is_terminal:
+            break
+        if st.pending and st.pending[-1].kind == "ignore_flag":
+            st.apply(st.legal_actions()[0])  # what the old engine did
+            answered += 1
+        else:
+            st.apply(random_action(st, rng))
+    assert answered > 0
+    save = to_save(st)
+    old = dict(save, actions=[a for a in save["actions"] if a["kind"] != "ignore_flag"])
+    assert from_save(old).fingerprint() == st.fingerprint()

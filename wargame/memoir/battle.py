@@ -218,20 +218,24 @@ class BattleMixin(StateBase):
             if then:
                 ev += self._offer_take_ground(then)
             return ev
-        t = self._terrain()
-        if flags and ignorable:
-            why = rules.ignorable_flags(t, target.hex, target.side)
-            if why:
-                flags -= 1
-                ev.append(Event("flags_ignored", {"unit": target.id, "why": why[0]}))
+        if flags and ignorable and rules.ignorable_flags(self._terrain(), target.hex,
+                                                         target.side):
+            # M44 Sandbags, Bunkers, Hedgehogs: the unit "pode ignorar a primeira bandeira" --
+            # may: the owner decides (pending decision ``ignore_flag``).
+            self.pending.append(PendingDecision("ignore_flag", target.side, unit=target.id,
+                                                flags=flags, then=then))
+            return ev
+        return ev + self._resolve_flags(target, flags, then, scorer)
+
+    def _resolve_flags(self, target: Unit, flags: int, then: TakeGroundOffer | None,
+                       scorer: str) -> list[Event]:
+        """The flags left after the first one was ignored or not: retreat (M44 p.12)."""
         if flags <= 0:
-            return ev
-        if target.kind == "gun" and t.bunker_counts_for(target.hex, target.side):
+            return []
+        if target.kind == "gun" and self._terrain().bunker_counts_for(target.hex, target.side):
             # M44 Bunkers: artillery in a bunker loses a figure per flag instead of retreating.
-            ev += self._lose(target, flags, scorer)
-            return ev
-        ev += self._retreat(target, flags, then, scorer)
-        return ev
+            return self._lose(target, flags, scorer)
+        return self._retreat(target, flags, then, scorer)
 
     def _lose(self, u: Unit, n: int, scorer: str) -> list[Event]:
         n = min(n, u.figures)  # M44 Hits: extra hits are lost

@@ -123,7 +123,7 @@ class TakeGroundOffer:
         return cls(d["take_ground"], Hex(*d["from_hex"]))
 
 
-PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep", "airdrop")
+PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep", "airdrop", "ignore_flag")
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,10 @@ class PendingDecision:
     - ``"retreat"``: ``unit`` retreats to one of ``options``, then ``then`` is offered;
     - ``"take_ground"``: ``unit`` may move into ``hex``;
     - ``"keep"``: Recon, keep one of ``cards``;
-    - ``"airdrop"``: Sainte-Mere-Eglise, drop the paratroopers over one of ``options``.
+    - ``"airdrop"``: Sainte-Mere-Eglise, drop the paratroopers over one of ``options``;
+    - ``"ignore_flag"``: ``unit``, hit by ``flags`` flags on sandbags, a bunker or a hedgehog,
+      may ignore the first; then ``then`` is offered, or, after an Ambush (``attacker`` and
+      ``target`` set), the ambushed close assault goes on if the unit stayed.
     """
 
     kind: str
@@ -148,6 +151,7 @@ class PendingDecision:
     target: int | None = None
     card: int | None = None
     cards: tuple[int, ...] = ()
+    flags: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "owner": self.owner}
@@ -162,6 +166,9 @@ class PendingDecision:
             d["cards"] = list(self.cards)
         elif self.kind == "airdrop":
             d["options"] = [[h.q, h.r] for h in self.options]
+        elif self.kind == "ignore_flag":
+            d.update(unit=self.unit, flags=self.flags, attacker=self.attacker,
+                     target=self.target, then=None if self.then is None else self.then.to_dict())
         return d
 
     @classmethod
@@ -169,7 +176,8 @@ class PendingDecision:
         return cls(d["kind"], d["owner"], d.get("unit"),
                    tuple(Hex(*p) for p in d.get("options", ())),
                    TakeGroundOffer.from_dict(d.get("then")), _hex(d.get("hex")),
-                   d.get("attacker"), d.get("target"), d.get("card"), tuple(d.get("cards", ())))
+                   d.get("attacker"), d.get("target"), d.get("card"), tuple(d.get("cards", ())),
+                   int(d.get("flags", 0)))
 
 
 @dataclass

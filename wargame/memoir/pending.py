@@ -42,6 +42,8 @@ class PendingMixin(StateBase):
             return [Action("keep", card=c) for c in p.cards]
         if k == "airdrop":
             return [Action("airdrop", hex=h) for h in p.options]
+        if k == "ignore_flag":
+            return [Action("ignore_flag", unit=p.unit), Action("accept_flags", unit=p.unit)]
         return []
 
     def _answer_pending(self, a: Action) -> list[Event]:
@@ -69,6 +71,8 @@ class PendingMixin(StateBase):
         if k == "take_ground":
             assert p.unit is not None
             return self._take_ground(self.units[p.unit], a)
+        if k == "ignore_flag":
+            return self._answer_ignore_flag(p, a)
         if k == "airdrop":
             assert a.hex is not None
             return self._airdrop(self.scenario.opt("airdrop"), a.hex)
@@ -88,6 +92,7 @@ _PENDING_PROMPT = {
     "take_ground": "Take the ground the enemy left?",
     "keep": "Recon: keep one of the cards drawn",
     "airdrop": "Airdrop: choose the hex to drop the paratroopers over",
+    "ignore_flag": "Ignore the first flag (sandbags, bunker or hedgehog)?",
 }
 
 _PENDING_RULE = {
@@ -96,5 +101,6 @@ _PENDING_RULE = {
     "take_ground": R_TAKE,
     "keep": "M44 Recon",
     "airdrop": "M44 Sainte-Mere-Eglise special rules",
+    "ignore_flag": "M44 Sandbags",
 }
 

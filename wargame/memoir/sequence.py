@@ -115,14 +115,14 @@ class SequenceMixin(StateBase):
                               f"(unexpected arguments?)", R_TURN)
 
     # Decisions added after saves were written, and the answer the engine then made itself.
-    LEGACY_ANSWERS = ("airdrop",)
+    LEGACY_ANSWERS = ("airdrop", "ignore_flag")
 
     def replay_apply(self, action: Action) -> list[Event]:
         """``apply`` for replaying a saved log (``wargame.saves.replay``, ``replay``). A log
-        written before a decision existed (issue 17: the airdrop point) does not answer it:
-        when such a decision is pending and the logged action is not one of its answers, the
-        engine first gives the answer it used to make itself (its first option: the
-        scenario's drop centre), then applies the action. The dice are drawn in the same order
+        written before a decision existed (issue 17: the airdrop point, ignoring a flag) does
+        not answer it: when such a decision is pending and the logged action is not one of its
+        answers, the engine first gives the answer it used to make itself (its first option:
+        the scenario's drop centre; ignore the flag), then applies the action. The dice are drawn in the same order
         as then, so the old game replays identically."""
         ev: list[Event] = []
         while (self.pending and self.pending[-1].kind in self.LEGACY_ANSWERS
