@@ -571,3 +571,25 @@ def test_saves_written_before_the_ignore_flag_decision_still_load():
     save = to_save(st)
     old = dict(save, actions=[a for a in save["actions"] if a["kind"] != "ignore_flag"])
     assert from_save(old).fingerprint() == st.fingerprint()
+
+
+def test_new_decisions_survive_a_json_round_trip():
+    """The ``airdrop`` and ``ignore_flag`` decisions save to JSON and load to the same state,
+    which then plays on identically."""
+    from wargame.memoir import MemoirState
+
+    s = MemoirGame.from_scenario(2).new_initial_state(1)
+    r = MemoirState.from_json(s.to_json())
+    assert r.to_json() == s.to_json() and r.pending_decision.kind == "airdrop"
+    a = s.legal_actions()[50]
+    assert s.apply(a) == r.apply(a)
+
+    st = _sandbag_position(faces("flag", "flag", "star"))
+    _battle(st, (5, 13), (4, 12))
+    def plain(state):  # the scripted dice are a test double, not saved
+        return {k: v for k, v in state.to_json().items() if k != "dice"}
+
+    r = MemoirState.from_json(st.to_json(), st.game)
+    assert plain(r) == plain(st) and r.pending[-1].flags == 2
+    a = Action("ignore_flag", unit=st.pending[-1].unit)
+    assert st.apply(a) == r.apply(a) and plain(st) == plain(r)
