@@ -157,9 +157,11 @@ def test_tactic_card_fallback_is_a_plain_order():
     assert st.battle_dice(st.units[tank], target)[0] == 3  # no Behind Enemy Lines +1 die
 
 
-def test_vassieux_axis_wins_when_a_card_must_be_drawn_from_the_empty_deck():
-    """Vassieux victory conditions: no reshuffle; "should the deck run out and the Allies have
-    not won, the Germans win" -- read as BGA does: the draw that finds the deck empty."""
+def test_vassieux_axis_wins_when_the_deck_runs_out():
+    """Vassieux victory conditions: no reshuffle; "Deverá o baralho de Cartas de Comando
+    esgotar-se e o jogador aliado não ganhou, o combate termina como uma vitória do jogador
+    Alemão" -- the turn that draws the last card ends the battle (issue 17 item 15; before,
+    the Allies got one more turn until a draw found the deck empty)."""
     st = MemoirGame.from_scenario(7).new_initial_state(seed=3)
     st.discard += st.deck[1:]
     st.deck = st.deck[:1]
@@ -173,7 +175,7 @@ def test_vassieux_axis_wins_when_a_card_must_be_drawn_from_the_empty_deck():
                                "keep", "barrage", "medics"))
         ev = st.apply(a)
     assert st.winner == AXIS and "exhausted" in st.win_reason
-    assert len(turns) == 2  # the last card is drawn at the end of turn 1, the game goes on
+    assert len(turns) == 1  # the last card is drawn at the end of turn 1: the Axis wins
     assert st.deck == [] and ev[-1].kind == "victory"
     assert st.to_act is None and st.legal_actions() == []
 

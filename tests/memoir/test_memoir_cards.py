@@ -351,16 +351,25 @@ def test_pegasus_axis_draws_two_after_first_two_turns():
 
 
 def test_sainte_mere_eglise_airdrop_is_seeded():
+    """The drop point is the Allied player's decision (issue 17 item 17); the scatter of the
+    figures is seeded."""
     g = MemoirGame.from_scenario(2)
     a, b = g.new_initial_state(seed=9), g.new_initial_state(seed=9)
-    assert [e.text for e in a.setup_events] == [e.text for e in b.setup_events]
-    drops = [e for e in a.setup_events if e.kind == "airdrop"]
+    assert a.pending_decision.kind == "airdrop" and a.to_act == ALLIES
+    ev_a = a.apply(a.legal_actions()[0])
+    ev_b = b.apply(b.legal_actions()[0])
+    assert [e.text for e in ev_a] == [e.text for e in ev_b]
+    drops = [e for e in ev_a if e.kind == "airdrop"]
     assert len(drops) == 4
     safe = sum("safely" in e.data["where"] for e in drops)
     assert len(a.units) == len(g.scenario.units) + safe
-    counts = {sum("safely" in e.data["where"] for e in g.new_initial_state(seed=s).setup_events
-                  if e.kind == "airdrop") for s in range(12)}
-    assert len(counts) > 1
+
+    def safe_of(seed):
+        s = g.new_initial_state(seed=seed)
+        return sum("safely" in e.data["where"] for e in s.apply(s.legal_actions()[0])
+                   if e.kind == "airdrop")
+
+    assert len({safe_of(s) for s in range(12)}) > 1
 
 
 def test_mortain_recon_as_air_power_from_hill_317():

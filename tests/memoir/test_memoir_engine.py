@@ -72,7 +72,8 @@ def test_invariants_under_random_play(sid, seed, steps):
 def random_garbage(s: MemoirState, rng: random.Random) -> Action:
     kinds = ["play", "order", "end_orders", "move", "end_moves", "battle", "end_battles",
              "retreat", "take_ground", "hold", "keep", "ambush", "no_ambush", "air_target",
-             "air_strike", "barrage", "medics", "remove_wire", "exit", "skip_overrun", "bogus"]
+             "air_strike", "barrage", "medics", "remove_wire", "exit", "skip_overrun", "bogus",
+             "ignore_flag", "accept_flags", "airdrop"]
     uids = list(s.units) + [999]
     return Action(rng.choice(kinds), unit=rng.choice(uids + [None]),
                   hex=rng.choice([None, Hex(rng.randint(-3, 14), rng.randint(-1, 9))]),

@@ -28,6 +28,15 @@ def unit(st, pos):
     return st.unit_at(H(*pos))
 
 
+def battle_ignoring_flag(st, attacker, target):
+    """Battle; the defender on sandbags/bunker/hedgehog takes its option to ignore the first
+    flag (the pending decision ``ignore_flag``, issue 17 item 18)."""
+    ev = st.apply(Action("battle", unit=uid(st, attacker), hex=H(*target)))
+    dec = st.pending_decision
+    assert dec is not None and dec.kind == "ignore_flag" and dec.side == unit(st, target).side
+    return ev + st.apply(Action("ignore_flag", unit=uid(st, target)))
+
+
 # ---------------------------------------------------------------- orders
 def test_attack_orders_three_units_in_its_section():
     units = [(ALLIES, "inf", (6, 10)), (ALLIES, "inf", (6, 12)), (ALLIES, "inf", (6, 14)),
@@ -208,7 +217,7 @@ def test_sandbags_in_village_add_nothing_but_ignore_a_flag():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     assert st.battle_dice(unit(st, (5, 13)), unit(st, (4, 12)))[0] == 2
-    ev = st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
+    ev = battle_ignoring_flag(st, (5, 13), (4, 12))
     assert any(e.kind == "flags_ignored" for e in ev)
     assert unit(st, (4, 12)) is not None
 
@@ -223,7 +232,7 @@ def test_sandbags_protect_and_leave_with_the_unit():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.ctx.bonus_all = 1  # three dice, as with a +1 card
-    ev = st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
+    ev = battle_ignoring_flag(st, (5, 13), (4, 12))
     assert any(e.kind == "flags_ignored" for e in ev)
     # one flag left: the Axis unit retreats one hex and the sandbags go
     if st.pending:
@@ -485,7 +494,7 @@ def test_artillery_in_bunker_loses_figures_for_flags():
                special={"bunker_owner": AXIS})
     order(st, (5, 13))
     st.apply(Action("end_moves"))
-    ev = st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
+    ev = battle_ignoring_flag(st, (5, 13), (4, 12))
     assert any(e.kind == "flags_ignored" for e in ev)
     assert unit(st, (4, 12)).figures == 1
 
@@ -495,7 +504,7 @@ def test_hedgehog_ignores_first_flag():
     st = ready(units, {(4, 12): BoardHex(hedgehog=True)}, dice=faces("flag", "star", "star"))
     order(st, (5, 13))
     st.apply(Action("end_moves"))
-    st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
+    battle_ignoring_flag(st, (5, 13), (4, 12))
     assert unit(st, (4, 12)) is not None and not st.pending
 
 

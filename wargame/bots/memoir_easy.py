@@ -396,6 +396,10 @@ def _pending(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
         if there >= here - 0.02:
             return take, f"take ground: the new hex is as good ({there:.2f} vs {here:.2f})"
         return hold, f"hold: the new hex is worse ({there:.2f} vs {here:.2f})"
+    if p.kind == "ignore_flag":
+        return acts[0], "ignore the first flag: keep the protected hex"
+    if p.kind == "airdrop":
+        return acts[0], f"drop the paratroopers over the suggested hex {_where(acts[0].hex)}"
     if p.kind == "keep":
         def keep_value(a: Action) -> float:
             return card_value(_as_hand(state, p.owner, a.card), Action("play", card=a.card))[0] \

@@ -83,14 +83,19 @@ class BattleMixin(StateBase):
             only = frozenset(self.scenario.opt("artillery_blocked_by"))
             if not rules.has_line_of_sight(t, u.hex, target.hex, only=only):
                 return 0, "no line of sight (Saverne Gap: artillery may not fire over hills)"
-        wide = self.scenario.opt("wide_river")
-        if wide and u.kind == "inf" and rules.crosses(u.hex, target.hex, wide):
+        if u.kind == "inf" and rules.across_wide_river(t, u.hex, target.hex):
             return 0, "Arnhem special rules: infantry may not fire across the Rhine"
         ctx = self.ctx
         bonus = ctx.bonus_all
+        # M44 Appendix 4 Close Assault: the extra die and the adjacent target are the close
+        # assault's; the armour overrun after it is a battle of M44 p.13 Armor Overrun (no extra
+        # die; at a distant unit when the ground taken is next to no enemy).
+        overrun_battle = ctx.effect == "close_assault" and u.id in ctx.overrun
+        if overrun_battle:
+            bonus = 0
         if dist == 1:
             bonus += ctx.bonus_close if u.kind == "tank" else 0
-        if ctx.effect == "close_assault" and dist != 1:
+        if ctx.effect == "close_assault" and dist != 1 and not overrun_battle:
             return 0, "Close Assault: only adjacent targets"
         prot = rules.protection(t, target.hex, target.side, u.kind, u.hex)
         n = base + bonus - prot - rules.attacker_penalty(t, u.kind, u.hex)
@@ -213,20 +218,24 @@ class BattleMixin(StateBase):
             if then:
                 ev += self._offer_take_ground(then)
             return ev
-        t = self._terrain()
-        if flags and ignorable:
-            why = rules.ignorable_flags(t, target.hex, target.side)
-            if why:
-                flags -= 1
-                ev.append(Event("flags_ignored", {"unit": target.id, "why": why[0]}))
+        if flags and ignorable and rules.ignorable_flags(self._terrain(), target.hex,
+                                                         target.side):
+            # M44 Sandbags, Bunkers, Hedgehogs: the unit "pode ignorar a primeira bandeira" --
+            # may: the owner decides (pending decision ``ignore_flag``).
+            self.pending.append(PendingDecision("ignore_flag", target.side, unit=target.id,
+                                                flags=flags, then=then))
+            return ev
+        return ev + self._resolve_flags(target, flags, then, scorer)
+
+    def _resolve_flags(self, target: Unit, flags: int, then: TakeGroundOffer | None,
+                       scorer: str) -> list[Event]:
+        """The flags left after the first one was ignored or not: retreat (M44 p.12)."""
         if flags <= 0:
-            return ev
-        if target.kind == "gun" and t.bunker_counts_for(target.hex, target.side):
+            return []
+        if target.kind == "gun" and self._terrain().bunker_counts_for(target.hex, target.side):
             # M44 Bunkers: artillery in a bunker loses a figure per flag instead of retreating.
-            ev += self._lose(target, flags, scorer)
-            return ev
-        ev += self._retreat(target, flags, then, scorer)
-        return ev
+            return self._lose(target, flags, scorer)
+        return self._retreat(target, flags, then, scorer)
 
     def _lose(self, u: Unit, n: int, scorer: str) -> list[Event]:
         n = min(n, u.figures)  # M44 Hits: extra hits are lost

@@ -168,6 +168,55 @@ _LINES: dict[tuple[Hex, Hex], tuple[list[Hex], list[Hex]]] = {}
 
 
 def _line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
+    """The two nudged lines' hexes: every hex whose interior the segment from a's centre to b's
+    centre, shifted by a tiny offset to one side or the other, passes through (M44 p.11 Line
+    of Sight: "qualquer hexágono (ou parte de um hexágono) que intercepte esta linha"), in the
+    order the line enters them (a first, b last).
+
+    Sampling the line at its n + 1 hex steps (the usual hex line drawing) misses a hex the line
+    crosses at an edge midpoint: there the sample falls on the edge and each nudge keeps only
+    one of the two hexes although the line crosses both. The exact crossing is computed from
+    the hex cell in cube coordinates, ``|dx - dy|, |dy - dz|, |dz - dx| < 1`` around its
+    centre, which is linear along the segment.
+    """
+    n = a.distance(b)
+    if n == 0:
+        return [a], [a]
+    out = []
+    for sign in (1, -1):
+        eps_q, eps_r = sign * 1e-6, sign * 2e-6
+        aq, ar = a.q + eps_q, a.r + eps_r
+        bq, br = b.q + eps_q, b.r + eps_r
+        samples = [hex_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n)
+                   for i in range(n + 1)]
+        candidates = set(samples)
+        for h in samples:
+            candidates.update(h.neighbours())
+        # the segment p(t) = p0 + t * dp, t in [0, 1], in cube coordinates (x, y, z)
+        p0 = (aq, -aq - ar, ar)
+        dp = (bq - aq, (-bq - br) - (-aq - ar), br - ar)
+        crossed: list[tuple[float, Hex]] = []
+        for h in candidates:
+            c = (h.q, -h.q - h.r, h.r)
+            lo, hi = 0.0, 1.0
+            for i, j in ((0, 1), (1, 2), (2, 0)):
+                base = (p0[i] - c[i]) - (p0[j] - c[j])
+                slope = dp[i] - dp[j]
+                if slope == 0:
+                    if abs(base) >= 1:
+                        lo, hi = 1.0, 0.0
+                    continue
+                t1, t2 = (-1 - base) / slope, (1 - base) / slope
+                lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+            if hi - lo > 1e-9:
+                crossed.append((lo, h))
+        crossed.sort(key=lambda item: item[0])
+        out.append([h for _, h in crossed])
+    return out[0], out[1]
+
+
+def _sampled_line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
+    """The sampled hex lines (n + 1 hexes each) the engine used before issue 17 (tests)."""
     n = a.distance(b)
     if n == 0:
         return [a], [a]

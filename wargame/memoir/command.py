@@ -153,8 +153,14 @@ class CommandMixin(StateBase):
             ctx.bonus_all = 1
         ctx.slots = slots
         # "If you do not command any unit of that type, issue an order to 1 unit of your choice."
-        if effect in _FALLBACK_ONE and not any(self._fits_any_slot(u, slots)
-                                               for u in self.live_units(side)):
+        # M44 Appendix 4 Infantry Assault: "Se não comandas nenhuma unidade de [infantaria]" --
+        # no infantry at all; infantry elsewhere leaves the chosen section's order empty.
+        if effect == "infantry_assault":
+            fallback = not any(u.kind == "inf" for u in self.live_units(side))
+        else:
+            fallback = effect in _FALLBACK_ONE and not any(self._fits_any_slot(u, slots)
+                                                           for u in self.live_units(side))
+        if fallback:
             # M44 Appendix 4: the fallback is a plain order, without the card's own abilities
             # (no Dig-In sandbags, Armor Assault die, Behind Enemy Lines moves ...).
             ctx.slots = (Slot(count=1),)

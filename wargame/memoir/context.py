@@ -123,7 +123,7 @@ class TakeGroundOffer:
         return cls(d["take_ground"], Hex(*d["from_hex"]))
 
 
-PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep")
+PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep", "airdrop", "ignore_flag")
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,11 @@ class PendingDecision:
       ``target``;
     - ``"retreat"``: ``unit`` retreats to one of ``options``, then ``then`` is offered;
     - ``"take_ground"``: ``unit`` may move into ``hex``;
-    - ``"keep"``: Recon, keep one of ``cards``.
+    - ``"keep"``: Recon, keep one of ``cards``;
+    - ``"airdrop"``: Sainte-Mere-Eglise, drop the paratroopers over one of ``options``;
+    - ``"ignore_flag"``: ``unit``, hit by ``flags`` flags on sandbags, a bunker or a hedgehog,
+      may ignore the first; then ``then`` is offered, or, after an Ambush (``attacker`` and
+      ``target`` set), the ambushed close assault goes on if the unit stayed.
     """
 
     kind: str
@@ -147,6 +151,7 @@ class PendingDecision:
     target: int | None = None
     card: int | None = None
     cards: tuple[int, ...] = ()
+    flags: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "owner": self.owner}
@@ -159,6 +164,11 @@ class PendingDecision:
             d.update(unit=self.unit, hex=_pair(self.hex))
         elif self.kind == "keep":
             d["cards"] = list(self.cards)
+        elif self.kind == "airdrop":
+            d["options"] = [[h.q, h.r] for h in self.options]
+        elif self.kind == "ignore_flag":
+            d.update(unit=self.unit, flags=self.flags, attacker=self.attacker,
+                     target=self.target, then=None if self.then is None else self.then.to_dict())
         return d
 
     @classmethod
@@ -166,7 +176,8 @@ class PendingDecision:
         return cls(d["kind"], d["owner"], d.get("unit"),
                    tuple(Hex(*p) for p in d.get("options", ())),
                    TakeGroundOffer.from_dict(d.get("then")), _hex(d.get("hex")),
-                   d.get("attacker"), d.get("target"), d.get("card"), tuple(d.get("cards", ())))
+                   d.get("attacker"), d.get("target"), d.get("card"), tuple(d.get("cards", ())),
+                   int(d.get("flags", 0)))
 
 
 @dataclass
@@ -184,6 +195,9 @@ class TurnContext:
     battles: dict[int, int] = field(default_factory=dict)  # unit -> battles left
     battled: list[int] = field(default_factory=list)
     entered: list[int] = field(default_factory=list)  # entered terrain that forbids battle
+    # entered a hex where a move must stop (woods, hedgerows, villages, wire): no more moving,
+    # taking ground included, this turn
+    stopped: list[int] = field(default_factory=list)
     overrun: list[int] = field(default_factory=list)  # armour that had its overrun this turn
     overrun_now: int | None = None  # the overrun battle to fight before any other
     second_move_done: bool = False  # Behind Enemy Lines
@@ -207,6 +221,7 @@ class TurnContext:
             "moved": {str(k): v for k, v in self.moved.items()},
             "battles": {str(k): v for k, v in self.battles.items()},
             "battled": list(self.battled), "entered": list(self.entered),
+            "stopped": list(self.stopped),
             "overrun": list(self.overrun), "overrun_now": self.overrun_now,
             "second_move_done": self.second_move_done, "no_overrun": self.no_overrun,
             "bonus_all": self.bonus_all, "bonus_close": self.bonus_close,
@@ -227,6 +242,7 @@ class TurnContext:
             moved={int(k): v for k, v in (d.get("moved") or {}).items()},
             battles={int(k): v for k, v in (d.get("battles") or {}).items()},
             battled=list(d.get("battled", ())), entered=list(d.get("entered", ())),
+            stopped=list(d.get("stopped", ())),
             overrun=list(d.get("overrun", ())), overrun_now=d.get("overrun_now"),
             second_move_done=bool(d.get("second_move_done", False)),
             no_overrun=bool(d.get("no_overrun", False)),

@@ -131,6 +131,8 @@ class MovementMixin(StateBase):
             self.ctx.moved[u.id] = opts[a.hex]
             if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN:
                 self.ctx.entered.append(u.id)
+            if self.board.terrain(a.hex) in rules.STOP_TERRAIN or a.hex in self.wire:
+                self.ctx.stopped.append(u.id)  # M44 Terrain, Wire: may move no further
         ev.insert(0, Event("moved", {"unit": u.id, "frm": _m44(frm), "to": _m44(a.hex)}))
         return ev
 

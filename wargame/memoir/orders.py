@@ -132,7 +132,9 @@ class OrdersMixin(StateBase):
         if effect == "dig_in":
             for uid in ctx.ordered:
                 h = self.units[uid].hex
-                if h not in self.sandbags:
+                # M44 Dig-In: a sandbag "no hexágono das unidades" -- none in the ocean (issue 17
+                # item 18, recorded choice; BGA: the ocean blocks sandbags)
+                if h not in self.sandbags and self.board.terrain(h) != "ocean":
                     self.sandbags.add(h)
                     ev.append(Event("sandbags_placed", {"hex": _m44(h)}))
             ctx.end_turn = True

@@ -2,7 +2,8 @@
 
 Rules: M44 p.12 Retreat (the retreating side picks the hex), p.13 Take Ground (the attacker
 may advance), Appendix 4 Ambush (the defender may answer a close assault), Recon (keep one
-of the two cards drawn).
+of the two cards drawn), Sainte-Mere-Eglise special rules (the Allied player picks the drop
+point of the airdrop).
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ class PendingMixin(StateBase):
             return [Action("take_ground", unit=p.unit, hex=p.hex), Action("hold", unit=p.unit)]
         if k == "keep":
             return [Action("keep", card=c) for c in p.cards]
+        if k == "airdrop":
+            return [Action("airdrop", hex=h) for h in p.options]
+        if k == "ignore_flag":
+            return [Action("ignore_flag", unit=p.unit), Action("accept_flags", unit=p.unit)]
         return []
 
     def _answer_pending(self, a: Action) -> list[Event]:
@@ -66,6 +71,11 @@ class PendingMixin(StateBase):
         if k == "take_ground":
             assert p.unit is not None
             return self._take_ground(self.units[p.unit], a)
+        if k == "ignore_flag":
+            return self._answer_ignore_flag(p, a)
+        if k == "airdrop":
+            assert a.hex is not None
+            return self._airdrop(self.scenario.opt("airdrop"), a.hex)
         if k == "ambush":
             assert p.attacker is not None and p.target is not None
             attacker = self.units[p.attacker]
@@ -81,6 +91,8 @@ _PENDING_PROMPT = {
     "retreat": "Choose the hex the unit retreats to",
     "take_ground": "Take the ground the enemy left?",
     "keep": "Recon: keep one of the cards drawn",
+    "airdrop": "Airdrop: choose the hex to drop the paratroopers over",
+    "ignore_flag": "Ignore the first flag (sandbags, bunker or hedgehog)?",
 }
 
 _PENDING_RULE = {
@@ -88,5 +100,7 @@ _PENDING_RULE = {
     "retreat": R_RETREAT,
     "take_ground": R_TAKE,
     "keep": "M44 Recon",
+    "airdrop": "M44 Sainte-Mere-Eglise special rules",
+    "ignore_flag": "M44 Sandbags",
 }
 

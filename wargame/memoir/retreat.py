@@ -11,6 +11,7 @@ from wargame.hexgrid import Hex
 
 from . import rules
 from .actions import Action, Event, Unit, _m44
+from .board import other_side
 from .context import PendingDecision, TakeGroundOffer
 from .dice import FACES, count_hits
 from .position import StateBase
@@ -87,11 +88,18 @@ class RetreatMixin(StateBase):
         h = then.from_hex
         if not u.alive or self.unit_at(h) is not None:
             return []
-        if u.id not in self.ctx.ordered:
+        ctx = self.ctx
+        if u.id not in ctx.ordered:
             return []
+        # M44 p.13 Take Ground: "As restrições causadas pelo terreno e pelo combate aplicam-se
+        # quando as unidades ganham terreno":
+        if u.id in ctx.stopped:
+            return []  # woods, hedgerows, villages, wire entered this turn: no further move
         t = self._terrain(ignore=u)
-        if not rules.can_enter(t, u.kind, h) or not rules.step_allowed(t, u.hex, h):
-            return []  # M44 p.13 Take Ground: terrain (and scenario movement) restrictions apply
+        if not rules.can_enter(t, u.kind, h) or rules.step_cost(t, u.kind, u.hex, h) is None:
+            return []  # impassable; Omaha/Overlord: armour not up the bluff; Arnhem bridge ends
+        if self.board.terrain(h) == "hedgerow" and (ctx.moved.get(u.id) or u.id in ctx.overrun):
+            return []  # M44 Hedgerows: entered only by a unit that starts its move adjacent
         self.pending.append(PendingDecision("take_ground", u.side, unit=u.id, hex=h))
         return []
 
@@ -105,6 +113,8 @@ class RetreatMixin(StateBase):
         ctx = self.ctx
         if self.board.terrain(a.hex) in rules.NO_BATTLE_TERRAIN and u.special != "resistance":
             ctx.entered.append(u.id)
+        if self.board.terrain(a.hex) in rules.STOP_TERRAIN or a.hex in self.wire:
+            ctx.stopped.append(u.id)  # M44 Terrain, Wire: may move no further this turn
         if (u.kind == "tank" and u.id not in ctx.overrun
                 and not ctx.no_overrun
                 and self.board.terrain(a.hex) not in rules.NO_BATTLE_TERRAIN):
@@ -116,8 +126,8 @@ class RetreatMixin(StateBase):
         return ev
 
     def _ambush(self, attacker: Unit, target: Unit, p: PendingDecision) -> list[Event]:
-        """Ambush: the defender battles first; the attack goes on only if the attacker
-        neither dies nor retreats."""
+        """Ambush: the defender battles first; "Se a unidade oponente não for eliminada ou
+        forçada a retirar-se, pode então atacar normalmente"."""
         defender = target.side
         assert p.card is not None
         self.hands[defender].remove(p.card)
@@ -128,8 +138,7 @@ class RetreatMixin(StateBase):
         n = rules.base_dice(target.kind, 1)
         n -= rules.protection(t, attacker.hex, attacker.side, target.kind, target.hex)
         n -= rules.attacker_penalty(t, target.kind, target.hex)
-        figures_before = attacker.figures
-        hex_before = attacker.hex
+        flags = 0
         if n > 0:
             faces = [FACES[self.dice.d6()] for _ in range(n)]
             ev.append(Event("battle", {"unit": target.id, "target": _m44(attacker.hex),
@@ -138,18 +147,39 @@ class RetreatMixin(StateBase):
             flags = faces.count("flag")
             if hits:
                 ev += self._lose(attacker, hits, defender)
-            if attacker.alive and flags:
-                why = rules.ignorable_flags(t, attacker.hex, attacker.side)
-                if why:
-                    flags -= 1
-                    ev.append(Event("flags_ignored", {"unit": attacker.id, "why": why[0]}))
-            if attacker.alive and flags:
-                ev += self._retreat(attacker, flags, None, defender)
-                ev.append(Event("attack_cancelled", {"unit": attacker.id}))
+            if attacker.alive and flags and rules.ignorable_flags(t, attacker.hex,
+                                                                  attacker.side):
+                self.pending.append(PendingDecision(
+                    "ignore_flag", attacker.side, unit=attacker.id, flags=flags,
+                    attacker=attacker.id, target=target.id))
                 return ev
-        del figures_before, hex_before
-        if not attacker.alive:
+        return ev + self._after_ambush(attacker, target, flags)
+
+    def _after_ambush(self, attacker: Unit, target: Unit, flags: int) -> list[Event]:
+        """The ambushed unit's flags, then its close assault if it is still there. A unit
+        whose retreat was blocked (figures lost instead, M44 p.12) was not moved back: if it
+        survives it attacks (issue 17 item 18, recorded choice)."""
+        here = attacker.hex
+        ev: list[Event] = []
+        if attacker.alive and flags > 0:
+            ev += self._resolve_flags(attacker, flags, None, target.side)
+        retreating = bool(self.pending) and self.pending[-1].kind == "retreat" \
+            and self.pending[-1].unit == attacker.id
+        if not attacker.alive or attacker.hex != here or retreating:
             ev.append(Event("attack_cancelled", {"unit": attacker.id}))
             return ev
-        ev += self._attack(attacker, target)
-        return ev
+        return ev + self._attack(attacker, target)
+
+    def _answer_ignore_flag(self, p: PendingDecision, a: Action) -> list[Event]:
+        """The owner's answer to ``ignore_flag``: ignore the first flag or not."""
+        assert p.unit is not None
+        u = self.units[p.unit]
+        flags = p.flags
+        ev: list[Event] = []
+        if a.kind == "ignore_flag":
+            why = rules.ignorable_flags(self._terrain(), u.hex, u.side)
+            flags -= 1
+            ev.append(Event("flags_ignored", {"unit": u.id, "why": why[0] if why else "-"}))
+        if p.attacker is not None and p.target is not None:
+            return ev + self._after_ambush(self.units[p.attacker], self.units[p.target], flags)
+        return ev + self._resolve_flags(u, flags, p.then, other_side(u.side))

@@ -116,6 +116,9 @@ class _Static:
         self.cliffs = frozenset(t.scenario.opt("cliffs") or ())
         self.cliffs_no_armour = bool(t.scenario.opt("cliffs_no_armour"))
         self.steep_hills = bool(t.scenario.opt("steep_hills"))
+        # Arnhem special rules: the banks of the wide river (connected land on each side).
+        self.bank: dict[Hex, int] = _banks(hexes, self.nbrs,
+                                           frozenset(t.scenario.opt("wide_river") or ()))
         # Arnhem special rules: the bridge deck is entered and left only by its end hexes.
         self.deck = frozenset(t.scenario.opt("bridge_deck") or ())
         self.deck_ends = frozenset(t.scenario.opt("bridge_ends") or ())
@@ -157,6 +160,28 @@ class _Static:
                                  for x in self.i_terrain]
         self.i_hedgerow: list[bool] = [x == "hedgerow" for x in self.i_terrain]
         self.i_stop: list[bool] = [x in STOP_TERRAIN for x in self.i_terrain]
+
+
+def _banks(hexes: list[Hex], nbrs: dict[Hex, tuple[Hex, ...]],
+           river: frozenset[Hex]) -> dict[Hex, int]:
+    """Each land hex's bank of a wide river: the connected pieces of the board without the
+    river's hexes, numbered 0, 1, ... (empty without a wide river)."""
+    if not river:
+        return {}
+    bank: dict[Hex, int] = {}
+    for start in hexes:
+        if start in river or start in bank:
+            continue
+        n = len(set(bank.values()))
+        bank[start] = n
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            for x in nbrs[cur]:
+                if x not in river and x not in bank:
+                    bank[x] = n
+                    todo.append(x)
+    return bank
 
 
 _STATIC: dict[int, tuple[Scenario, _Static]] = {}
@@ -268,6 +293,15 @@ def has_line_of_sight(t: Terrainish, a: Hex, b: Hex,
 
 def crosses(a: Hex, b: Hex, hexes: frozenset[Hex]) -> bool:
     return any(any(h in hexes for h in line[1:-1]) for line in line_variants(a, b))
+
+
+def across_wide_river(t: Terrainish, a: Hex, b: Hex) -> bool:
+    """Arnhem special rules: "As unidades de infantaria não podem apontar (alvo) para unidades
+    do lado oposto do rio Rhine": ``a`` and ``b`` lie on opposite banks. Fire along the river
+    between two hexes of the same bank is not across it, and a unit on the bridge over the
+    river stands on neither bank."""
+    bank = static(t).bank
+    return a in bank and b in bank and bank[a] != bank[b]
 
 
 def step_cost(t: Terrainish, kind: str, cur: Hex, nxt: Hex) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from wargame.errors import GameOver, MalformedAction, WrongPhase
+from wargame.hexgrid import Hex
 
 from . import rules
 from .actions import R_TURN, Action, Event, GameSpec, Unit, _m44
@@ -49,22 +50,33 @@ class SequenceMixin(StateBase):
                 st.hands[side].append(st.deck.pop())
         ev = [Event("setup", {"title": sc.title, "axis_cards": sc.cards[AXIS],
                               "allies_cards": sc.cards[ALLIES], "starts": sc.starts})]
-        if sc.opt("airdrop"):
-            ev += st._airdrop(sc.opt("airdrop"))
         st.setup_events = ev
         st._begin_turn()
+        if sc.opt("airdrop"):
+            # Sainte-Mere-Eglise: "Antes do lado dos aliados fazerem a sua primeira jogada, o
+            # jogador Aliado tem um lançamento de pára-quedista adicional": the player holds
+            # the figures over the battlefield -- the drop point is the player's decision.
+            st.pending.append(PendingDecision("airdrop", sc.opt("airdrop")["side"],
+                                              options=st._drop_points()))
         return st
 
-    def _airdrop(self, spec: dict[str, Any]) -> list[Event]:
-        """Sainte-Mere-Eglise special rule: drop figures; each safe one becomes a unit.
+    def _drop_points(self) -> tuple[Hex, ...]:
+        """Every board hex, the scenario's suggested ``center`` first (the auto answer)."""
+        center = m44_to_hex(*self.scenario.opt("airdrop")["center"])
+        return (center,) + tuple(h for h in self.board.all_hexes() if h != center)
 
-        Each figure lands on a hex drawn uniformly (seeded die) among the hexes within
-        ``range`` of ``center``; off the board, on a unit or on impassable ground it is lost.
+    def _airdrop(self, spec: dict[str, Any], center: Hex) -> list[Event]:
+        """Sainte-Mere-Eglise special rule: drop figures over ``center``; each safe one becomes
+        a unit.
+
+        The figures scatter: each lands on a hex drawn uniformly (seeded die) among the hexes
+        within ``range`` of the drop point; off the board ("cair para fora do tabuleiro"), on
+        a unit ("num hexágono com outra unidade amiga ou inimiga") or on impassable ground it
+        is lost, with no medal for the Axis.
         """
-        center = m44_to_hex(*spec["center"])
+        events = [Event("airdrop_point", {"side": spec["side"], "hex": _m44(center)})]
         area = list(center.within(int(spec["range"])))
         t = self._terrain()
-        events = []
         for n in range(1, int(spec["figures"]) + 1):
             h = area[self.dice.die(len(area)) - 1]
             occupied = {u.hex for u in self.units.values() if u.alive}
@@ -101,6 +113,23 @@ class SequenceMixin(StateBase):
         self.clone()._apply(action)  # raises the specific IllegalAction if there is one
         raise MalformedAction(f"{action} is not one of the legal actions "
                               f"(unexpected arguments?)", R_TURN)
+
+    # Decisions added after saves were written, and the answer the engine then made itself.
+    LEGACY_ANSWERS = ("airdrop", "ignore_flag")
+
+    def replay_apply(self, action: Action) -> list[Event]:
+        """``apply`` for replaying a saved log (``wargame.saves.replay``, ``replay``). A log
+        written before a decision existed (issue 17: the airdrop point, ignoring a flag) does
+        not answer it: when such a decision is pending and the logged action is not one of its
+        answers, the engine first gives the answer it used to make itself (its first option:
+        the scenario's drop centre; ignore the flag), then applies the action. The dice are drawn in the same order
+        as then, so the old game replays identically."""
+        ev: list[Event] = []
+        while (self.pending and self.pending[-1].kind in self.LEGACY_ANSWERS
+               and not self.winner and isinstance(action, Action)
+               and action not in self.pending_options()):
+            ev += self.apply(self.pending_options()[0])
+        return ev + self.apply(action)
 
     def _apply(self, a: Action) -> list[Event]:
         ev: list[Event] = []
@@ -228,6 +257,13 @@ class SequenceMixin(StateBase):
         ev += self._check_victory()
         if self.winner:
             return ev
+        if not self.deck and self.scenario.opt("no_reshuffle"):
+            # Vassieux victory conditions: "Deverá o baralho de Cartas de Comando esgotar-se e o
+            # jogador aliado não ganhou, o combate termina como uma vitória do jogador Alemão":
+            # the deck ran out with this turn's draw, so the battle ends now.
+            self._deck_out(ev)
+            if self.winner:
+                return ev
         self.active = other_side(self.active)
         self.turn += 1
         self._begin_turn()
@@ -243,8 +279,9 @@ class SequenceMixin(StateBase):
 
     def _deck_out(self, ev: list[Event]) -> None:
         """Vassieux special rule: the deck is never reshuffled; when it runs out and the
-        Allies have not won, the scenario's ``deck_exhausted_winner`` wins. "Runs out" is read
-        as BGA does (Cards.php pickForLocation): a card must be drawn and none is left."""
+        Allies have not won, the scenario's ``deck_exhausted_winner`` wins: at the end of the
+        turn that drew the last card (``_finish_turn``), or when a card must be drawn and none
+        is left."""
         winner = self.scenario.opt("deck_exhausted_winner")
         if winner and not self.winner:
             self.winner = winner

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Self
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
 
+from . import rules
 from .actions import Action, Event, GameSpec, Unit
 from .context import PendingDecision, PlayedCard, TurnContext
 from .position import StateBase
@@ -82,6 +83,13 @@ class SerializeMixin(StateBase):
         st.side_turns = dict(data["side_turns"])
         st.phase = data["phase"]
         st.ctx = TurnContext.from_dict(data["ctx"])
+        if "stopped" not in data["ctx"]:
+            # Saved before the ctx kept ``stopped``: a unit that moved this turn and stands on
+            # woods, a hedgerow, a village or wire entered it this turn (moves stop there).
+            st.ctx.stopped = [uid for uid in st.ctx.moved if (u := st.units.get(uid)) is not None
+                              and u.hex is not None
+                              and (st.board.terrain(u.hex) in rules.STOP_TERRAIN
+                                   or u.hex in st.wire)]
         st.pending = [PendingDecision.from_dict(p) for p in data["pending"]]
         st.last_played = {k: PlayedCard.from_dict(v) for k, v in data["last_played"].items()}
         st.winner = data["winner"]
@@ -95,5 +103,5 @@ class SerializeMixin(StateBase):
         st = game.new_initial_state(seed)
         events = list(st.setup_events)
         for a in actions:
-            events += st.apply(a)
+            events += st.replay_apply(a)
         return st, events

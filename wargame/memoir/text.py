@@ -9,6 +9,7 @@ from __future__ import annotations
 MESSAGES_EN: dict[str, str] = {
     "setup": "{title}: {axis_cards} Axis and {allies_cards} Allied cards dealt; {starts} starts.",
     "airdrop": "Paradrop figure {n} lands {where}.",
+    "airdrop_point": "{side} drops paratroopers over {hex}.",
     "card_played": "{side} plays {card}{note}.",
     "ordered": "{side} orders unit {unit} ({kind} at {hex}).",
     "orders_done": "{side} has ordered {count} unit(s).",
