@@ -86,8 +86,21 @@ def read_text(path: str | Path) -> str:
         raise ScenarioError(path, "(file)", "UTF-8 text") from None
 
 
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
 def parse_yaml(text: str, source: str | Path = "<yaml>") -> Any:
-    """Parse YAML text safely (no aliases, no Python objects)."""
+    """Parse YAML text safely (no aliases, no Python objects).
+
+    A text without ``&`` or ``*`` can hold no anchor or alias, so libyaml's safe loader (about
+    eight times faster: loading a save reads the scenario's files again) reads it when it is
+    installed; anything else, and any text libyaml refuses, goes through the pure-Python
+    ``NoAliasLoader``, whose errors name the line."""
+    if _FAST_LOADER is not None and "&" not in text and "*" not in text:
+        try:
+            return yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506 - libyaml's SafeLoader
+        except (yaml.YAMLError, RecursionError):
+            pass  # the same text again below, for the error message
     try:
         return yaml.load(text, Loader=NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:

@@ -1,0 +1,46 @@
+"""``parse_yaml`` reads plain texts with libyaml and the rest with the pure-Python loader:
+the same data either way, aliases still refused with the line named."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wargame.paths import scenarios_root
+from wargame.scenario_errors import NoAliasLoader, ScenarioError, parse_yaml
+
+BUNDLED = sorted(scenarios_root().glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_bundled_files_read_the_same_with_both_loaders(path: Path):
+    text = path.read_text(encoding="utf-8")
+    assert parse_yaml(text, path) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
+
+
+def test_an_alias_is_still_refused_with_its_line():
+    with pytest.raises(ScenarioError) as exc:
+        parse_yaml("a: &x 1\nb: *x\n", "f.yaml")
+    assert exc.value.field == "line 2" and "aliases" in exc.value.expected
+
+
+def test_a_syntax_error_names_the_line_as_before():
+    with pytest.raises(ScenarioError) as exc:
+        parse_yaml("a: [1, 2\nb: 3\n", "f.yaml")
+    assert exc.value.field.startswith("line ")
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
+                    st.text(max_size=12), st.floats(allow_nan=False, allow_infinity=False))
+data = st.recursive(scalars, lambda c: st.lists(c, max_size=4)
+                    | st.dictionaries(st.text(min_size=1, max_size=8), c, max_size=4),
+                    max_leaves=20)
+
+
+@settings(max_examples=120, deadline=None)
+@given(value=data)
+def test_dumped_data_reads_back_the_same(value):
+    text = yaml.safe_dump(value, allow_unicode=True)
+    assert parse_yaml(text) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
