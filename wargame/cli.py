@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from wargame.i18n import LANGUAGES, Catalogue, resolve_language, using_language
+
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
@@ -37,8 +39,9 @@ MAX_PORT = 65535
 MAX_GAMES = 1000  # a bot campaign takes 20-40 s: a thousand are a night's run already
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 130, 141
 
-# Every user-facing sentence of this module, in one place for translation (DESIGN.md).
-TEXT = {
+# Every user-facing sentence of this module, by message id (wargame.i18n: English here,
+# Portuguese in wargame/locale/pt/LC_MESSAGES/wargame.po; tools/i18n.py update after a change).
+TEXT = Catalogue("cli", {
     "prog": "wargame",
     "description": "Classic WWII board wargames: odds, scenarios and dashboards.",
     "odds.help": "exact odds of one attack on the combat results table (CN/OD 5.1)",
@@ -113,10 +116,15 @@ TEXT = {
     "info.medals": "medals to win: Allies {allies}, Axis {axis}",
     "info.side_units": "{side}: {infantry} infantry, {armor} armor, {artillery} artillery",
     "info.cards": "cards: Allies {allies}, Axis {axis}; {starts} start",
-}
+    "table.result": "result",
+    "table.chance": "chance",
+    "odds.attack": "total attack",
+    "odds.defence": "total defence",
+    "lang.help": "language of the output: en or pt (default: the LANG environment, else en)",
+})
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table.
-CODES = {
+CODES = Catalogue("codes", {
     "DE": "defence eliminated (one unit; the rest retreat)",
     "DRB": "defence retreats, one unit takes a loss",
     "DRI": "defence retreats intact",
@@ -132,7 +140,7 @@ CODES = {
     "DI": "defence intact",
     "DB": "one defending unit takes a loss",
     "DA": "every unit in the hex is eliminated",
-}
+})
 
 
 class UsageError(Exception):
@@ -203,14 +211,17 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=TEXT["prog"], description=TEXT["description"])
+    # read (and taken out of the arguments) by main() wherever it stands: ``wargame odds
+    # --lang pt ...`` works too; listed here for --help
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=TEXT["lang.help"])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
     odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True)
-    odds.add_argument("--attack", type=_non_negative, default=None, help="total attack")
+    odds.add_argument("--attack", type=_non_negative, default=None, help=TEXT["odds.attack"])
     odds.add_argument(
         "--defense", "--defence", dest="defense", type=_non_negative, default=None,
-        help="total defence",
+        help=TEXT["odds.defence"],
     )
     # Memoir '44: battle dice (M44 p.12) -- either --dice N or --attacker/--distance/--terrain
     odds.add_argument("--dice", type=_in_range(0, M44_MAX_DICE), default=None,
@@ -329,9 +340,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     The one guard of every command: whatever goes wrong becomes one line on stderr and an exit
     code (module docstring), never a traceback."""
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    asked, argv = _take_lang(argv)
+    try:
+        lang = resolve_language(asked)
+    except ValueError as exc:
+        print(_printable(f"{TEXT['prog']}: error: --lang: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    with using_language(lang):
+        return _main(argv)
+
+
+def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` / ``--lang=X`` anywhere before ``--`` (read before the parser is built,
+    since its help texts are in that language), and the arguments without it."""
+    rest: list[str] = []
+    asked: str | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--lang":
+            asked = argv[i + 1] if i + 1 < len(argv) else ""
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            asked = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return asked, rest
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
@@ -394,7 +440,8 @@ def _print_json(data: Any, out: TextIO) -> None:
 
 
 def _outcome_lines(outcomes, out: TextIO) -> None:
-    print(TEXT["table.head"].format(result="result", in36="chance", pct=""), file=out)
+    print(TEXT["table.head"].format(result=TEXT["table.result"], in36=TEXT["table.chance"],
+                                    pct=""), file=out)
     for result, p in outcomes:
         print(
             TEXT["table.row"].format(

@@ -1,11 +1,160 @@
-"""User-facing text in one place: English now, Portuguese next.
+"""User-facing text: the message catalogues and the language they are shown in (issue #16).
 
-Engines create events with a message key and data; ``t(key, **data)`` renders them.
+One gettext catalogue, managed with Babel. Code holds message ids; each module's English texts
+are a ``Catalogue`` (``domain`` + id -> English), registered in ``CATALOGUES``.
+``tools/i18n.py extract`` writes them to ``wargame/locale/wargame.pot`` (msgctxt =
+``domain:id``, msgid = the English text) and ``tools/i18n.py update`` merges that into
+``wargame/locale/<lang>/LC_MESSAGES/wargame.po``; the ``.po`` files are read at run time with
+Babel (no compile step). A message whose English text changed since it was translated is
+marked fuzzy by the update and shown in English until it is translated again; the catalogue
+test (tests/test_i18n.py) fails on any missing or fuzzy translation and on lost placeholders.
+
+The language: ``set_language``/``using_language`` (a context variable, so one served session
+or seat can read Portuguese while another reads English), chosen from ``--lang``, else the
+``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` environment (``resolve_language``).
+Dates by locale through Babel: ``format_day("1944-06-06", "pt")`` -> "6 de junho de 1944".
+
+The engines' event messages (``MESSAGES``, rendered by ``t``) are still English only.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
 LANGUAGE = "en"
+LANGUAGES = ("en", "pt")
+"""The languages of the catalogues: English (the source) and European Portuguese."""
+BABEL_LOCALES = {"en": "en_GB", "pt": "pt_PT"}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "wargame"
+
+_language: ContextVar[str] = ContextVar("wargame_language", default="en")
+
+
+def language() -> str:
+    """The language texts are shown in now (``en`` or ``pt``)."""
+    return _language.get()
+
+
+def set_language(lang: str | None) -> str:
+    """Show texts in ``lang`` from now on (in this context); returns the language set."""
+    chosen = check_language(lang) if lang else "en"
+    _language.set(chosen)
+    return chosen
+
+
+@contextmanager
+def using_language(lang: str | None) -> Iterator[str]:
+    """Texts in ``lang`` inside the block, then as before."""
+    token = _language.set(check_language(lang) if lang else _language.get())
+    try:
+        yield _language.get()
+    finally:
+        _language.reset(token)
+
+
+def check_language(lang: str) -> str:
+    """``lang`` as one of ``LANGUAGES`` ("pt_PT.UTF-8" -> "pt"), or ValueError naming them."""
+    code = str(lang).strip().replace("-", "_").split(".")[0].split("_")[0].lower()
+    if code not in LANGUAGES:
+        raise ValueError(f"language {str(lang)[:20]!r}: expected one of {', '.join(LANGUAGES)}")
+    return code
+
+
+def resolve_language(arg: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """The language asked for: ``arg`` (``--lang``), else the first of LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG that names one we have (gettext's order), else English."""
+    if arg:
+        return check_language(arg)
+    env = os.environ if env is None else env
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for item in (env.get(name) or "").split(":"):
+            if not item or item in ("C", "POSIX"):
+                continue
+            try:
+                return check_language(item)
+            except ValueError:
+                continue
+    return "en"
+
+
+@cache
+def translations(lang: str) -> dict[str, str]:
+    """``domain:id`` -> translated text, from ``locale/<lang>/LC_MESSAGES/wargame.po``
+    (entries not fuzzy and not empty); {} for English or a missing file."""
+    if lang == "en":
+        return {}
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        return {}
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=BABEL_LOCALES[lang], domain=DOMAIN)
+    return {m.context: m.string for m in catalog
+            if m.id and m.context and m.string and not m.fuzzy and isinstance(m.string, str)}
+
+
+CATALOGUES: dict[str, Catalogue] = {}
+"""Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
+CATALOGUE_MODULES = ("wargame.cli",)
+"""The modules that define catalogues (imported by ``load_catalogues``)."""
+
+
+def load_catalogues() -> dict[str, Catalogue]:
+    """Import every module of ``CATALOGUE_MODULES`` and return ``CATALOGUES``."""
+    import importlib
+
+    for name in CATALOGUE_MODULES:
+        importlib.import_module(name)
+    return CATALOGUES
+
+
+class Catalogue(Mapping[str, str]):
+    """Message id -> its text in the current language (``language()``), English when no
+    translation is there. ``english`` is the source text of every id."""
+
+    def __init__(self, domain: str, english: Mapping[str, str]) -> None:
+        if domain in CATALOGUES:
+            raise ValueError(f"catalogue domain {domain!r} is defined twice")
+        self.domain = domain
+        self.english = dict(english)
+        CATALOGUES[domain] = self
+
+    def __getitem__(self, key: str) -> str:
+        lang = _language.get()
+        if lang != "en":
+            text = translations(lang).get(f"{self.domain}:{key}")
+            if text is not None:
+                return text
+        return self.english[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.english)
+
+    def __len__(self) -> int:
+        return len(self.english)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.english
+
+    def __repr__(self) -> str:
+        return f"Catalogue({self.domain!r}, {len(self)} messages)"
+
+
+def format_day(day: str | dt.date, lang: str | None = None) -> str:
+    """A date the way ``lang`` writes it: "6 June 1944", "6 de junho de 1944" (Babel)."""
+    from babel.dates import format_date
+
+    when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
+    code = lang or _language.get()
+    return format_date(when, format="long", locale=BABEL_LOCALES[code])
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {

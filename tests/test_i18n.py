@@ -1,0 +1,101 @@
+"""The message catalogues (wargame/i18n.py, tools/i18n.py, wargame/locale/): every message
+translated into Portuguese with its placeholders, the language chosen per context, the CLI
+answering in Portuguese (issue #16)."""
+
+import importlib.util
+import io
+import threading
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from wargame import i18n
+from wargame.cli import CODES, TEXT, main
+
+ROOT = i18n.LOCALE_DIR.parent.parent
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_message_has_a_portuguese_translation_with_its_placeholders():
+    assert _tool().problems("pt") == []
+
+
+def test_the_template_is_not_stale():
+    tool = _tool()
+    assert i18n.LOCALE_DIR.joinpath("wargame.pot").read_bytes() == tool._dump(tool.template()), (
+        "run: python tools/i18n.py update")
+
+
+def test_a_catalogue_falls_back_to_english_and_follows_the_context():
+    assert TEXT["odds.ratio"] == "ratio {ratio}"
+    with i18n.using_language("pt"):
+        assert TEXT["odds.ratio"] == "razão {ratio}"
+        assert CODES["IMP"].startswith("Impasse")
+        seen = {}
+        # another thread starts in the default language: one session's choice stays its own
+        t = threading.Thread(target=lambda: seen.update(lang=i18n.language()))
+        t.start()
+        t.join()
+        assert seen["lang"] == "en"
+    assert i18n.language() == "en"
+
+
+def test_missing_translations_show_english(monkeypatch):
+    monkeypatch.setattr(i18n, "translations", lambda lang: {})
+    with i18n.using_language("pt"):
+        assert TEXT["odds.ratio"] == "ratio {ratio}"
+
+
+@pytest.mark.parametrize(("env", "lang"), [
+    ({"LANG": "pt_PT.UTF-8"}, "pt"), ({"LANG": "pt_BR.UTF-8"}, "pt"),
+    ({"LANGUAGE": "fr:pt", "LANG": "en_US"}, "pt"), ({"LANG": "C"}, "en"), ({}, "en"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "pt_PT"}, "en"),
+])
+def test_the_language_comes_from_the_environment_like_gettext(env, lang):
+    assert i18n.resolve_language(None, env) == lang
+
+
+def test_dates_are_written_the_portuguese_way():
+    assert i18n.format_day("1944-06-06", "pt") == "6 de junho de 1944"
+    assert i18n.format_day("1944-08-15", "en") == "15 August 1944"
+
+
+def _run(*argv, env_lang=None, monkeypatch=None):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_odds_answer_in_portuguese_with_the_rulebooks_terms():
+    code, out, _ = _run("odds", "--lang", "pt", "--game", "normandy", "--attack", "11",
+                        "--defense", "4")
+    assert code == 0
+    assert "ataque 11 contra defesa 4" in out and "razão 2-1" in out and "coluna 2-1" in out
+    # CN 5.1.6 in the rulebook's own words: DRB is "Defesa Recua com Baixas"
+    assert "Defesa Recua com Baixas" in out and "Impasse" in out
+    assert "attack" not in out and "defence" not in out
+    english = _run("odds", "--game", "normandy", "--attack", "11", "--defense", "4")[1]
+    assert "attack 11 against defence 4" in english
+
+
+def test_lang_before_the_command_and_from_lang_environment(monkeypatch):
+    monkeypatch.setenv("LANG", "pt_PT.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert "razão" in _run("odds", "--game", "dragoon", "--attack", "6", "--defense", "2")[1]
+    assert "ratio" in _run("--lang=en", "odds", "--game", "dragoon", "--attack", "6",
+                           "--defense", "2")[1]
+
+
+def test_an_unknown_language_is_one_line_and_exit_code_2():
+    code, out, err = _run("--lang", "klingon", "odds", "--game", "normandy", "--attack", "1",
+                          "--defense", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "en, pt" in err
