@@ -28,6 +28,7 @@ TEXT: dict[str, str] = {
     "db.not_sqlite": "not an SQLite database",
     "db.corrupt": "a damaged SQLite file ({reason})",
     "db.foreign": "an SQLite database of something else (tables: {tables})",
-    "db.version": "schema version {version} or older (written by a newer wargame?)",
+    "db.version": "a wargame rooms database of schema version {version} or older (this one "
+                  "was written by a newer wargame?)",
     "db.room": "a room that replays from its stored actions",
 }
