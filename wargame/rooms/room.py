@@ -109,13 +109,16 @@ class RoomSummary:
     computer: dict[str, str] = field(default_factory=dict)
 
 
-def outcome_text(state: GameState) -> str | None:
+def outcome_text(state: GameState, names: Mapping[str, str] | None = None) -> str | None:
+    """The result in words once the game is over (the winner by seat name: ``names`` maps
+    the game's sides to seat names), else None."""
     if not state.is_terminal:
         return None
     o = state.outcome()
     if o.winner is None:
         return TEXT["outcome_draw"].format(reason=o.reason)
-    return TEXT["outcome_winner"].format(winner=o.winner, reason=o.reason)
+    winner = (names or {}).get(o.winner, o.winner)
+    return TEXT["outcome_winner"].format(winner=winner, reason=o.reason)
 
 
 class Room:
@@ -223,7 +226,7 @@ class Room:
         with self._lock:
             s = self._state
             return RoomSummary(self.id, self.code, self.game_id, self.variants, self.created,
-                               self._version, outcome_text(s), self.seed,
+                               self._version, outcome_text(s, self._side_seat), self.seed,
                                self._side_seat.get(s.side_to_act) if s.side_to_act else None,
                                {n: c.computer for n, c in self.seats.items() if c.computer})
 
