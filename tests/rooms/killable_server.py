@@ -36,10 +36,10 @@ def main(path: str) -> None:
              manager.create("demo", seed=2)]
     for room in rooms:
         def told(change: Change, room=room) -> None:
-            # runs after the action is committed, under the room's lock (so in order)
-            with room.read() as state:
-                say({"room": room.id, "n": change.version, "seat": change.seat,
-                     "action": room.actions()[-1], "fp": state.fingerprint()})
+            # runs after the action is committed (told in order)
+            n = change.version
+            say({"room": room.id, "n": n, "seat": change.seat,
+                 "action": room.actions()[n - 1], "fp": room.state_at(n).fingerprint()})
 
         room.subscribe(told)
     say({"ready": [r.id for r in rooms]})

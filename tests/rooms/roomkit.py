@@ -38,16 +38,17 @@ def token_to_act(room: Room) -> str:
 
 
 def play(room: Room, n: int, policy_name: str | None = None, until=None) -> int:
-    """Play up to ``n`` actions through the seats' tokens with a policy (greedy in campaigns,
-    random in Memoir '44); stop early when ``until(state)`` is true. Returns actions played."""
-    name = policy_name or ("greedy" if room.game.kind == "campaign" else "random")
+    """Play up to ``n`` actions through the seats' tokens with a policy (random unless
+    named); stop early when ``until(state)`` is true. Returns the actions played."""
+    name = policy_name or "random"
     policy = make_policy(room.game, name, room.seed)
     for i in range(n):
-        state = room.state()
-        if state.is_terminal or (until is not None and until(state)):
-            return i
-        action = policy.choose(state)
-        room.act(token_to_act(room), action, expected_version=room.version)
+        with room.read() as state:  # no clone: the policies only look
+            if state.is_terminal or (until is not None and until(state)):
+                return i
+            action = policy.choose(state)
+            version = room.version
+        room.act(token_to_act(room), action, expected_version=version)
     return n
 
 

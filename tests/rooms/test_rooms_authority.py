@@ -79,17 +79,19 @@ def test_illegal_action_is_the_engines_refusal_and_nothing_is_stored(manager):
     assert fingerprint(room.state()) == before
 
 
-def test_the_defender_answers_a_pending_decision_in_the_attackers_phase(manager):
+@pytest.mark.parametrize("kind", ["defence", "retreat"])
+def test_the_defender_answers_a_pending_decision_in_the_attackers_phase(manager, kind):
     room = manager.create("normandy", seed=3)
 
     def defender_decides(state):
         d = state.pending_decision
-        return d is not None and d.side != state.phase.side
+        return d is not None and d.side != state.phase.side and d.kind == kind
 
-    play(room, 60, until=defender_decides)
+    play(room, 60, "greedy", until=defender_decides)
     state = room.state()
     decision = state.pending_decision
-    assert decision is not None and decision.side != state.phase.side, "no decision reached"
+    assert decision is not None and decision.side != state.phase.side, f"no {kind} decision"
+    assert decision.kind == kind
     attacker = room.seat_of_side(state.phase.side)
     defender = room.seat_of_side(decision.side)
     version = room.version

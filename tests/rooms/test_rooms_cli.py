@@ -18,7 +18,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def make_rooms(db_path):
     with RoomManager(db_path, games=opener) as m:
-        a = m.create("normandy", seed=3)
+        a = m.create("memoir44-1", seed=3)
         b = m.create("demo", seed=4, computer={"axis": "greedy"})
         play(a, 12)
         play(b, 6)

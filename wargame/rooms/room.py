@@ -28,6 +28,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -146,6 +147,8 @@ class Room:
         self._action_events: list[list[Any]] = list(action_events)
         self._version = len(self._actions)
         self._subscribers: list[Callable[[Change], None]] = []
+        self._changes: deque[Change] = deque()  # told in order, outside the room's lock
+        self._telling = threading.Lock()
         self._checkpoints = Checkpoints(game, row.seed, CHECKPOINT_EVERY)
         self._policies: dict[str, Policy] = {}
         self._runner: threading.Thread | None = None
@@ -232,8 +235,11 @@ class Room:
 
     # ------------------------------------------------------------------ subscribers
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
-        """Call ``callback(change)`` after every accepted action, on the acting thread, under
-        the room's lock (so in order); it must be quick. Returns the unsubscribe function."""
+        """Call ``callback(change)`` after every accepted action (once it is stored), in the
+        order of the actions, on an acting thread (the human's or the computer's) after the
+        room's lock is released: a callback may read the room (``state``, ``read``) and take
+        its own locks (a Bokeh document's) without a deadlock; it must be quick, and what it
+        raises is logged, never raised into ``act``. Returns the unsubscribe function."""
         with self._lock:
             self._subscribers.append(callback)
 
@@ -244,13 +250,22 @@ class Room:
 
         return unsubscribe
 
-    def _notify(self, change: Change) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback(change)
-            except Exception:  # a subscriber's failure never reaches the acting seat
-                log.exception("room %s: a subscriber failed on version %s", self.id,
-                              change.version)
+    def _tell(self) -> None:
+        """Tell the subscribers the changes queued by ``_accept``, oldest first; called
+        without the room's lock. One thread tells at a time, so the order is the actions'."""
+        with self._telling:
+            while True:
+                with self._lock:
+                    if not self._changes:
+                        return
+                    change = self._changes.popleft()
+                    callbacks = list(self._subscribers)
+                for callback in callbacks:
+                    try:
+                        callback(change)
+                    except Exception:  # a subscriber's failure never reaches the acting seat
+                        log.exception("room %s: a subscriber failed on version %s", self.id,
+                                      change.version)
 
     # ------------------------------------------------------------------ acting
     def act(self, token: str, action: Any, expected_version: int | None = None) -> list:
@@ -286,6 +301,7 @@ class Room:
             if isinstance(action, Mapping):
                 action = self.game.action_from_dict(dict(action))  # MalformedAction if not
             events = self._accept(seat, action)
+        self._tell()
         self._kick()
         return events
 
@@ -313,7 +329,7 @@ class Room:
         self._actions.append(data)
         self._action_events.append(list(events))
         self._version = n + 1
-        self._notify(Change(self.id, self._version, list(events), seat.name))
+        self._changes.append(Change(self.id, self._version, list(events), seat.name))
         return events
 
     def _rebuild(self) -> None:
@@ -360,6 +376,7 @@ class Room:
                     if self._version != version or self._computer_seat() is not seat:
                         continue
                     self._accept(seat, action)
+                self._tell()
                 played += 1
             log.warning("room %s: the computer stopped after %s actions", self.id, played)
         except Exception as exc:
@@ -387,8 +404,9 @@ class Room:
             self._closed = True
             if deleted:
                 self._deleted = True
-                self._notify(Change(self.id, self._version, [], "", deleted=True))
+                self._changes.append(Change(self.id, self._version, [], "", deleted=True))
             runner = self._runner
+        self._tell()
         if runner is not threading.current_thread():
             self.wait_idle(10.0)
 
