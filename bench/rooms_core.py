@@ -1,9 +1,10 @@
 """Benchmark of the rooms backend (wargame/rooms/): N rooms x 2 seats acting from threads on one
 ``RoomManager`` (no browser; ``bench/rooms_load.py``-style browser figures are the UI's).
 
-Each seat is a thread: it waits until its side is to act (told by the room's subscription),
-chooses an action with a computer policy while looking at the room's state (``Room.read``),
-and sends it with ``Room.act(token, action, expected_version)``. Printed (seconds as ms):
+The games are played beforehand by computer policies (``--policy``), so the seats' threads
+spend no time thinking, as players in browsers would not on the server. Each seat is a thread:
+it waits until its side is to act (told by the room's subscription) and sends its next action
+with ``Room.act(token, action, expected_version)``. Printed (seconds as ms):
 
 * ``actions_per_s``: accepted actions per second over all rooms (wall clock);
 * ``act_ms`` median and 95th percentile of ``Room.act`` (checks + apply + SQLite append and
@@ -17,7 +18,11 @@ and sends it with ``Room.act(token, action, expected_version)``. Printed (second
 The last line printed is one JSON object with every figure.
 
     nice -n 10 .venv/bin/python bench/rooms_core.py [--rooms 15] [--actions 200]
-        [--game memoir44-1] [--db FILE]
+        [--game memoir44-1] [--think SECONDS] [--db FILE]
+
+With ``--think 0`` (the default) every seat acts as soon as it may: the figures are the
+server's saturation (throughput; the latencies are mostly queueing behind the other rooms).
+With ``--think 0.5`` they are the latencies at a class's pace.
 """
 
 from __future__ import annotations
@@ -55,13 +60,28 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-class Seat(threading.Thread):
-    """One player's thread: act when told it is this side's turn, until ``limit`` actions."""
+def script(game: Any, seed: int, policy: str, limit: int) -> list[tuple[str, dict]]:
+    """A game played beforehand by computer policies: (side, action JSON) for each action, so
+    the seats' threads only send (the server's work is measured, not the players' thinking)."""
+    state = game.new_state(seed)
+    policies = {side: make_policy(game, policy, seed * 2 + k) for k, side in enumerate(game.sides)}
+    out: list[tuple[str, dict]] = []
+    while not state.is_terminal and len(out) < limit:
+        side = state.side_to_act
+        action = policies[side].choose(state)
+        state.apply(action)
+        out.append((side, action.to_dict()))
+    return out
 
-    def __init__(self, room: Room, name: str, limit: int, policy: Any, out: dict) -> None:
+
+class Seat(threading.Thread):
+    """One player's thread: sends its side's actions of the script when told it is its turn."""
+
+    def __init__(self, room: Room, name: str, actions: list[tuple[str, dict]], out: dict,
+                 think: float = 0.0) -> None:
         super().__init__(daemon=True, name=f"{room.id}-{name}")
-        self.room, self.seat, self.limit, self.policy, self.out = (
-            room, room.seats[name], limit, policy, out)
+        self.room, self.seat, self.actions, self.out = room, room.seats[name], actions, out
+        self.think = think
         self.changed = threading.Condition()
         self.version = room.version
         self.sent_at: dict[int, float] = out["sent_at"]
@@ -78,23 +98,23 @@ class Seat(threading.Thread):
     def run(self) -> None:
         room = self.room
         while True:
-            with room.read() as state:
-                version = room.version
-                if state.is_terminal or version >= self.limit:
-                    return
-                mine = state.side_to_act == self.seat.side
-                action = self.policy.choose(state) if mine else None
-            if not mine:
+            version = room.version
+            if version >= len(self.actions):
+                return
+            side, action = self.actions[version]
+            if side != self.seat.side:
                 with self.changed:
                     self.changed.wait_for(lambda v=version: self.version != v, timeout=1.0)
                 continue
+            if self.think:
+                time.sleep(self.think)  # a player looking at the board before acting
             t = time.perf_counter()
             self.sent_at[version + 1] = t
             try:
                 room.act(self.seat.token, action, expected_version=version)
             except IllegalAction as exc:
-                self.out["refused"].append(type(exc).__name__)
-                continue
+                self.out["refused"].append(f"{type(exc).__name__}: {exc}")
+                return
             self.out["act"].append(time.perf_counter() - t)
 
 
@@ -104,6 +124,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--actions", type=int, default=200, help="actions per room at most")
     parser.add_argument("--game", default="memoir44-1")
     parser.add_argument("--policy", default="random")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each seat waits before each action (0: flat out, the "
+                             "server saturated; 0.5 or more: a class's pace)")
     parser.add_argument("--db", default=None, help="the SQLite file (default: a temporary one)")
     args = parser.parse_args(argv)
 
@@ -122,16 +145,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     RoomsDB.append = timed_append  # type: ignore[method-assign]
 
     manager = RoomManager(path)
-    manager.create(args.game, seed=0)  # the game definition loaded before measuring memory
+    game = manager.create(args.game, seed=0).game  # loaded before measuring memory
     manager.delete(manager.rooms()[0].id)
+    t = time.perf_counter()
+    scripts = [script(game, 1000 + i, args.policy, args.actions) for i in range(args.rooms)]
+    print(f"{args.rooms} scripted games of {args.policy} players: "
+          f"{sum(map(len, scripts))} actions in {time.perf_counter() - t:.1f} s", flush=True)
     rss_before = rss_kb()
     out: dict[str, Any] = {"act": [], "told": [], "refused": [], "sent_at": {}}
     seats: list[Seat] = []
     for i in range(args.rooms):
         room = manager.create(args.game, seed=1000 + i)
         room_out = {**out, "sent_at": {}}  # shared lists, one sent_at per room
-        pair = [Seat(room, name, args.actions, make_policy(room.game, args.policy, i * 2 + k),
-                     room_out) for k, name in enumerate(("allied", "axis"))]
+        pair = [Seat(room, name, scripts[i], room_out, args.think)
+                for name in ("allied", "axis")]
         for seat in pair:
             room.subscribe(seat.tell)
         seats.extend(pair)
@@ -154,7 +181,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     ms = 1000.0
     figures = {
-        "game": args.game, "rooms": args.rooms, "seats": len(seats), "actions": total,
+        "game": args.game, "think_s": args.think, "rooms": args.rooms, "seats": len(seats), "actions": total,
         "wall_s": round(wall, 2), "actions_per_s": round(total / wall, 1),
         "act_ms_median": round(statistics.median(out["act"]) * ms, 2),
         "act_ms_p95": round(percentile(out["act"], 0.95) * ms, 2),
@@ -165,7 +192,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "rss_kb_per_room": round((rss_after - rss_before) / args.rooms, 1),
         "resume_s": round(resume, 2),
     }
-    print(f"{args.rooms} rooms x 2 seats of {args.game}: {total} actions in {wall:.1f} s "
+    print(f"{args.rooms} rooms x 2 seats of {args.game} (think {args.think} s): "
+          f"{total} actions in {wall:.1f} s "
           f"= {figures['actions_per_s']} actions/s")
     print(f"act: median {figures['act_ms_median']} ms, p95 {figures['act_ms_p95']} ms "
           f"(append + commit alone: median {figures['commit_ms_median']} ms); other seat told "

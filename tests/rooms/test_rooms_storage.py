@@ -167,3 +167,45 @@ def test_a_folder_is_refused(tmp_path):
 
 def test_a_missing_folder_is_refused(tmp_path):
     _expect_one_line(tmp_path / "nowhere" / "rooms.sqlite", "no folder")
+
+
+def test_an_action_that_cannot_be_stored_is_not_played(manager, monkeypatch):
+    for game_id in ("memoir44-1", "normandy"):
+        room = manager.create(game_id, seed=2)
+        play(room, 5)
+        before, version = fingerprint(room.state()), room.version
+        action = room.state().legal_actions()[0]
+        told = []
+        room.subscribe(told.append)
+
+        def full_disk(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(manager.db, "append", full_disk)
+        with pytest.raises(SeatRefused, match="could not be stored.*disk is full"):
+            room.act(token_to_act(room), action)
+        assert room.version == version and fingerprint(room.state()) == before
+        assert room.actions() == room.state().action_log and told == []
+        monkeypatch.undo()
+        room.act(token_to_act(room), action)  # the same action, once the disk has room
+        assert room.version == version + 1 and manager.db.count_actions(room.id) == version + 1
+        assert len(told) == 1
+
+
+def test_rooms_with_damaged_rows_are_left_out_and_reported(db_path):
+    with RoomManager(db_path, games=opener) as m:
+        good, seats, gap, sides = (m.create("memoir44-1", seed=s) for s in range(4))
+        for room in (good, seats, gap, sides):
+            play(room, 3)
+    with sqlite3.connect(db_path) as c:
+        c.execute("UPDATE rooms SET seats = '[1, 2' WHERE id = ?", (seats.id,))
+        c.execute("DELETE FROM actions WHERE room_id = ? AND n = 1", (gap.id,))
+        c.execute("UPDATE rooms SET seats = replace(seats, 'AXIS', 'ALLIES') WHERE id = ?",
+                  (sides.id,))
+    with RoomManager(db_path, games=opener) as m:
+        assert [r.id for r in m.rooms()] == [good.id]
+        assert set(m.unloaded) == {seats.id, gap.id, sides.id}
+        assert "JSON" in m.unloaded[seats.id]
+        assert "action 1 is missing" in m.unloaded[gap.id]
+        assert "sides" in m.unloaded[sides.id]
+        assert all(str(db_path) in why for why in m.unloaded.values())

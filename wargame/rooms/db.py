@@ -185,13 +185,24 @@ class RoomsDB:
                                    TEXT["db.corrupt"].format(reason=exc)) from None
 
     # ------------------------------------------------------------------ reading
-    def rooms(self, include_deleted: bool = False) -> list[RoomRow]:
+    def rooms(self, include_deleted: bool = False,
+              bad: dict[str, str] | None = None) -> list[RoomRow]:
+        """The stored rooms, oldest first; a row that cannot be read is left out and, when
+        ``bad`` is given, noted there (room id -> the one-line reason)."""
         sql = ("SELECT id, code, game_id, variants, options, seed, created, seats, deleted "
                "FROM rooms" + ("" if include_deleted else " WHERE deleted = 0")
                + " ORDER BY created, id")
         with self._use() as c:
             rows = c.execute(sql).fetchall()
-        return [self._room_row(r) for r in rows]
+        out = []
+        for r in rows:
+            try:
+                out.append(self._room_row(r))
+            except RoomsDBError as exc:
+                if bad is None:
+                    raise
+                bad[str(r[0])] = str(exc)
+        return out
 
     def _room_row(self, r: tuple) -> RoomRow:
         rid = r[0]
@@ -204,8 +215,12 @@ class RoomsDB:
                 and isinstance(seats, dict)):
             raise RoomsDBError(self.path, f"rooms[{rid}]",
                                "a list of variants, a mapping of options and of seats")
-        return RoomRow(rid, r[1], r[2], tuple(variants), options, int(r[5]), float(r[6]),
-                       seats, bool(r[8]))
+        try:
+            return RoomRow(str(rid), str(r[1]), str(r[2]), tuple(map(str, variants)), options,
+                           int(r[5]), float(r[6]), seats, bool(r[8]))
+        except (TypeError, ValueError):
+            raise RoomsDBError(self.path, f"rooms[{rid}]", "a room's fields of the right types",
+                               r[1:7]) from None
 
     def actions(self, room_id: str) -> list[StoredAction]:
         with self._use() as c:

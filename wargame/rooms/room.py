@@ -306,7 +306,8 @@ class Room:
         return events
 
     def _accept(self, seat: Seat, action: Any) -> list:
-        """Apply, store, tell (under the lock). The state is the stored log's, whatever fails."""
+        """Apply, store, queue the change for ``_tell`` (under the lock). Whatever fails, the
+        state stays the stored log's."""
         state = self._state
         try:
             events = state.apply(action)
@@ -320,7 +321,7 @@ class Room:
             # the log entry the engine just made: both engines log ``action.to_dict()`` (a
             # Memoir ``action_log`` is rebuilt on every call: O(n) per action)
             to_dict = getattr(action, "to_dict", None)
-            data = to_dict() if callable(to_dict) else state.action_log[n]
+            data = json.loads(json.dumps(to_dict() if callable(to_dict) else state.action_log[n]))
             self._db.append(self.id, n, data, seat.name, time.time())
         except Exception as exc:  # the disk, the file, another process: nothing is played
             self._rebuild()
@@ -429,7 +430,7 @@ class RoomManager:
         self.unloaded: dict[str, str] = {}  # rooms that could not be resumed: id -> why
         self.db = RoomsDB(self.db_path)
         try:
-            for row in self.db.rooms():
+            for row in self.db.rooms(bad=self.unloaded):
                 self._resume(row)
         except BaseException:
             self.db.close()
@@ -447,16 +448,25 @@ class RoomManager:
 
     def _resume(self, row: RoomRow) -> None:
         source = f"{self.db_path} room {row.id}"
-        stored = self.db.actions(row.id)
-        actions = [a.action for a in stored]
         action_events: list[list[Any]] = []
         try:
+            actions = [a.action for a in self.db.actions(row.id)]
+            seats = {name: (str(s["token"]), s.get("side"), s.get("computer"))
+                     for name, s in row.seats.items()}
+            if set(seats) != set(SEAT_NAMES):
+                raise RoomsDBError(self.db_path, f"rooms[{row.id}].seats",
+                                   f"the seats {', '.join(SEAT_NAMES)}", sorted(seats))
             game = self._game(row.game_id, row.variants)
+            sides = dict(zip(PLAYER_SEATS, game.sides, strict=True))
+            if any(seats[name][1] != sides.get(name) for name in SEAT_NAMES):
+                raise RoomsDBError(self.db_path, f"rooms[{row.id}].seats",
+                                   f"the sides {sides} of {row.game_id}")
             state = replay(game, row.seed, actions, source,
                            on_action=lambda i, s, events: action_events.append(list(events)))
-        except (ScenarioError, ValueError, KeyError, FileNotFoundError, IllegalAction) as exc:
-            if isinstance(exc, RoomsDBError):
-                raise
+        except (ScenarioError, ValueError, KeyError, TypeError, FileNotFoundError,
+                IllegalAction) as exc:
+            if isinstance(exc, RoomsDBError) and exc.field == "(file)":
+                raise  # the file itself is damaged: no room can be trusted
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.unloaded[row.id] = why
             log.warning("%s: not resumed: %s", source, why)
