@@ -566,6 +566,9 @@ class RoomManager:
         """Stop the computer seats and close the file (every action is already stored)."""
         with self._lock:
             rooms = list(self._rooms.values())
+        for room in rooms:  # every computer told to stop first, then waited for
+            with room._lock:
+                room._closed = True
         for room in rooms:
             room._close()
         self.db.close()
