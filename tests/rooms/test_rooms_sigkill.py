@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from tests.rooms.roomkit import opener
@@ -16,6 +17,7 @@ from wargame.rooms import RoomManager
 
 SERVER = Path(__file__).with_name("killable_server.py")
 ACKS_BEFORE_KILL = 60
+HANG_GUARD_S = 600.0
 
 
 def _plain(data):
@@ -28,6 +30,8 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path):
                              stderr=subprocess.PIPE, text=True)
     acks: dict[str, list[dict]] = {}
     ready: list[str] = []
+    guard = threading.Timer(HANG_GUARD_S, child.kill)  # a hung child fails the test, never hangs it
+    guard.start()
     try:
         assert child.stdout is not None
         while sum(map(len, acks.values())) < ACKS_BEFORE_KILL:
@@ -41,6 +45,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path):
         os.kill(child.pid, signal.SIGKILL)  # whatever it was doing: acting, committing
         rest, _ = child.communicate()
     finally:
+        guard.cancel()
         if child.poll() is None:
             child.kill()
             child.wait()
