@@ -215,3 +215,23 @@ def test_a_random_seed_is_chosen_and_kept(db_path):
         seed = room.seed
     with RoomManager(db_path, games=opener) as m:
         assert m.get(room.id).seed == seed
+
+
+def test_memoir_retreat_decision_belongs_to_the_defenders_seat(manager):
+    room = manager.create("memoir44-2", seed=0)
+
+    def defender_decides(state):
+        d = state.pending_decision
+        return d is not None and d.side != state.active  # M44 p.12 Retreat: the owner picks
+
+    play(room, 300, until=defender_decides)
+    state = room.state()
+    decision = state.pending_decision
+    assert decision is not None and decision.side != state.active, "no defender's decision"
+    attacker, defender = room.seat_of_side(state.active), room.seat_of_side(decision.side)
+    version = room.version
+    with pytest.raises(NotYourTurn, match=f"{decision.kind} decision"):
+        room.act(attacker.token, state.legal_actions()[0])
+    assert room.version == version
+    room.act(defender.token, state.legal_actions()[0], expected_version=version)
+    assert room.version == version + 1
