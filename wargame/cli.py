@@ -862,6 +862,7 @@ def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
     import datetime
 
     with _rooms_manager(args.db) as manager:
+        manager.load_all()  # every room replayed: whose turn it is, rooms that no longer load
         rows = manager.rooms()
         unloaded = dict(manager.unloaded)
     if args.json:

@@ -193,6 +193,8 @@ def test_game_over_refuses_with_game_over(manager):
         room.act(token, {"kind": "play_card", "card": 0})
     summary = next(s for s in manager.rooms() if s.id == room.id)
     assert summary.outcome and "won" in summary.outcome
+    # noted in the file: listed after reopening without replaying the game
+    assert next(r for r in manager.db.rooms() if r.id == room.id).outcome == summary.outcome
 
 
 def test_create_refuses_bad_arguments(manager):

@@ -56,6 +56,7 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path):
     assert len(ready) == 4 and set(acks) <= set(ready)
 
     with RoomManager(db, games=opener, start_computers=False) as m:
+        m.load_all()
         assert m.unloaded == {} and sorted(r.id for r in m.rooms()) == sorted(ready)
         for room_id, acked in acks.items():
             room = m.get(room_id)

@@ -27,7 +27,7 @@ def test_reopening_resumes_every_room_at_the_same_fingerprint(db_path, game_id, 
         before = {r.id: (fingerprint(r.state()), r.version, r.actions(), len(r.events()),
                          {k: s.token for k, s in r.seats.items()}, r.code) for r in rooms}
     with RoomManager(db_path, games=opener) as m:
-        assert m.unloaded == {}
+        assert len(m.load_all()) == 2 and m.unloaded == {}
         for room_id, (fp, version, actions, events, tokens, code) in before.items():
             room = m.get(room_id)
             assert fingerprint(room.state()) == fp
@@ -115,6 +115,8 @@ def test_a_room_that_no_longer_replays_is_reported_not_fatal(db_path):
     with RoomManager(db_path, games=opener) as m:
         assert m.get(good.id) is not None and m.get(bad.id) is None
         assert "actions[1]" in m.unloaded[bad.id]
+        assert m.by_code(bad.code) is None and m.by_token(bad.seats["axis"].token) is None
+        assert [r.id for r in m.rooms()] == [good.id]
 
 
 # ------------------------------------------------------------------ files that are not rooms
@@ -203,9 +205,34 @@ def test_rooms_with_damaged_rows_are_left_out_and_reported(db_path):
         c.execute("UPDATE rooms SET seats = replace(seats, 'AXIS', 'ALLIES') WHERE id = ?",
                   (sides.id,))
     with RoomManager(db_path, games=opener) as m:
+        m.load_all()
         assert [r.id for r in m.rooms()] == [good.id]
         assert set(m.unloaded) == {seats.id, gap.id, sides.id}
         assert "JSON" in m.unloaded[seats.id]
         assert "action 1 is missing" in m.unloaded[gap.id]
         assert "sides" in m.unloaded[sides.id]
         assert all(str(db_path) in why for why in m.unloaded.values())
+
+
+def test_rooms_are_resumed_when_first_reached(db_path):
+    opened: list[str] = []
+
+    def counting(game_id, variants):
+        opened.append(game_id)
+        return opener(game_id, variants)
+
+    with RoomManager(db_path, games=opener) as m:
+        human = m.create("memoir44-1", seed=1)
+        bot = m.create("memoir44-2", seed=2, computer={"axis": "easy"})
+        play(human, 4)
+        bot.wait_idle(120)
+        versions = {human.id: human.version, bot.id: bot.version}
+    with RoomManager(db_path, games=counting) as m:
+        assert opened == ["memoir44-2"]  # only the room whose computer may have to act
+        rows = {r.id: r for r in m.rooms()}
+        assert {k: r.version for k, r in rows.items()} == versions
+        assert rows[human.id].side_to_act is None and rows[bot.id].side_to_act is not None
+        room, seat = m.by_token(human.seats["allied"].token)
+        assert opened == ["memoir44-2", "memoir44-1"] and seat.name == "allied"
+        assert room is m.get(human.id) is m.by_code(human.code) and room.version == 4
+        assert len(opened) == 2  # resumed once

@@ -4,7 +4,8 @@ Schema (version 1)::
 
     meta    (key TEXT PRIMARY KEY, value TEXT)          format = wargame-rooms, schema_version
     rooms   (id, code UNIQUE, game_id, variants JSON, options JSON, seed, created,
-             seats JSON {name: {token, side, computer}}, deleted 0/1)
+             seats JSON {name: {token, side, computer}}, deleted 0/1,
+             outcome: the result in words once the game is over, else NULL)
     actions (room_id, n, action JSON, seat, time)       PRIMARY KEY (room_id, n)
 
 A room is the save format of the protocol spread over rows: its game, seed and the action
@@ -48,7 +49,8 @@ CREATE TABLE rooms (
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
     seats TEXT NOT NULL,
-    deleted INTEGER NOT NULL DEFAULT 0
+    deleted INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT
 );
 CREATE TABLE actions (
     room_id TEXT NOT NULL REFERENCES rooms(id),
@@ -79,6 +81,7 @@ class RoomRow:
     created: float
     seats: dict[str, dict[str, Any]] = field(default_factory=dict)
     deleted: bool = False
+    outcome: str | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,8 @@ class RoomsDB:
               bad: dict[str, str] | None = None) -> list[RoomRow]:
         """The stored rooms, oldest first; a row that cannot be read is left out and, when
         ``bad`` is given, noted there (room id -> the one-line reason)."""
-        sql = ("SELECT id, code, game_id, variants, options, seed, created, seats, deleted "
+        sql = ("SELECT id, code, game_id, variants, options, seed, created, seats, deleted, "
+               "outcome "
                "FROM rooms" + ("" if include_deleted else " WHERE deleted = 0")
                + " ORDER BY created, id")
         with self._use() as c:
@@ -217,7 +221,8 @@ class RoomsDB:
                                "a list of variants, a mapping of options and of seats")
         try:
             return RoomRow(str(rid), str(r[1]), str(r[2]), tuple(map(str, variants)), options,
-                           int(r[5]), float(r[6]), seats, bool(r[8]))
+                           int(r[5]), float(r[6]), seats, bool(r[8]),
+                           None if r[9] is None else str(r[9]))
         except (TypeError, ValueError):
             raise RoomsDBError(self.path, f"rooms[{rid}]", "a room's fields of the right types",
                                r[1:7]) from None
@@ -243,6 +248,12 @@ class RoomsDB:
         with self._use() as c:
             return {r[0] for r in c.execute("SELECT code FROM rooms")}
 
+    def action_counts(self) -> dict[str, int]:
+        """Room id -> number of stored actions, for every room with actions (one query)."""
+        with self._use() as c:
+            return {str(r[0]): int(r[1]) for r in
+                    c.execute("SELECT room_id, COUNT(*) FROM actions GROUP BY room_id")}
+
     def count_actions(self, room_id: str) -> int:
         with self._use() as c:
             return int(c.execute("SELECT COUNT(*) FROM actions WHERE room_id = ?",
@@ -264,6 +275,12 @@ class RoomsDB:
         with self._use() as c:
             c.execute("INSERT INTO actions (room_id, n, action, seat, time) VALUES (?, ?, ?, ?, ?)",
                       (room_id, n, text, seat, time))
+            c.commit()
+
+    def set_outcome(self, room_id: str, outcome: str | None) -> None:
+        """Note the result of a finished game (listed without replaying the room)."""
+        with self._use() as c:
+            c.execute("UPDATE rooms SET outcome = ? WHERE id = ?", (outcome, room_id))
             c.commit()
 
     def mark_deleted(self, room_id: str) -> bool:

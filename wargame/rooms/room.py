@@ -16,9 +16,10 @@ the subscribers are told (``Change``). A seat held by the computer (``make_polic
 by a background thread while that seat is to act, each of its actions stored and told like a
 human's.
 
-``RoomManager(path)`` opens the file and resumes every stored room by replaying its log from
-its seed (``wargame.saves.replay``, the engines' fast path): after ``kill -9`` and a restart
-every room continues from its last acknowledged action with the same links.
+``RoomManager(path)`` opens the file and resumes the stored rooms by replaying their logs from
+their seeds (``wargame.saves.replay``, the engines' fast path), each when first reached (and at
+once those whose computer may have to act): after ``kill -9`` and a restart every room
+continues from its last acknowledged action with the same links.
 """
 
 from __future__ import annotations
@@ -330,6 +331,11 @@ class Room:
         self._actions.append(data)
         self._action_events.append(list(events))
         self._version = n + 1
+        if state.is_terminal:  # listed with its result without replaying it
+            try:
+                self._db.set_outcome(self.id, outcome_text(state, self._side_seat))
+            except Exception:  # the action itself is stored: the note can wait for a replay
+                log.exception("room %s: the result was not noted", self.id)
         self._changes.append(Change(self.id, self._version, list(events), seat.name))
         return events
 
@@ -414,7 +420,12 @@ class Room:
 
 class RoomManager:
     """Every room of one SQLite file (module doc). ``games`` makes a game definition from a
-    room's ``game_id`` and variants (default ``wargame.games.open_game``)."""
+    room's ``game_id`` and variants (default ``wargame.games.open_game``).
+
+    Rooms are resumed (replayed) when first reached (``get``, ``by_token``, ``by_code``), and
+    at opening those whose computer seat may have to act, so a file with a year of finished
+    games opens at once; ``rooms()`` lists them from the file, ``load_all()`` replays them
+    all. A room that no longer replays is left out, its reason in ``unloaded``."""
 
     def __init__(self, db_path: str | Path, *, games: GameOpener | None = None,
                  max_computer_actions: int = MAX_COMPUTER_ACTIONS,
@@ -422,22 +433,37 @@ class RoomManager:
         self.db_path = Path(db_path)
         self._opener = games or default_opener
         self.max_computer_actions = max_computer_actions
+        self.start_computers = start_computers
         self._games: dict[tuple[str, tuple[str, ...]], GameDefinition] = {}
         self._lock = threading.RLock()
-        self._rooms: dict[str, Room] = {}
+        self._rows: dict[str, RoomRow] = {}  # every stored room, resumed or not
+        self._counts: dict[str, int] = {}    # stored actions of the rooms not resumed yet
+        self._rooms: dict[str, Room] = {}    # the resumed rooms
         self._tokens: dict[str, tuple[str, str]] = {}
         self._codes: dict[str, str] = {}
         self.unloaded: dict[str, str] = {}  # rooms that could not be resumed: id -> why
         self.db = RoomsDB(self.db_path)
         try:
-            for row in self.db.rooms(bad=self.unloaded):
-                self._resume(row)
+            rows = self.db.rooms(bad=self.unloaded)
+            self._counts = self.db.action_counts()
+            for row in rows:
+                self._index(row)
+            for row in rows:  # a computer seat may be to act: resume now, it plays on
+                if row.outcome is None and any(s.get("computer") for s in row.seats.values()
+                                               if isinstance(s, dict)):
+                    self._load(row.id)
         except BaseException:
             self.db.close()
             raise
-        if start_computers:
-            for room in list(self._rooms.values()):
-                room._kick()
+
+    def _index(self, row: RoomRow) -> None:
+        """Know a stored room by id, code and tokens (without replaying it)."""
+        with self._lock:
+            self._rows[row.id] = row
+            self._codes[row.code.upper()] = row.id
+            for name, seat in row.seats.items():
+                if isinstance(seat, dict) and isinstance(seat.get("token"), str):
+                    self._tokens[seat["token"]] = (row.id, name)
 
     def _game(self, game_id: str, variants: tuple[str, ...]) -> GameDefinition:
         key = (game_id, tuple(variants))
@@ -446,7 +472,28 @@ class RoomManager:
                 self._games[key] = self._opener(game_id, tuple(variants))
             return self._games[key]
 
-    def _resume(self, row: RoomRow) -> None:
+    def _load(self, room_id: str) -> Room | None:
+        """The room, resumed on first use (None: no such room, or it does not replay)."""
+        with self._lock:
+            room = self._rooms.get(room_id)
+            if room is not None or room_id in self.unloaded or room_id not in self._rows:
+                return room
+            room = self._resume(self._rows[room_id])
+            if room is None:
+                return None
+            self._rooms[room_id] = room
+            self._counts.pop(room_id, None)
+        if self.start_computers:
+            room._kick()
+        return room
+
+    def load_all(self) -> list[Room]:
+        """Resume every stored room (the rooms that do not replay go to ``unloaded``)."""
+        with self._lock:
+            ids = list(self._rows)
+        return [room for room in map(self._load, ids) if room is not None]
+
+    def _resume(self, row: RoomRow) -> Room | None:
         source = f"{self.db_path} room {row.id}"
         action_events: list[list[Any]] = []
         try:
@@ -470,17 +517,9 @@ class RoomManager:
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.unloaded[row.id] = why
             log.warning("%s: not resumed: %s", source, why)
-            return
-        room = Room(row, game, self.db, state, actions, action_events,
+            return None
+        return Room(row, game, self.db, state, actions, action_events,
                     self.max_computer_actions)
-        self._register(room)
-
-    def _register(self, room: Room) -> None:
-        with self._lock:
-            self._rooms[room.id] = room
-            self._codes[room.code.upper()] = room.id
-            for seat in room.seats.values():
-                self._tokens[seat.token] = (room.id, seat.name)
 
     # ------------------------------------------------------------------ rooms
     def create(self, game_id: str, variants: Sequence[str] = (), seed: int | None = None,
@@ -516,51 +555,70 @@ class RoomManager:
             self.db.insert_room(row)
             room = Room(row, game, self.db, game.new_state(seed), [], [],
                         self.max_computer_actions)
-            self._register(room)
+            self._index(row)
+            self._rooms[room_id] = room
         room._kick()
         return room
 
     def get(self, room_id: str) -> Room | None:
-        with self._lock:
-            return self._rooms.get(room_id)
+        if not isinstance(room_id, str):
+            return None
+        return self._load(room_id)
 
     def by_token(self, token: str) -> tuple[Room, Seat] | None:
         if not isinstance(token, str):
             return None
         with self._lock:
             found = self._tokens.get(token)
-            if found is None:
-                return None
-            room = self._rooms[found[0]]
-        return room, room.seats[found[1]]
+        if found is None:
+            return None
+        room = self._load(found[0])
+        return None if room is None else (room, room.seats[found[1]])
 
     def by_code(self, code: str) -> Room | None:
         if not isinstance(code, str):
             return None
         with self._lock:
             room_id = self._codes.get(code.strip().upper())
-            return self._rooms.get(room_id) if room_id else None
+        return self._load(room_id) if room_id else None
 
     def rooms(self) -> list[RoomSummary]:
-        """A summary of every room, oldest first."""
+        """A summary of every room that is not deleted, oldest first (a room not resumed yet
+        is summarised from the file: its ``side_to_act`` is None)."""
         with self._lock:
-            rooms = sorted(self._rooms.values(), key=lambda r: (r.created, r.id))
-        return [r.summary() for r in rooms]
+            rows = sorted((r for r in self._rows.values() if r.id not in self.unloaded),
+                          key=lambda r: (r.created, r.id))
+            rooms = {r.id: self._rooms.get(r.id) for r in rows}
+            counts = dict(self._counts)
+        out = []
+        for row in rows:
+            room = rooms[row.id]
+            if room is not None:
+                out.append(room.summary())
+            else:
+                out.append(RoomSummary(
+                    row.id, row.code, row.game_id, row.variants, row.created,
+                    counts.get(row.id, 0), row.outcome, row.seed, None,
+                    {n: s["computer"] for n, s in row.seats.items() if s.get("computer")}))
+        return out
 
     def delete(self, room_id: str) -> bool:
         """Delete a room (marked deleted in the file: its links and code stop working);
         subscribers get a ``Change`` with ``deleted`` True. False if there is no such room."""
         with self._lock:
+            row = self._rows.pop(room_id, None)
             room = self._rooms.pop(room_id, None)
-            if room is not None:
-                self._codes.pop(room.code.upper(), None)
-                for seat in room.seats.values():
-                    self._tokens.pop(seat.token, None)
+            if row is not None:
+                self._codes.pop(row.code.upper(), None)
+                for seat in row.seats.values():
+                    if isinstance(seat, dict):
+                        self._tokens.pop(seat.get("token"), None)
+            self._counts.pop(room_id, None)
             self.unloaded.pop(room_id, None)
             stored = self.db.mark_deleted(room_id)
         if room is not None:
             room._close(deleted=True)
-        return stored or room is not None
+        return stored or row is not None
 
     def close(self) -> None:
         """Stop the computer seats and close the file (every action is already stored)."""
