@@ -236,3 +236,12 @@ def test_rooms_are_resumed_when_first_reached(db_path):
         assert opened == ["memoir44-2", "memoir44-1"] and seat.name == "allied"
         assert room is m.get(human.id) is m.by_code(human.code) and room.version == 4
         assert len(opened) == 2  # resumed once
+
+
+def test_a_file_that_cannot_be_opened_is_refused(db_path, monkeypatch):
+    # (permissions do not stop root, who runs these tests in CI: the refusal is simulated)
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite3, "connect", refuse)
+    _expect_one_line(db_path, "may open and write", "unable to open")

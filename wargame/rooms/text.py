@@ -27,6 +27,7 @@ TEXT: dict[str, str] = {
     "db.expected": "a wargame rooms database (SQLite, schema version {version})",
     "db.not_sqlite": "not an SQLite database",
     "db.corrupt": "a damaged SQLite file ({reason})",
+    "db.cannot_open": "a file this process may open and write ({reason})",
     "db.foreign": "an SQLite database of something else (tables: {tables})",
     "db.version": "a wargame rooms database of schema version {version} or older (this one "
                   "was written by a newer wargame?)",
