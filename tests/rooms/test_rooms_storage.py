@@ -160,7 +160,7 @@ def test_a_damaged_file_is_refused(db_path):
     for i in range(4096, len(data) - 100, 997):  # scribble over every page after the first
         data[i:i + 64] = b"\xa5" * 64
     db_path.write_bytes(bytes(data))
-    _expect_one_line(db_path, "damaged")
+    _expect_one_line(db_path, "damaged: ")
 
 
 def test_a_folder_is_refused(tmp_path):

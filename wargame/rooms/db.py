@@ -106,8 +106,7 @@ class RoomsDB:
         try:
             self._conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30.0)
         except sqlite3.Error as exc:
-            raise RoomsDBError(self.path, "(file)", _expected(),
-                               TEXT["db.cannot_open"].format(reason=exc)) from None
+            raise RoomsDBError(self.path, "(file)", TEXT["db.cannot_open"], str(exc)) from None
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
@@ -117,8 +116,7 @@ class RoomsDB:
                 raise RoomsDBError(self.path, "(file)", _expected(), TEXT["db.not_sqlite"]) from None
             if isinstance(exc, sqlite3.OperationalError) and ("unable to open" in reason
                                                               or "readonly" in reason):
-                raise RoomsDBError(self.path, "(file)", _expected(),
-                                   TEXT["db.cannot_open"].format(reason=reason)) from None
+                raise RoomsDBError(self.path, "(file)", TEXT["db.cannot_open"], reason) from None
             raise RoomsDBError(self.path, "(file)", _expected(),
                                TEXT["db.corrupt"].format(reason=reason)) from None
         except RoomsDBError:

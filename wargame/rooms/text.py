@@ -26,9 +26,9 @@ TEXT: dict[str, str] = {
     # the DB file (RoomsDBError, one line each)
     "db.expected": "a wargame rooms database (SQLite, schema version {version})",
     "db.not_sqlite": "not an SQLite database",
-    "db.corrupt": "a damaged SQLite file ({reason})",
-    "db.cannot_open": "a file this process may open and write ({reason})",
-    "db.foreign": "an SQLite database of something else (tables: {tables})",
+    "db.corrupt": "damaged: {reason}",
+    "db.cannot_open": "a wargame rooms database this process may open and write",
+    "db.foreign": "other tables: {tables}",
     "db.version": "a wargame rooms database of schema version {version} or older (this one "
                   "was written by a newer wargame?)",
     "db.room": "a room that replays from its stored actions",
