@@ -89,18 +89,19 @@ def read_text(path: str | Path) -> str:
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
 
 
-def parse_yaml(text: str, source: str | Path = "<yaml>") -> Any:
+def parse_yaml(text: str, source: str | Path = "<yaml>", trusted: bool = False) -> Any:
     """Parse YAML text safely (no aliases, no Python objects).
 
-    A text without ``&`` or ``*`` can hold no anchor or alias, so libyaml's safe loader (about
-    eight times faster: loading a save reads the scenario's files again) reads it when it is
-    installed; anything else, and any text libyaml refuses, goes through the pure-Python
-    ``NoAliasLoader``, whose errors name the line."""
-    if _FAST_LOADER is not None and "&" not in text and "*" not in text:
+    ``trusted``: a file bundled with wargame (``load_yaml`` decides). Such a text, when it
+    holds no ``&`` or ``*`` (so no anchor or alias), is read by libyaml's safe loader, about
+    eight times faster (loading a save reads the scenario's files again). Anything else goes
+    through the pure-Python ``NoAliasLoader``: libyaml recurses in C, so a deeply nested
+    upload would crash the process instead of raising (RecursionError is caught below)."""
+    if trusted and _FAST_LOADER is not None and "&" not in text and "*" not in text:
         try:
             return yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506 - libyaml's SafeLoader
-        except (yaml.YAMLError, RecursionError):
-            pass  # the same text again below, for the error message
+        except yaml.YAMLError:
+            pass  # the same text again below, for the error message naming the line
     try:
         return yaml.load(text, Loader=NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
@@ -113,7 +114,17 @@ def parse_yaml(text: str, source: str | Path = "<yaml>") -> Any:
 
 
 def load_yaml(path: str | Path) -> Any:
-    return parse_yaml(read_text(path), path)
+    return parse_yaml(read_text(path), path, trusted=_bundled(path))
+
+
+def _bundled(path: str | Path) -> bool:
+    """A file of the scenarios shipped with wargame (not a user's copy or upload)."""
+    from wargame.paths import scenarios_root
+
+    try:
+        return Path(path).resolve().is_relative_to(scenarios_root().resolve())
+    except (OSError, ValueError):
+        return False
 
 
 def load_json(path: str | Path) -> Any:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargame.paths import scenarios_root
-from wargame.scenario_errors import NoAliasLoader, ScenarioError, parse_yaml
+from wargame.scenario_errors import NoAliasLoader, ScenarioError, _bundled, load_yaml, parse_yaml
 
 BUNDLED = sorted(scenarios_root().glob("*/*.yaml"))
 
@@ -17,12 +17,13 @@ BUNDLED = sorted(scenarios_root().glob("*/*.yaml"))
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_bundled_files_read_the_same_with_both_loaders(path: Path):
     text = path.read_text(encoding="utf-8")
-    assert parse_yaml(text, path) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
+    assert parse_yaml(text, path, trusted=True) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
+    assert load_yaml(path) == parse_yaml(text, path)
 
 
 def test_an_alias_is_still_refused_with_its_line():
     with pytest.raises(ScenarioError) as exc:
-        parse_yaml("a: &x 1\nb: *x\n", "f.yaml")
+        parse_yaml("a: &x 1\nb: *x\n", "f.yaml", trusted=True)
     assert exc.value.field == "line 2" and "aliases" in exc.value.expected
 
 
@@ -43,4 +44,20 @@ data = st.recursive(scalars, lambda c: st.lists(c, max_size=4)
 @given(value=data)
 def test_dumped_data_reads_back_the_same(value):
     text = yaml.safe_dump(value, allow_unicode=True)
-    assert parse_yaml(text) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
+    assert parse_yaml(text, trusted=True) == yaml.load(text, Loader=NoAliasLoader)  # noqa: S506
+
+
+def test_deep_nesting_from_a_user_file_is_an_error_not_a_crash(tmp_path):
+    # libyaml recurses in C: a user's file never reaches it (this input crashed the process)
+    path = tmp_path / "deep.yaml"
+    path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    with pytest.raises(ScenarioError) as exc:
+        load_yaml(path)
+    assert "nested" in exc.value.expected
+
+
+def test_only_bundled_files_are_trusted(tmp_path):
+    assert _bundled(BUNDLED[0])
+    copy = tmp_path / "scenario.yaml"
+    copy.write_text(BUNDLED[0].read_text(encoding="utf-8"), encoding="utf-8")
+    assert not _bundled(copy)
