@@ -124,3 +124,15 @@ def test_dashboard_draws_units_hand_and_log():
         assert len(dash.pending) == 1 + len(st.legal)
         a = st.legal[0]
         assert isinstance(a, Action) and st.click(a.hex)
+
+
+def test_a_click_answers_the_sainte_mere_eglise_airdrop():
+    # issue 17 item 17: the Allied player picks the drop hex; on the board, by clicking it
+    store = MemoirStore("2", 3)  # scenario 2: Sainte-Mère-Église
+    assert store.state.pending and store.state.pending[-1].kind == "airdrop"
+    options = [a for a in store.legal if a.kind == "airdrop"]
+    target = options[len(options) // 2].hex
+    before = len(store.state.history)
+    assert store.click(target)
+    assert len(store.state.history) == before + 1
+    assert store.state.history[-1] == options[len(options) // 2]

@@ -235,7 +235,7 @@ class MemoirStore(GameStore):
         legal = self.legal
         unit = s.unit_at(h)
         # pending decisions and single-hex actions first
-        for kind in ("retreat", "take_ground", "air_target", "barrage"):
+        for kind in ("retreat", "take_ground", "air_target", "barrage", "airdrop"):
             for a in legal:
                 if a.kind == kind and a.hex == h:
                     return self.act(a)
