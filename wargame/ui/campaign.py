@@ -232,7 +232,7 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return f"{d.name} ({m.s.attack_of(uid)}) in {m.s.units[uid].hex.id}"
+        return f"{d.name} ({m.shown_attack(uid)}) in {m.s.units[uid].hex.id}"
 
     def refresh(self) -> None:
         m = self.model
@@ -562,10 +562,11 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), computer: str = "none",
-                 **params: Any) -> None:
+                 model: CampaignState | None = None, **params: Any) -> None:
         super().__init__(**params)
-        self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
-                                   computer=computer)
+        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats)
+        self.model = model or CampaignState(game_or_scenario_id, seed=seed, variants=variants,
+                                            computer=computer)
         self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0))
         self.map.on_click = self.model.select_hex
         self.message = MessageBar(self.model)
@@ -694,6 +695,8 @@ class CampaignDashboard(pn.viewable.Viewer):
         m, s = self.model, self.model.s
         side = m.side
         if not s.phase.is_movement or s.pending is not None or side is None or s.is_over:
+            return {}, set()
+        if not m.plans_for_viewer():  # a seat never gets the other side's movement (CN 5.1.1)
             return {}, set()
         out: dict[str, list[tuple[Hex, float, float, bool]]] = {}
         seen: set[Hex] = set()

@@ -170,19 +170,22 @@ class HandView(_View):
     def refresh(self) -> None:
         st = self.store
         s = st.state
-        items: list[Any] = [pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=s.active))}</b>")]
-        for _cid, title, plays in st.hand():
-            if not plays or s.pending or s.phase != "card":
-                items.append(pn.pane.HTML(f"<span style='color:#777'>{_esc(title)}</span>"))
-                continue
-            for a in plays:
-                label = title + (f" as {a.option}" if a.option else "")
-                b = pn.widgets.Button(label=label, color="light", width=360)
-                b.on_click(lambda _e, a=a: self.store.act(a))
-                items.append(b)
-        other = AXIS if s.active == ALLIES else ALLIES
-        items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
-            side=other, n=len(s.hands[other])))))
+        shown, counted = st.hand_sides()  # a seat: its own hand only (wargame.ui.seats)
+        items: list[Any] = []
+        for side in shown:
+            items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
+            for _cid, title, plays in st.hand(side):
+                if not plays or s.pending or s.phase != "card":
+                    items.append(pn.pane.HTML(f"<span style='color:#777'>{_esc(title)}</span>"))
+                    continue
+                for a in plays:
+                    label = title + (f" as {a.option}" if a.option else "")
+                    b = pn.widgets.Button(label=label, color="light", width=360)
+                    b.on_click(lambda _e, a=a: self.store.act(a))
+                    items.append(b)
+        for other in counted:
+            items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
+                side=other, n=len(s.hands[other])))))
         self.column[:] = items
 
     def __panel__(self):
@@ -202,18 +205,21 @@ class PendingView(_View):
     def refresh(self) -> None:
         s = self.store.state
         items: list[Any] = []
+        answers = self.store.pending_actions()  # none for the other side's seat
         if s.pending:
             p = s.pending[-1]
             items.append(pn.pane.HTML(
                 f"<b>{_esc(TEXT['pending'].format(owner=p.owner, kind=p.kind))}</b>"))
-            for a in s.legal_actions():
+            if not answers:
+                items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(side=p.owner))))
+            for a in answers:
                 label = a.kind + (f" {where(a.hex)}" if a.hex is not None else "") + (
                     f" {card(a.card).title}" if a.card is not None else "")
                 b = pn.widgets.Button(label=label, width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)
         elif s.phase in ("medics",):
-            for a in s.legal_actions():
+            for a in answers:
                 b = pn.widgets.Button(label=str(a), width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)
