@@ -94,3 +94,60 @@ class FakeRoom:
 
     def events(self) -> list:
         return list(self._events)
+
+    def save_text(self) -> str:
+        import json
+
+        from wargame.saves import to_save
+
+        return json.dumps(to_save(self._state))
+
+    def state_at(self, n: int) -> Any:
+        from wargame.saves import replay
+
+        return replay(self.game, self.seed, list(self._state.action_log)[:n])
+
+
+@dataclass(frozen=True)
+class FakeSummary:
+    id: str
+    code: str
+    game_id: str
+    variants: tuple[str, ...]
+    created: float
+    version: int
+    outcome: str | None
+
+
+class FakeManager:
+    """``RoomManager``'s surface, in memory."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, FakeRoom] = {}
+
+    def create(self, game_id: str, variants=(), seed=None, computer=None) -> FakeRoom:
+        n = len(self._rooms) + 1
+        room = FakeRoom(game_id, 7 if seed is None else int(seed), id=f"r{n}",
+                        code=f"CODE{n:02d}", variants=tuple(variants))
+        self._rooms[room.id] = room
+        return room
+
+    def by_token(self, token: str):
+        for room in self._rooms.values():
+            seat = room.seat_for(token)
+            if seat is not None:
+                return room, seat
+        return None
+
+    def by_code(self, code: str):
+        return next((r for r in self._rooms.values() if r.code == code.upper()), None)
+
+    def get(self, room_id: str):
+        return self._rooms.get(room_id)
+
+    def rooms(self) -> list[FakeSummary]:
+        return [FakeSummary(r.id, r.code, r.game_id, r.variants, float(i), r.version, None)
+                for i, r in enumerate(self._rooms.values())]
+
+    def delete(self, room_id: str) -> bool:
+        return self._rooms.pop(room_id, None) is not None

@@ -381,7 +381,8 @@ class TurnPanel(_View):
                                             label="Save", color="default", width=90,
                                             embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
-        self.seed = pn.widgets.IntInput(label="Seed", value=model.s.seed, width=110)
+        self.seed = pn.widgets.IntInput(label="Seed", width=110,
+                                        value=model.s.seed if model.seed_label() else 0)
         self.new = pn.widgets.Button(label="New game", width=100)
         self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
                                       width=240)
@@ -457,7 +458,7 @@ class TurnPanel(_View):
             f"{s.air_points.get('axis', 0)}{bombers}"
             f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
             f"<b>{vp['axis']}</b></div><table>{lines}</table>"
-            f"<div class='wg-rule'>Seed {s.seed}, {len(s.log)} actions</div>")
+            f"<div class='wg-rule'>{_esc(m.seed_label())}{len(s.log)} actions</div>")
         targets = [h.id for h in s.carpet_targets()]
         self._updating = True
         try:

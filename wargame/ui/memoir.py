@@ -110,7 +110,7 @@ class StatusView(_View):
             f"<b>{_esc(TEXT['title'].format(title=s.scenario.title))}</b><br>"
             f"<span class='m44-status'>{_esc(st.status())}</span><br>{_esc(medals)}"
             f"<br><i class='m44-message' style='color:{colour}'>{_esc(st.message)}</i>"
-            f"<div class='m44-actions' style='color:#666;font-size:11px'>Seed {s.seed}, "
+            f"<div class='m44-actions' style='color:#666;font-size:11px'>{st.seed_label()}"
             f"{len(s.history)} actions</div>")
 
     def __panel__(self):

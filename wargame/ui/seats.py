@@ -33,7 +33,8 @@ from wargame.ui.model import CampaignState
 from wargame.ui.store import TEACHER, GameStore
 from wargame.ui.text import ROOMS
 
-__all__ = ["SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of"]
+__all__ = ["SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of",
+           "replay_store", "show_position"]
 
 
 def viewer_of(seat: Any) -> str:
@@ -170,3 +171,60 @@ def seat_store(room: Any, seat: Any) -> CampaignSeatStore | MemoirSeatStore:
     """The store of ``seat`` (a ``wargame.rooms.Seat``) in ``room``."""
     cls = MemoirSeatStore if is_memoir_id(str(room.game_id)) else CampaignSeatStore
     return cls(room, seat.token, viewer_of(seat))
+
+
+class _ReplayMixin:
+    """A read-only store: the teacher's replay of a room (``show_position``)."""
+
+    def act(self, action: Any) -> bool:
+        store: GameStore = self  # type: ignore[assignment]
+        store.say(ROOMS["room_no_undo"], error=True)
+        return False
+
+    def undo(self, steps: int = 1) -> bool:
+        return self.act(None)
+
+    def load_text(self, text: str | bytes) -> bool:
+        return self.act(None)
+
+    def restart(self, seed: int, game: Any = None) -> None:
+        self.act(None)
+
+    def computer_play(self, limit: int = 5000) -> int:
+        return 0
+
+
+class CampaignReplayStore(_ReplayMixin, CampaignState):
+    pass
+
+
+class MemoirReplayStore(_ReplayMixin, MemoirStore):
+    pass
+
+
+def replay_store(room: Any) -> GameStore:
+    """A read-only teacher's store of ``room``'s game (positions set by ``show_position``)."""
+    if is_memoir_id(str(room.game_id)):
+        store: GameStore = MemoirReplayStore(str(room.game_id)[len(MEMOIR_PREFIX):],
+                                             seed=room.seed, viewer=TEACHER)
+        store.game = room.game
+        return store
+    return CampaignReplayStore(room.game, seed=room.seed, viewer=TEACHER)
+
+
+def show_position(store: GameStore, room: Any, n: int) -> None:
+    """Show the position after ``n`` of the room's actions (``Room.state_at``) with its log."""
+    state = room.state_at(n)
+    by_action = getattr(room, "events_by_action", None)
+    with store.batch():
+        if callable(by_action):
+            events = list(store.opening_events(room.game.new_state(room.seed)))
+            marks: list[int] = []
+            for action_events in by_action()[:n]:
+                marks.append(len(events))
+                events.extend(action_events)
+        else:
+            events, marks = store.replay_events(state)
+        store.clear_selection()
+        store._set_state(state, events, marks)
+        store.say(f"{n} / {room.version}")

@@ -144,6 +144,11 @@ class GameStore(param.Parameterized):
         seat = self.seat_side()
         return seat is not None and side != seat
 
+    def seed_label(self) -> str:
+        """"Seed N, " for the status line; nothing in a side's seat: the seed and the action
+        log replay the whole game, the opponent's hand and the dice to come included."""
+        return "" if self.seat_side() is not None else f"Seed {self.state.seed}, "
+
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""
         return self.viewer is None or self.viewer == side
