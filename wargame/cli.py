@@ -276,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the side the computer plays (greedy bot, wargame/bots/greedy.py)")
     serve.add_argument("--rooms", default=None, metavar="PATH.sqlite",
                        help="serve rooms for a class instead of one dashboard: a seat link per "
-                            "side, every action stored in this SQLite file (docs/rooms.md)")
+                            "side, every action stored in this SQLite file (docs/rooms-seats.md)")
     serve.add_argument("--teacher-key", dest="teacher_key", default=None, metavar="KEY",
                        help="with --rooms: the key of the teacher's page /teacher?key=KEY "
                             "(default: WARGAME_TEACHER_KEY or a random key, printed)")

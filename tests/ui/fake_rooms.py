@@ -1,4 +1,4 @@
-"""An in-memory stand-in for ``wargame.rooms.Room`` (the API of /tmp/rooms-api.md, docs/rooms.md)
+"""An in-memory stand-in for ``wargame.rooms.Room`` (the API of /tmp/rooms-api.md, docs/rooms-seats.md)
 for the seat stores' tests that do not need SQLite: one authoritative state, seats with
 tokens, the side-to-act check, the expected-version check, subscribers."""
 

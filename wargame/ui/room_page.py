@@ -1,4 +1,4 @@
-"""A room's seat page, ``/room?seat=<token>`` (``wargame serve --rooms``; docs/rooms.md).
+"""A room's seat page, ``/room?seat=<token>`` (``wargame serve --rooms``; docs/rooms-seats.md).
 
 The page is the game's usual dashboard (campaign or Memoir '44) around the seat's store
 (``wargame.ui.seats``): the side's own view, its actions sent to the room. Controls that would

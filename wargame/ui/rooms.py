@@ -1,4 +1,4 @@
-"""The rooms' pages (``wargame serve --rooms PATH.sqlite``; docs/rooms.md), Panel views over one
+"""The rooms' pages (``wargame serve --rooms PATH.sqlite``; docs/rooms-seats.md), Panel views over one
 ``wargame.rooms.RoomManager``:
 
 - ``landing_page`` (``/``): create a room (any game of the catalogue, Memoir '44 scenarios
@@ -98,10 +98,11 @@ class Landing(param.Parameterized):
         self.variants = pn.widgets.MultiChoice(
             label=ROOMS["variants"], options={f"{c['title']} ({c['rule']})": c["name"]
                                              for c in choices}, width=W - 20)
-        self.seed = pn.widgets.TextInput(label=ROOMS["seed"], value="", width=200)
+        self.seed = pn.widgets.TextInput(label=ROOMS["seed"], value="", width=200,
+                                         placeholder="random")
         self.computer_allied = pn.widgets.Select(label=ROOMS["computer_allied"], width=200)
         self.computer_axis = pn.widgets.Select(label=ROOMS["computer_axis"], width=200)
-        self.create = pn.widgets.Button(label=ROOMS["create"], button_type="primary")
+        self.create = pn.widgets.Button(label=ROOMS["create"], color="primary")
         self.message = pn.pane.HTML("", width=W, css_classes=["wg-rooms-message"])
         self.links = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-links"])
         self.code = pn.widgets.TextInput(label=ROOMS["join"], placeholder="ABC234", width=160)
@@ -189,8 +190,8 @@ class TeacherRooms(param.Parameterized):
         self.replay_button = pn.widgets.Button(label=ROOMS["replay"])
         self.export = pn.widgets.FileDownload(callback=self._export, filename="room-save.json",
                                               label=ROOMS["export"], embed=False, width=120)
-        self.delete_button = pn.widgets.Button(label=ROOMS["delete"], button_type="danger")
-        self.confirm = pn.widgets.Button(label="", button_type="danger", visible=False)
+        self.delete_button = pn.widgets.Button(label=ROOMS["delete"], color="danger")
+        self.confirm = pn.widgets.Button(label="", color="danger", visible=False)
         self.cancel = pn.widgets.Button(label="Cancel", visible=False)
         self.message = pn.pane.HTML("", css_classes=["wg-teacher-message"])
         self.replay = pn.Column()

@@ -16,7 +16,7 @@ every change in between was heard, else a replay of the room's log (a page loade
 missed notification).
 
 In a room there is no undo, no load, no new game and no computer switch: the room's log is the
-game every seat shares (docs/rooms.md). No Panel import here.
+game every seat shares (docs/rooms-seats.md). No Panel import here.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class GameStore(param.Parameterized):
                           doc="whose seat this session is: None for hot-seat on one screen "
                               "(as always), a side of the game (its own side string) for a "
                               "room's seat (the enemy's secrets are never shown), or "
-                              "'teacher' (both sides, acts for neither); docs/rooms.md")
+                              "'teacher' (both sides, acts for neither); docs/rooms-seats.md")
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"

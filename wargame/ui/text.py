@@ -89,7 +89,7 @@ def type_letter(unit_type: str) -> str:
 
 
 # Rooms: the landing page, the seat pages and their messages (wargame.ui.rooms, .room_page,
-# .seats; docs/rooms.md)
+# .seats; docs/rooms-seats.md)
 ROOMS = {
     "title": "wargame: rooms for a class",
     "intro": "Create a game and give each team its seat's link. Each seat sees only its own "
