@@ -69,6 +69,9 @@ SLOW_TESTS = frozenset({
          "test_dragoon_same_table_for_one_and_two_worker_processes"),  # 25
         ("analysis/test_study_dragoon.py",
          "test_dragoon_whatif_study_compares_with_the_base"),  # 9
+        # rooms (2026-11-23): a real server process killed with SIGKILL; a Memoir game to its end
+        ("rooms/test_rooms_sigkill.py", "test_sigkill_mid_game_loses_no_acknowledged_action"),  # 4
+        ("rooms/test_rooms_authority.py", "test_game_over_refuses_with_game_over"),  # 3
     ]
 })
 

@@ -1,4 +1,5 @@
-"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay, study.
+"""The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay, study,
+rooms list/export/delete.
 
 Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
 
@@ -323,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--json", action="store_true", help="print the summary as JSON")
     study.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     study.set_defaults(handler=_cmd_study)
+    _add_rooms_parser(sub)
     return parser
 
 
@@ -827,6 +829,122 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
 def _last_turn(state: Any) -> Any:
     scenario = state.game.scenario
     return getattr(scenario, "last_turn", None) or "?"
+
+
+# wargame rooms (wargame.rooms; docs/architecture.md "Rooms") ------------------------------
+ROOMS_TEXT = {
+    "help": "list, export and delete the rooms of a rooms database (wargame serve --rooms)",
+    "db": "the rooms database (SQLite file)",
+    "list": "every room: id, code, game, actions, whose turn or the result",
+    "export": "write one room as a save file (load it in the dashboard)",
+    "delete": "delete one room (its links and code stop working); stop the server first",
+    "head": "{id:<14} {code:<7} {game:<22} {actions:>7}  {created:<17} {status}",
+    "row": "{id:<14} {code:<7} {game:<22} {actions:>7}  {created:<17} {status}",
+    "to_act": "{seat} to act",
+    "unloaded": "{id:<14} not resumable: {why}",
+    "none": "no rooms in {path}",
+    "missing": "{path}: no such rooms database",
+    "no_room": "no room {room!r} in {path} (wargame rooms list --db {path})",
+    "exported": "room {room} ({actions} actions) saved to {path}",
+    "deleted": "room {room} deleted",
+}
+
+
+def _add_rooms_parser(sub: Any) -> None:
+    rooms = sub.add_parser("rooms", help=ROOMS_TEXT["help"], description=ROOMS_TEXT["help"])
+    rooms_sub = rooms.add_subparsers(dest="action", metavar="ACTION", required=True)
+    r_list = rooms_sub.add_parser("list", help=ROOMS_TEXT["list"])
+    r_list.add_argument("--json", action="store_true", help="print JSON")
+    r_list.set_defaults(handler=_cmd_rooms_list)
+    r_export = rooms_sub.add_parser("export", help=ROOMS_TEXT["export"])
+    r_export.add_argument("room_id", metavar="ROOM_ID")
+    r_export.add_argument("file", metavar="FILE", type=_check_save_path)
+    r_export.set_defaults(handler=_cmd_rooms_export)
+    r_delete = rooms_sub.add_parser("delete", help=ROOMS_TEXT["delete"])
+    r_delete.add_argument("room_id", metavar="ROOM_ID")
+    r_delete.set_defaults(handler=_cmd_rooms_delete)
+    for p in (r_list, r_export, r_delete):
+        p.add_argument("--db", required=True, metavar="PATH", help=ROOMS_TEXT["db"])
+
+
+def _rooms_opener(game_id: str, variants: tuple[str, ...]) -> Any:
+    """Bundled games, and the dashboard's synthetic demo (it lives in wargame.ui)."""
+    if game_id == "demo":
+        from wargame.operational.state import Game
+        from wargame.ui.demo import demo_scenario
+
+        return Game(demo_scenario(), variants=variants)
+    from wargame.games import open_game
+
+    return open_game(game_id, variants)
+
+
+def _rooms_manager(path: str) -> Any:
+    if not Path(path).exists():
+        raise CommandFailed(ROOMS_TEXT["missing"].format(path=_excerpt(path, 80)))
+    from wargame.rooms import RoomManager
+
+    # start_computers=False: looking at a file never plays a computer's move in it
+    return RoomManager(path, games=_rooms_opener, start_computers=False)
+
+
+def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
+    import datetime
+
+    with _rooms_manager(args.db) as manager:
+        rows = manager.rooms()
+        unloaded = dict(manager.unloaded)
+    if args.json:
+        _print_json({"rooms": [{**vars(r), "variants": list(r.variants)} for r in rows],
+                     "unloaded": unloaded}, out)
+        return 0
+    if not rows and not unloaded:
+        print(ROOMS_TEXT["none"].format(path=args.db), file=out)
+        return 0
+    print(ROOMS_TEXT["head"].format(id="ROOM", code="CODE", game="GAME", actions="ACTIONS",
+                                    created="CREATED (UTC)", status="STATUS"), file=out)
+    for r in rows:
+        created = datetime.datetime.fromtimestamp(r.created, datetime.UTC)
+        game = r.game_id + (f" +{','.join(r.variants)}" if r.variants else "")
+        status = r.outcome or ROOMS_TEXT["to_act"].format(seat=r.side_to_act)
+        print(ROOMS_TEXT["row"].format(id=r.id, code=r.code, game=_excerpt(game, 22),
+                                       actions=r.version,
+                                       created=created.strftime("%Y-%m-%d %H:%M"),
+                                       status=status), file=out)
+    for room_id, why in unloaded.items():
+        print(ROOMS_TEXT["unloaded"].format(id=room_id, why=why), file=out)
+    return 0
+
+
+def _cmd_rooms_export(args: argparse.Namespace, out: TextIO) -> int:
+    from wargame.saves import save_game
+
+    with _rooms_manager(args.db) as manager:
+        room = manager.get(args.room_id)
+        if room is None:
+            raise CommandFailed(ROOMS_TEXT["no_room"].format(room=_excerpt(args.room_id),
+                                                             path=args.db))
+        state = room.state()
+    save_game(state, args.file)
+    print(ROOMS_TEXT["exported"].format(room=room.id, actions=len(state.action_log),
+                                        path=args.file), file=out)
+    return 0
+
+
+def _cmd_rooms_delete(args: argparse.Namespace, out: TextIO) -> int:
+    if not Path(args.db).exists():
+        raise CommandFailed(ROOMS_TEXT["missing"].format(path=_excerpt(args.db, 80)))
+    from wargame.rooms.db import RoomsDB
+
+    db = RoomsDB(args.db)  # no replay needed to mark a room deleted
+    try:
+        if not db.mark_deleted(args.room_id):
+            raise CommandFailed(ROOMS_TEXT["no_room"].format(room=_excerpt(args.room_id),
+                                                             path=args.db))
+    finally:
+        db.close()
+    print(ROOMS_TEXT["deleted"].format(room=args.room_id), file=out)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,6 +27,7 @@ __all__ = [
     "EndPhaseRefused",
     "CardRefused",
     "OrderRefused",
+    "SeatRefused",
     "REFUSAL_KINDS",
 ]
 
@@ -129,10 +130,20 @@ class OrderRefused(IllegalAction):
     kind = "order"
 
 
+class SeatRefused(IllegalAction):
+    """A room refuses the seat, not the move: an unknown seat link, a spectator, a seat the
+    computer holds, or a view older than the game (``wargame.rooms``; rule ``"rooms"``)."""
+
+    kind = "seat"
+
+    def __init__(self, reason: str, rule: str = "rooms") -> None:
+        super().__init__(reason, rule)
+
+
 REFUSAL_KINDS: dict[str, type[IllegalAction]] = {
     cls.kind: cls
     for cls in (IllegalAction, MalformedAction, GameOver, NotYourTurn, WrongPhase,
                 MovementRefused, StackingRefused, EngagementRefused, EntryRefused,
                 CombatRefused, SupportRefused, DecisionRefused, EndPhaseRefused, CardRefused,
-                OrderRefused)
+                OrderRefused, SeatRefused)
 }
