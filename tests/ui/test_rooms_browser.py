@@ -325,7 +325,9 @@ def test_normandy_turn_between_two_seats_then_sigkill_and_resume(rooms_server, w
         assert mirror.s.pending is not None and mirror.s.pending.side == "axis"
         wait_version(axis, 3)
         # the defence declaration in the defender's page; the Allied page only waits
-        assert allied.locator(".wg-decision").count() == 1
+        wait_version(allied, 3)
+        allied.locator(".wg-decision").wait_for()
+        assert not allied.get_by_role("button", name="Confirm").is_visible()
         _confirm_decision(axis)
         mirror.answer(0)
         while mirror.s.pending is not None:  # losses, retreats: in the owner's page
@@ -354,8 +356,12 @@ def test_normandy_turn_between_two_seats_then_sigkill_and_resume(rooms_server, w
             wait_for_map(page)
             wait_version(page, n)
         teacher.locator(".wg-fingerprint").filter(has_text=digest).wait_for()
-        allied.get_by_role("button", name="End phase").click()  # and the game goes on
-        mirror.end_phase()
+        # and the game goes on: the engaged Canadians must attack 2709 (CN 4.1.2)
+        click_hex(allied, "2709")
+        allied.get_by_role("button", name="Roll the attack").click()
+        mirror.select_hex("2709")
+        mirror.declare_attack()
+        assert len(mirror.s.action_log) == n + 1
         wait_version(axis, n + 1)
         teacher.locator(".wg-fingerprint").filter(
             has_text=fingerprint_digest(mirror.s)).wait_for()

@@ -92,3 +92,21 @@ def test_campaign_seat_moves_and_the_other_seat_sees_the_move():
     # the other seat's click only selects: it cannot move the enemy
     other.select_hex(dest.id)
     assert other.selected_unit == uid and room.version == 1
+
+
+def test_seat_stores_on_the_real_room_manager(tmp_path):
+    from wargame.rooms import RoomManager
+
+    with RoomManager(tmp_path / "rooms.sqlite") as manager:
+        room = manager.create("memoir44-1", seed=44)
+        allied = seat_store(room, room.seats["allied"])
+        axis = seat_store(room, room.seats["axis"])
+        heard: list[int] = []
+        axis.on_change = lambda: heard.append(1)
+        play = next(a for a in allied.legal if a.kind == "play")
+        assert not axis.act(play) and axis.error and room.version == 0
+        assert allied.act(play) and room.version == 1 and heard
+        assert axis.sync()
+        assert axis.state.fingerprint() == room.state().fingerprint()
+        axis.close()
+        allied.close()

@@ -360,7 +360,7 @@ class DecisionPanel(_View):
             self.options.value = 0 if opts else None
         finally:
             self._updating = False
-        self._controls.visible = True
+        self._controls.visible = bool(opts)  # none: another seat's decision (it only waits)
 
     def __panel__(self):
         return pn.Column(self.info, self._controls, width=SIDE_W)

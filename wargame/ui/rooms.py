@@ -26,6 +26,7 @@ import panel as pn
 import param
 
 from wargame.games import is_memoir_id
+from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import ROOMS
 
 __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
@@ -143,7 +144,7 @@ class Landing(param.Parameterized):
         try:
             room = self.manager.create(str(self.game.value), tuple(self.variants.value), seed,
                                        computer)
-        except (ValueError, KeyError, OSError) as exc:
+        except (ValueError, KeyError, OSError, ScenarioError) as exc:
             self.say(str(exc)[:300], error=True)
             return None
         self.say(ROOMS["created"].format(code=room.code))

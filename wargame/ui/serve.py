@@ -229,6 +229,17 @@ def teacher_key(key: str | None = None) -> str:
     return key or os.environ.get("WARGAME_TEACHER_KEY") or secrets.token_urlsafe(9)
 
 
+def room_game(game_id: str, variants: tuple[str, ...]) -> Any:
+    """The rooms' game opener: bundled ids, and the dashboard's small demo campaign."""
+    if game_id == "demo":
+        from wargame.ui.model import make_game
+
+        return make_game("demo", variants)
+    from wargame.games import open_game
+
+    return open_game(game_id, variants)
+
+
 def rooms_apps(manager: Any, key: str) -> dict[str, Any]:
     """The Panel apps of ``wargame serve --rooms``: ``/`` (create and join), ``/room``
     (a seat, ``?seat=<token>``) and ``/teacher`` (``?key=<key>``), around one RoomManager."""
@@ -266,7 +277,7 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     check_address(address, port)
     from wargame.rooms import RoomManager
 
-    manager = RoomManager(db_path)
+    manager = RoomManager(db_path, games=room_game)
     key = teacher_key(key)
     import panel as pn
 
