@@ -171,6 +171,14 @@ class HandView(_View):
         st = self.store
         s = st.state
         shown, counted = st.hand_sides()  # a seat: its own hand only (wargame.ui.seats)
+        hands = [(side, [(cid, [str(a) for a in plays]) for cid, _t, plays in st.hand(side)])
+                 for side in shown]
+        buttons = not s.pending and s.phase == "card"  # else the plays show greyed
+        key = (repr(hands), tuple((o, len(s.hands[o])) for o in counted),
+               buttons and any(plays for _s, cards in hands for _c, plays in cards))
+        if key == getattr(self, "_key", None):
+            return  # the same cards and buttons: new buttons cost ~0.1 s per refresh
+        self._key = key
         items: list[Any] = []
         for side in shown:
             items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
