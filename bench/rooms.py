@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rooms", type=int, default=15)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--game", default="memoir44-1")
+    ap.add_argument("--stagger", type=float, default=0.0,
+                    help="seconds between two rooms' clicks in a round (0: a burst, every "
+                         "room at once)")
     args = ap.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -118,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     proc = start_server(db, port)
     base = f"http://127.0.0.1:{port}/room?seat="
     latencies: list[float] = []
+    by_round: list[list[float]] = []
     try:
         time.sleep(1.0)
         rss_start = rss_mb(proc.pid)
@@ -150,12 +154,16 @@ def main(argv: list[str] | None = None) -> int:
                     actor.get_by_role("button", name="Auto-answer").click()
                     s.apply(auto_action(s))
                     plan.append((actor, other, version, presses))
+                    if args.stagger:
+                        time.sleep(args.stagger)
+                by_round.append([])
                 for actor, other, version, presses in plan:
                     other.wait_for_function(f"() => '{version}' in window.__wg_seen",
                                             timeout=60000)
                     t0 = actor.evaluate(f"() => window.__wg_press[{presses}]")
                     t1 = other.evaluate(f"() => window.__wg_seen['{version}']")
                     latencies.append(float(t1) - float(t0))
+                    by_round[-1].append(float(t1) - float(t0))
             rss_end = rss_mb(proc.pid)
             browser.close()
     finally:
@@ -169,7 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     p90 = lat[min(len(lat) - 1, int(round(0.9 * (len(lat) - 1))))]
     print(f"rooms: {args.rooms} x 2 seats ({args.game}), {args.rounds} rounds, "
           f"{len(lat)} updates; {os.cpu_count()} cores")
-    print(f"pages opened in {open_s:.1f} s")
+    print(f"pages opened in {open_s:.1f} s; clicks {args.stagger:g} s apart in a round")
+    print("median by round (ms): " + ", ".join(f"{statistics.median(r):.0f}"
+                                              for r in by_round))
     print(f"update-to-other-seat latency: median {statistics.median(lat):.0f} ms, "
           f"p90 {p90:.0f} ms, max {lat[-1]:.0f} ms")
     print(f"server RSS: {rss_start:.0f} MB at start (rooms resumed), {rss_open:.0f} MB with "
