@@ -72,6 +72,11 @@ SLOW_TESTS = frozenset({
         # rooms (2026-11-23): a real server process killed with SIGKILL; a Memoir game to its end
         ("rooms/test_rooms_sigkill.py", "test_sigkill_mid_game_loses_no_acknowledged_action"),  # 4
         ("rooms/test_rooms_authority.py", "test_game_over_refuses_with_game_over"),  # 3
+        # rooms' pages (2026-11-23): seat documents serialised whole, Normandy dashboards
+        ("ui/test_seat_views.py",
+         "test_memoir_seat_document_holds_its_own_hand_never_the_opponents"),  # 4.8
+        ("ui/test_seat_views.py", "test_campaign_seat_document_holds_no_enemy_values"),  # 3.5+2
+        ("ui/test_room_pages.py", "test_seat_page_hides_the_room_breaking_controls"),  # 3
     ]
 })
 

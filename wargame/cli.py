@@ -286,6 +286,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-show", dest="show", action="store_false")
     serve.add_argument("--computer", choices=("none", "axis", "allied"), default="none",
                        help="the side the computer plays (greedy bot, wargame/bots/greedy.py)")
+    serve.add_argument("--rooms", default=None, metavar="PATH.sqlite",
+                       help="serve rooms for a class instead of one dashboard: a seat link per "
+                            "side, every action stored in this SQLite file (docs/rooms-seats.md)")
+    serve.add_argument("--teacher-key", dest="teacher_key", default=None, metavar="KEY",
+                       help="with --rooms: the key of the teacher's page /teacher?key=KEY "
+                            "(default: WARGAME_TEACHER_KEY or a random key, printed)")
     serve.set_defaults(handler=_cmd_serve)
 
     auto = sub.add_parser("autoplay", help=TEXT["autoplay.help"], description=TEXT["autoplay.help"])
@@ -654,6 +660,8 @@ def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    if getattr(args, "rooms", None):
+        return _cmd_serve_rooms(args, out)
     info = _describe(args.scenario)  # unknown scenario: exit 2 before starting anything
     try:  # one serve path for every game (wargame.ui.serve.build_dashboard)
         from wargame.ui.serve import serve_dashboard
@@ -672,6 +680,28 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except KeyboardInterrupt:  # Ctrl-C is how a server is stopped
         return 0
     except OSError as exc:  # the port is taken, or the address is not this machine's
+        address = args.address or os.environ.get("WARGAME_ADDRESS") or "127.0.0.1"
+        raise CommandFailed(TEXT["serve.failed"].format(
+            address=address, port=args.port, reason=_os_error(exc))) from None
+    return 0
+
+
+def _cmd_serve_rooms(args: argparse.Namespace, out: TextIO) -> int:
+    """``wargame serve --rooms PATH.sqlite``: the rooms' pages (wargame.ui.serve.serve_rooms)."""
+    from wargame.ui.serve import serve_rooms
+
+    path = Path(args.rooms)
+    if path.is_dir():
+        raise UsageError(f"--rooms {_excerpt(args.rooms)}: expected an SQLite file, found a "
+                         "folder")
+    try:
+        serve_rooms(path, port=args.port, show=args.show, address=args.address,
+                    allow_origins=list(args.allow_origin), key=args.teacher_key, out=out)
+    except ValueError as exc:  # a bad address or origin: refused before serving
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
         address = args.address or os.environ.get("WARGAME_ADDRESS") or "127.0.0.1"
         raise CommandFailed(TEXT["serve.failed"].format(
             address=address, port=args.port, reason=_os_error(exc))) from None

@@ -232,7 +232,7 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return f"{d.name} ({m.s.attack_of(uid)}) in {m.s.units[uid].hex.id}"
+        return f"{d.name} ({m.shown_attack(uid)}) in {m.s.units[uid].hex.id}"
 
     def refresh(self) -> None:
         m = self.model
@@ -360,7 +360,7 @@ class DecisionPanel(_View):
             self.options.value = 0 if opts else None
         finally:
             self._updating = False
-        self._controls.visible = True
+        self._controls.visible = bool(opts)  # none: another seat's decision (it only waits)
 
     def __panel__(self):
         return pn.Column(self.info, self._controls, width=SIDE_W)
@@ -381,7 +381,8 @@ class TurnPanel(_View):
                                             label="Save", color="default", width=90,
                                             embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
-        self.seed = pn.widgets.IntInput(label="Seed", value=model.s.seed, width=110)
+        self.seed = pn.widgets.IntInput(label="Seed", width=110,
+                                        value=model.s.seed if model.seed_label() else 0)
         self.new = pn.widgets.Button(label="New game", width=100)
         self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
                                       width=240)
@@ -457,7 +458,7 @@ class TurnPanel(_View):
             f"{s.air_points.get('axis', 0)}{bombers}"
             f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
             f"<b>{vp['axis']}</b></div><table>{lines}</table>"
-            f"<div class='wg-rule'>Seed {s.seed}, {len(s.log)} actions</div>")
+            f"<div class='wg-rule'>{_esc(m.seed_label())}{len(s.log)} actions</div>")
         targets = [h.id for h in s.carpet_targets()]
         self._updating = True
         try:
@@ -562,10 +563,11 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), computer: str = "none",
-                 **params: Any) -> None:
+                 model: CampaignState | None = None, **params: Any) -> None:
         super().__init__(**params)
-        self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
-                                   computer=computer)
+        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats)
+        self.model = model or CampaignState(game_or_scenario_id, seed=seed, variants=variants,
+                                            computer=computer)
         self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0))
         self.map.on_click = self.model.select_hex
         self.message = MessageBar(self.model)
@@ -694,6 +696,8 @@ class CampaignDashboard(pn.viewable.Viewer):
         m, s = self.model, self.model.s
         side = m.side
         if not s.phase.is_movement or s.pending is not None or side is None or s.is_over:
+            return {}, set()
+        if not m.plans_for_viewer():  # a seat never gets the other side's movement (CN 5.1.1)
             return {}, set()
         out: dict[str, list[tuple[Hex, float, float, bool]]] = {}
         seen: set[Hex] = set()

@@ -110,7 +110,7 @@ class StatusView(_View):
             f"<b>{_esc(TEXT['title'].format(title=s.scenario.title))}</b><br>"
             f"<span class='m44-status'>{_esc(st.status())}</span><br>{_esc(medals)}"
             f"<br><i class='m44-message' style='color:{colour}'>{_esc(st.message)}</i>"
-            f"<div class='m44-actions' style='color:#666;font-size:11px'>Seed {s.seed}, "
+            f"<div class='m44-actions' style='color:#666;font-size:11px'>{st.seed_label()}"
             f"{len(s.history)} actions</div>")
 
     def __panel__(self):
@@ -170,19 +170,30 @@ class HandView(_View):
     def refresh(self) -> None:
         st = self.store
         s = st.state
-        items: list[Any] = [pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=s.active))}</b>")]
-        for _cid, title, plays in st.hand():
-            if not plays or s.pending or s.phase != "card":
-                items.append(pn.pane.HTML(f"<span style='color:#777'>{_esc(title)}</span>"))
-                continue
-            for a in plays:
-                label = title + (f" as {a.option}" if a.option else "")
-                b = pn.widgets.Button(label=label, color="light", width=360)
-                b.on_click(lambda _e, a=a: self.store.act(a))
-                items.append(b)
-        other = AXIS if s.active == ALLIES else ALLIES
-        items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
-            side=other, n=len(s.hands[other])))))
+        shown, counted = st.hand_sides()  # a seat: its own hand only (wargame.ui.seats)
+        hands = [(side, [(cid, [str(a) for a in plays]) for cid, _t, plays in st.hand(side)])
+                 for side in shown]
+        buttons = not s.pending and s.phase == "card"  # else the plays show greyed
+        key = (repr(hands), tuple((o, len(s.hands[o])) for o in counted),
+               buttons and any(plays for _s, cards in hands for _c, plays in cards))
+        if key == getattr(self, "_key", None):
+            return  # the same cards and buttons: new buttons cost ~0.1 s per refresh
+        self._key = key
+        items: list[Any] = []
+        for side in shown:
+            items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
+            for _cid, title, plays in st.hand(side):
+                if not plays or s.pending or s.phase != "card":
+                    items.append(pn.pane.HTML(f"<span style='color:#777'>{_esc(title)}</span>"))
+                    continue
+                for a in plays:
+                    label = title + (f" as {a.option}" if a.option else "")
+                    b = pn.widgets.Button(label=label, color="light", width=360)
+                    b.on_click(lambda _e, a=a: self.store.act(a))
+                    items.append(b)
+        for other in counted:
+            items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
+                side=other, n=len(s.hands[other])))))
         self.column[:] = items
 
     def __panel__(self):
@@ -202,18 +213,21 @@ class PendingView(_View):
     def refresh(self) -> None:
         s = self.store.state
         items: list[Any] = []
+        answers = self.store.pending_actions()  # none for the other side's seat
         if s.pending:
             p = s.pending[-1]
             items.append(pn.pane.HTML(
                 f"<b>{_esc(TEXT['pending'].format(owner=p.owner, kind=p.kind))}</b>"))
-            for a in s.legal_actions():
+            if not answers:
+                items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(side=p.owner))))
+            for a in answers:
                 label = a.kind + (f" {where(a.hex)}" if a.hex is not None else "") + (
                     f" {card(a.card).title}" if a.card is not None else "")
                 b = pn.widgets.Button(label=label, width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)
         elif s.phase in ("medics",):
-            for a in s.legal_actions():
+            for a in answers:
                 b = pn.widgets.Button(label=str(a), width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)

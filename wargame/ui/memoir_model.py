@@ -28,7 +28,7 @@ from wargame.memoir import (
 )
 from wargame.memoir.dice import hits_distribution
 from wargame.protocol import Policy
-from wargame.ui.store import GameStore, batched
+from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import UI
 
 __all__ = ["MemoirStore", "TEXT", "AutoPolicy", "where"]
@@ -42,6 +42,7 @@ TEXT = {
     "hand": "{side}'s hand",
     "hidden_hand": "{side} holds {n} card(s)",
     "pending": "{owner} must decide: {kind}",
+    "waiting": "Waiting for {side} to decide.",
     "selected": "Selected unit {unit}",
     "no_unit": "No unit of yours there to select.",
     "illegal": "Not allowed: {reason}",  # the store adds " (rule)"
@@ -169,14 +170,39 @@ class MemoirStore(GameStore):
     def legal(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def hand(self) -> list[tuple[int, str, list[Action]]]:
-        """The acting side's cards: (card id, title, the play actions allowed for it)."""
-        side = self.state.active
-        plays = [a for a in self.legal if a.kind == "play"]
+    def hand(self, side: str | None = None) -> list[tuple[int, str, list[Action]]]:
+        """``side``'s cards (default: the acting side's): (card id, title, the play actions
+        this session may send for it). A seat asking for the other side's hand gets nothing
+        (M44 Set-up step 10: the cards are held "so that your opponent does not see them")."""
+        side = side or self.state.active
+        if self.is_other_side(side):
+            return []
+        plays = [a for a in self.legal if a.kind == "play"] if self.may_act_for(side) else []
         out = []
         for cid in self.state.hands[side]:
             out.append((cid, card(cid).title, [a for a in plays if a.card == cid]))
         return out
+
+    def hand_sides(self) -> tuple[list[str], list[str]]:
+        """(the sides whose cards this session shows, the sides shown by their count only):
+        hot-seat the acting side's hand; a seat its own hand, even while the other acts; the
+        teacher both."""
+        active = self.state.active
+        other = AXIS if active == ALLIES else ALLIES
+        seat = self.seat_side()
+        if self.viewer == TEACHER:
+            return [active, other], []
+        if seat is not None:
+            return [seat], [AXIS if seat == ALLIES else ALLIES]
+        return [active], [other]
+
+    def pending_actions(self) -> list[Action]:
+        """The answers to the pending decision (or Medics & Mechanics) this session shows:
+        none to a seat that does not own it (an Ambush or a Recon choice names cards)."""
+        s = self.state
+        if self.is_other_side(s.to_act):
+            return []
+        return list(s.legal_actions())
 
     def medals(self) -> dict[str, int]:
         return {ALLIES: self.state.medals(ALLIES), AXIS: self.state.medals(AXIS)}

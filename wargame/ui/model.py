@@ -38,7 +38,7 @@ from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
-from wargame.ui.store import GameStore, batched
+from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
@@ -244,6 +244,8 @@ class CampaignState(GameStore):
         """The selected unit's legal destinations (the engine's legal_destinations)."""
         if not self.selected_unit or not self.s.phase.is_movement:
             return {}
+        if self.hidden(self.selected_unit):
+            return {}  # CN 5.1.1: where a hidden unit may go shows its movement allowance
         # asked by the unit card and the map in one refresh: computed once per position
         s = self.s
         key = (id(s), len(s.log), s.phase, self.selected_unit)
@@ -317,8 +319,8 @@ class CampaignState(GameStore):
 
     def decision_options(self) -> list[tuple[str, Action]]:
         d = self.s.pending
-        if d is None:
-            return []
+        if d is None or self.is_other_side(d.side):
+            return []  # a seat never sees the other side's options (its units' values)
         return [(describe_option(self.s, o), o) for o in d.options]
 
     def retreat_targets(self) -> dict[str, Action]:
@@ -333,7 +335,14 @@ class CampaignState(GameStore):
         return out
 
     def hidden(self, uid: str) -> bool:
-        """CN 5.1.1: with the toggle on, the values of the side not acting are hidden."""
+        """CN 5.1.1 / OD 5.1.1 ("the attacker may not check the defence points of the units
+        it will attack before declaring"): in one side's seat (``viewer``) the other side's
+        attack, defence and movement values are always hidden, and never reach the page; the
+        teacher sees both sides; hot-seat: with the toggle on, the side not acting is hidden."""
+        if self.viewer == TEACHER:
+            return False
+        if self.seat_side() is not None:
+            return self.s.side_of(uid) != self.seat_side()
         side = self.side
         return self.hide_enemy and side is not None and self.s.side_of(uid) != side
 
@@ -356,6 +365,15 @@ class CampaignState(GameStore):
             "mp_left": None if hidden or us.status != "on_map" else max(0, (2 * mp - us.spent) / 2),
             "engaged": s.engaged(uid),
         }
+
+    def shown_attack(self, uid: str) -> str:
+        """The unit's attack value as this viewer may see it ("?" when hidden)."""
+        return "?" if self.hidden(uid) else str(self.s.attack_of(uid))
+
+    def plans_for_viewer(self) -> bool:
+        """True when this session may plan the acting side's moves and attacks (hot-seat, or
+        the seat whose side is to act); other seats and the teacher only look."""
+        return self.viewer is None or self.viewer == self.side_to_act
 
     def history_entry(self) -> HistoryEntry | None:
         if not self.history:
@@ -386,6 +404,10 @@ class CampaignState(GameStore):
         h = Hex.from_id(hex_id)
         self.selected_hex = hex_id
         if s.is_over:
+            return
+        if not self.plans_for_viewer():  # another seat's turn: a click only selects
+            here = s.units_at(h)
+            self.selected_unit = self._next_in_stack(here) if here else None
             return
         if s.pending is not None:
             option = self.retreat_targets().get(hex_id)

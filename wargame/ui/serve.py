@@ -214,3 +214,79 @@ def _check_variants_apply(scenario: str, variants: tuple[str, ...]) -> None:
     except KeyError:
         return  # an unknown id: the dashboard shows the demo with a note
     check_variants_apply(scenario, game, variants)
+
+
+# ---------------------------------------------------------------------- rooms (issue #14)
+ROOMS_THREADS = 8
+"""Panel's thread pool when serving rooms: a class is ~30 sessions; each command holds only
+its own store's lock and the room's lock while it stores the action."""
+
+
+def teacher_key(key: str | None = None) -> str:
+    """The teacher page's key: ``key``, else ``WARGAME_TEACHER_KEY``, else a new random one."""
+    import secrets
+
+    return key or os.environ.get("WARGAME_TEACHER_KEY") or secrets.token_urlsafe(9)
+
+
+def room_game(game_id: str, variants: tuple[str, ...]) -> Any:
+    """The rooms' game opener: bundled ids, and the dashboard's small demo campaign."""
+    if game_id == "demo":
+        from wargame.ui.model import make_game
+
+        return make_game("demo", variants)
+    from wargame.games import open_game
+
+    return open_game(game_id, variants)
+
+
+def rooms_apps(manager: Any, key: str) -> dict[str, Any]:
+    """The Panel apps of ``wargame serve --rooms``: ``/`` (create and join), ``/room``
+    (a seat, ``?seat=<token>``) and ``/teacher`` (``?key=<key>``), around one RoomManager."""
+    import panel as pn
+
+    from wargame.ui.room_page import seat_page
+    from wargame.ui.rooms import ROOM_PATH, TEACHER_PATH, landing_page, teacher_page
+
+    def arg(name: str) -> str | None:
+        values = (pn.state.session_args or {}).get(name)
+        if not values:
+            return None
+        value = values[0]
+        text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
+        return text[:200]
+
+    return {
+        "/": lambda: landing_page(manager),
+        f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat")),
+        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key),
+    }
+
+
+def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = False,
+                address: str | None = None, allow_origins: tuple[str, ...] | list[str] = (),
+                threaded: bool = False, key: str | None = None, out: Any = None) -> Any:
+    """Serve the rooms of the SQLite file ``db_path`` (created when missing; every stored room
+    resumes): ``/`` creates and joins rooms, ``/room?seat=<token>`` is a seat, ``/teacher?key=``
+    lists the rooms. Address and origin rules as ``serve_dashboard``. Prints the teacher's
+    page address to ``out``. Blocks unless ``threaded`` (then returns Panel's server thread)."""
+    if not 1 <= int(port) <= 65535:
+        raise ValueError(f"port must be a number from 1 to 65535, got {port}")
+    address = resolve_address(address)
+    origins = websocket_origins(address, port, allow_origins)
+    check_address(address, port)
+    from wargame.rooms import RoomManager
+
+    manager = RoomManager(db_path, games=room_game)
+    key = teacher_key(key)
+    import panel as pn
+
+    pn.extension()
+    if pn.config.nthreads is None:
+        pn.config.nthreads = ROOMS_THREADS
+    host = "localhost" if address in LOCAL_ADDRESSES or address == "0.0.0.0" else address
+    print(f"Rooms: http://{host}:{port}/  teacher's page: http://{host}:{port}/teacher?key={key}",
+          file=out or sys.stdout, flush=True)
+    return pn.serve(rooms_apps(manager, key), port=port, address=address,
+                    websocket_origin=origins, show=show, title="wargame: rooms",
+                    threaded=threaded, extra_patterns=component_routes())

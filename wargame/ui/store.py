@@ -41,7 +41,10 @@ from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay,
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import UI
 
-__all__ = ["GameStore", "POSITION_FIELDS", "batched"]
+__all__ = ["GameStore", "POSITION_FIELDS", "TEACHER", "batched"]
+
+TEACHER = "teacher"
+"""The ``viewer`` of a teacher's (spectator's) seat: sees both sides, acts for neither."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,6 +78,11 @@ class GameStore(param.Parameterized):
     message = param.String(default="")
     error = param.Boolean(default=False, doc="True when ``message`` is a refusal or an error")
     computer = param.String(default="none", doc="the side the computer plays, or 'none'")
+    viewer = param.String(default=None, allow_None=True, constant=True,
+                          doc="whose seat this session is: None for hot-seat on one screen "
+                              "(as always), a side of the game (its own side string) for a "
+                              "room's seat (the enemy's secrets are never shown), or "
+                              "'teacher' (both sides, acts for neither); docs/rooms-seats.md")
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
@@ -124,6 +132,26 @@ class GameStore(param.Parameterized):
 
     def phase_label(self) -> str:
         return ""
+
+    # ------------------------------------------------------------------ seats
+    def seat_side(self) -> str | None:
+        """The side this session's seat plays, or None (hot-seat or the teacher's view)."""
+        return None if self.viewer in (None, TEACHER) else self.viewer
+
+    def is_other_side(self, side: str | None) -> bool:
+        """True when this session is one side's seat and ``side`` is the other (what that
+        side holds secret is never put on this page)."""
+        seat = self.seat_side()
+        return seat is not None and side != seat
+
+    def seed_label(self) -> str:
+        """"Seed N, " for the status line; nothing in a side's seat: the seed and the action
+        log replay the whole game, the opponent's hand and the dice to come included."""
+        return "" if self.seat_side() is not None else f"Seed {self.state.seed}, "
+
+    def may_act_for(self, side: str | None) -> bool:
+        """True when this session may act for ``side``: hot-seat, or that side's own seat."""
+        return self.viewer is None or self.viewer == side
 
     # ------------------------------------------------------------------ batching
     @contextmanager

@@ -86,3 +86,52 @@ def result_words(result: str) -> str:
 
 def type_letter(unit_type: str) -> str:
     return TYPE_LETTERS.get(unit_type, unit_type[:2].upper())
+
+
+# Rooms: the landing page, the seat pages and their messages (wargame.ui.rooms, .room_page,
+# .seats; docs/rooms-seats.md)
+ROOMS = {
+    "title": "wargame: rooms for a class",
+    "intro": "Create a game and give each team its seat's link. Each seat sees only its own "
+             "side; the teacher's link shows both sides, the history and the log.",
+    "game": "Game",
+    "variants": "Variant rules (Battle for Normandy 19)",
+    "seed": "Seed (empty: a random one)",
+    "computer_allied": "Computer plays the Allies",
+    "computer_axis": "Computer plays the Axis",
+    "create": "Create the room",
+    "created": "Room {code} created: give each team its link.",
+    "seat.allied": "Allied seat",
+    "seat.axis": "Axis seat",
+    "seat.teacher": "Teacher (both sides, no moves)",
+    "computer_seat": "played by the computer ({policy})",
+    "code": "Room code: {code}",
+    "join": "Join with a room code",
+    "join_button": "Show the room's links",
+    "join_unknown": "No room has the code {code}.",
+    "join_links": "Room {code}: pick your team's link (a seat is not locked to one computer: "
+                  "take only your own team's).",
+    "rooms": "Rooms on this server",
+    "refresh": "Refresh the list",
+    "open": "Open",
+    "replay": "Replay",
+    "export": "Export save",
+    "delete": "Delete",
+    "confirm_delete": "Delete room {code} and its whole game for good?",
+    "deleted": "Room {code} deleted.",
+    "no_rooms": "No rooms yet.",
+    "room_row": "{code}: {game}{variants}, {version} actions, {outcome}",
+    "ongoing": "in play",
+    "replay_title": "Replay of room {code}: after {n} of {total} actions",
+    "fingerprint": "Position fingerprint {fingerprint}",
+    "unknown_seat": "This link does not open any seat on this server",
+    "unknown_seat_help": "Check that the whole link was copied, or ask the teacher for the "
+                         "room's links (the room may have been deleted).",
+    "seat_header": "Room {code}: {seat}. {turn_note}",
+    "your_turn": "Your side is to act.",
+    "their_turn": "Waiting for the {side}.",
+    "teacher_note": "Teacher's view: both sides visible; the seats play.",
+    "over": "The game is over.",
+    "room_no_undo": "Not in a room: the room's game is shared by every seat (no undo, load or "
+                    "new game; the teacher can start another room).",
+}

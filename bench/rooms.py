@@ -1,0 +1,192 @@
+"""Load bench of rooms (issue #14): N rooms x 2 seats acting on one ``wargame serve --rooms``.
+
+    nice -n 10 .venv/bin/python bench/rooms.py [--rooms 15] [--rounds 8] [--game memoir44-1]
+
+Why real browser pages (playwright, Debian chromium) rather than bokeh client sessions: the
+figure that matters is what a student sees, i.e. the click in one seat's page until the other
+seat's page has the new position, through everything in between (websocket, Panel's thread
+pool, the room's lock and SQLite commit, the subscriber scheduling the other session's sync,
+the patch sent to its browser). A bokeh client session would skip the browser's half.
+
+The rooms are made in the SQLite file before the server starts (``RoomManager.create``), so
+the server also resumes them as it would after a restart. Each seat's page gets a hook on its
+header (``data-version``, a Bokeh model's ``text``): the time it first shows each version.
+Each round clicks "Auto-answer" (a legal action: the engine's auto answer) in the acting seat of
+every room, one room after the other without waiting, then waits until every other seat shows
+the new version. Latency = other seat's page shows the version - pointer press in the acting
+page (same machine clock, ``Date.now()``). Prints median and p90, and the server's RSS:
+after start, with every page open, at the end, and per room.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+KEY = "bench-key"
+
+HOOK = """() => {
+  window.__wg_seen = window.__wg_seen || {};
+  window.__wg_press = window.__wg_press || [];
+  if (!window.__wg_press_hooked) {
+    window.__wg_press_hooked = true;
+    window.addEventListener('pointerdown', () => window.__wg_press.push(Date.now()), true);
+  }
+  const re = /data-version=(?:'|&#x27;|&#39;|")(\\d+)/;
+  for (const doc of Bokeh.documents) {
+    for (const m of doc.all_models) {
+      if (m.__wg_hooked || typeof m.text !== 'string' || !m.text.includes('wg-seat-header'))
+        continue;
+      m.__wg_hooked = true;
+      const note = () => { const r = re.exec(m.text);
+        if (r && !(r[1] in window.__wg_seen)) window.__wg_seen[r[1]] = Date.now(); };
+      m.properties.text.change.connect(note);
+      note();
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen:
+    cmd = [sys.executable, "-c", "import sys; from wargame.cli import main; "
+           "sys.exit(main(sys.argv[1:]))", "serve", "--rooms", str(db), "--port", str(port),
+           "--no-show", "--teacher-key", KEY]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("wargame serve --rooms exited")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise SystemExit("wargame serve --rooms did not answer within 120 s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--game", default="memoir44-1")
+    ap.add_argument("--stagger", type=float, default=0.0,
+                    help="seconds between two rooms' clicks in a round (0: a burst, every "
+                         "room at once)")
+    args = ap.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    from wargame.bots.memoir_random import auto_action
+    from wargame.rooms import RoomManager
+
+    tmp = Path(tempfile.mkdtemp(prefix="wargame-rooms-bench-"))
+    db = tmp / "rooms.sqlite"
+    manager = RoomManager(db)
+    rooms = [manager.create(args.game, seed=100 + i) for i in range(args.rooms)]
+    seats = [(r.seats["allied"].token, r.seats["axis"].token, r.seed) for r in rooms]
+    sides = rooms[0].game.sides
+    game = rooms[0].game
+    manager.close()
+
+    port = free_port()
+    proc = start_server(db, port)
+    base = f"http://127.0.0.1:{port}/room?seat="
+    latencies: list[float] = []
+    by_round: list[list[float]] = []
+    try:
+        time.sleep(1.0)
+        rss_start = rss_mb(proc.pid)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            pages: list[dict[str, object]] = []
+            t_open = time.perf_counter()
+            for allied, axis, _seed in seats:
+                pair = {}
+                for side, token in zip(sides, (allied, axis), strict=True):
+                    page = context.new_page()
+                    page.goto(base + token)
+                    pair[side] = page
+                pages.append(pair)
+            for pair in pages:
+                for page in pair.values():
+                    page.wait_for_function(HOOK, timeout=120000)
+            open_s = time.perf_counter() - t_open
+            rss_open = rss_mb(proc.pid)
+            mirrors = [game.new_state(seed) for _a, _x, seed in seats]
+            for _round in range(args.rounds):
+                plan = []
+                for i, pair in enumerate(pages):
+                    s = mirrors[i]
+                    actor = pair[s.side_to_act]
+                    other = pair[sides[1] if s.side_to_act == sides[0] else sides[0]]
+                    version = len(s.action_log) + 1
+                    presses = actor.evaluate("() => window.__wg_press.length")
+                    actor.get_by_role("button", name="Auto-answer").click()
+                    s.apply(auto_action(s))
+                    plan.append((actor, other, version, presses))
+                    if args.stagger:
+                        time.sleep(args.stagger)
+                by_round.append([])
+                for actor, other, version, presses in plan:
+                    other.wait_for_function(f"() => '{version}' in window.__wg_seen",
+                                            timeout=60000)
+                    t0 = actor.evaluate(f"() => window.__wg_press[{presses}]")
+                    t1 = other.evaluate(f"() => window.__wg_seen['{version}']")
+                    latencies.append(float(t1) - float(t0))
+                    by_round[-1].append(float(t1) - float(t0))
+            rss_end = rss_mb(proc.pid)
+            browser.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+    lat = sorted(latencies)
+    p90 = lat[min(len(lat) - 1, int(round(0.9 * (len(lat) - 1))))]
+    print(f"rooms: {args.rooms} x 2 seats ({args.game}), {args.rounds} rounds, "
+          f"{len(lat)} updates; {os.cpu_count()} cores")
+    print(f"pages opened in {open_s:.1f} s; clicks {args.stagger:g} s apart in a round")
+    print("median by round (ms): " + ", ".join(f"{statistics.median(r):.0f}"
+                                              for r in by_round))
+    print(f"update-to-other-seat latency: median {statistics.median(lat):.0f} ms, "
+          f"p90 {p90:.0f} ms, max {lat[-1]:.0f} ms")
+    print(f"server RSS: {rss_start:.0f} MB at start (rooms resumed), {rss_open:.0f} MB with "
+          f"{2 * args.rooms} seat pages open, {rss_end:.0f} MB at the end; "
+          f"per room {(rss_end - rss_start) / args.rooms:.1f} MB (2 sessions each)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,112 @@
+"""The seat stores (wargame.ui.seats) against a room: acting goes through the room, a refusal
+changes nothing, the other seat follows the room's changes; no undo, load or new game."""
+
+from __future__ import annotations
+
+from fake_rooms import FakeRoom
+
+from wargame.memoir import ALLIES, AXIS
+from wargame.ui.seats import CampaignSeatStore, MemoirSeatStore, seat_store, viewer_of
+
+
+def _memoir_pair():
+    room = FakeRoom("memoir44-1", 44)
+    allied = seat_store(room, room.seats["allied"])
+    axis = seat_store(room, room.seats["axis"])
+    return room, allied, axis
+
+
+def test_seat_store_kinds_and_viewers():
+    room, allied, axis = _memoir_pair()
+    assert isinstance(allied, MemoirSeatStore) and allied.viewer == ALLIES
+    assert axis.viewer == AXIS
+    assert viewer_of(room.seats["teacher"]) == "teacher"
+    camp = FakeRoom("demo", 3)
+    store = seat_store(camp, camp.seats["axis"])
+    assert isinstance(store, CampaignSeatStore) and store.viewer == "axis"
+
+
+def test_memoir_act_goes_to_the_room_and_the_other_seat_follows():
+    room, allied, axis = _memoir_pair()
+    heard: list[int] = []
+    axis.on_change = lambda: heard.append(room.version)
+    play = next(a for a in allied.legal if a.kind == "play")
+    before_axis = axis.state.fingerprint()
+    assert allied.act(play)
+    assert room.version == 1 and len(allied.state.action_log) == 1
+    assert heard == [1]
+    assert axis.state.fingerprint() == before_axis  # not yet synced in its session
+    assert axis.sync()
+    assert axis.state.fingerprint() == allied.state.fingerprint() == room.state().fingerprint()
+    assert axis.log == allied.log
+    assert not axis.sync()  # nothing new
+
+
+def test_refusals_change_nothing():
+    room, allied, axis = _memoir_pair()
+    fp = room.state().fingerprint()
+    play = next(a for a in allied.legal if a.kind == "play")
+    assert not axis.act(play)  # the Axis seat out of turn
+    assert axis.error and "rooms" in axis.message
+    assert room.version == 0 and room.state().fingerprint() == fp
+    teacher = seat_store(room, room.seats["teacher"])
+    assert not teacher.act(play) and teacher.error
+    assert room.version == 0
+    # two seats at once: the stale one loses, then shows the room's position
+    other = seat_store(room, room.seats["allied"])
+    assert allied.act(play)
+    assert not other.act(play)
+    assert other.error and room.version == 1
+    assert other.state.fingerprint() == room.state().fingerprint()
+    assert not allied.undo() and allied.error and room.version == 1
+    assert not allied.load_text("{}") and room.version == 1
+
+
+def test_a_missed_notification_is_caught_up_by_replay_and_close_unsubscribes():
+    room, allied, axis = _memoir_pair()
+    axis.close()
+    play = next(a for a in allied.legal if a.kind == "play")
+    allied.act(play)
+    assert axis.sync()  # nothing heard: the room's log is replayed
+    assert axis.state.fingerprint() == room.state().fingerprint()
+    assert axis.log == allied.log
+    assert len(room._subs) == 1
+
+
+def test_campaign_seat_moves_and_the_other_seat_sees_the_move():
+    room = FakeRoom("demo", 3)
+    first = room.game.sides[0]
+    mover = seat_store(room, room.seats["allied" if first == "allied" else "axis"])
+    other = seat_store(room, room.seats["axis" if first == "allied" else "allied"])
+    s = mover.s
+    uid = next(u for u, us in s.units.items()
+               if us.status == "on_map" and s.side_of(u) == mover.side
+               and s.legal_destinations(u))
+    mover.select_unit(uid)
+    dest = next(iter(mover.reachable()))
+    assert mover.move_selected_to(dest.id)
+    assert room.version == 1
+    other.sync()
+    assert other.s.units[uid].hex == dest
+    assert other.hidden(uid)
+    # the other seat's click only selects: it cannot move the enemy
+    other.select_hex(dest.id)
+    assert other.selected_unit == uid and room.version == 1
+
+
+def test_seat_stores_on_the_real_room_manager(tmp_path):
+    from wargame.rooms import RoomManager
+
+    with RoomManager(tmp_path / "rooms.sqlite") as manager:
+        room = manager.create("memoir44-1", seed=44)
+        allied = seat_store(room, room.seats["allied"])
+        axis = seat_store(room, room.seats["axis"])
+        heard: list[int] = []
+        axis.on_change = lambda: heard.append(1)
+        play = next(a for a in allied.legal if a.kind == "play")
+        assert not axis.act(play) and axis.error and room.version == 0
+        assert allied.act(play) and room.version == 1 and heard
+        assert axis.sync()
+        assert axis.state.fingerprint() == room.state().fingerprint()
+        axis.close()
+        allied.close()

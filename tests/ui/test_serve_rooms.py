@@ -1,0 +1,51 @@
+"""``wargame serve --rooms``: its routes, its refusals before serving, and a room whose Axis
+seat the computer holds, followed by the human seat's store."""
+
+from __future__ import annotations
+
+import pytest
+
+from wargame.cli import main
+from wargame.ui.seats import seat_store
+from wargame.ui.serve import rooms_apps, serve_rooms, teacher_key
+
+
+def test_rooms_routes_and_key(monkeypatch):
+    apps = rooms_apps(object(), "k")
+    assert set(apps) == {"/", "/room", "/teacher"}
+    monkeypatch.setenv("WARGAME_TEACHER_KEY", "from-env")
+    assert teacher_key("given") == "given" and teacher_key(None) == "from-env"
+    monkeypatch.delenv("WARGAME_TEACHER_KEY")
+    assert teacher_key(None) != teacher_key(None)  # random each start
+
+
+def test_serve_rooms_refuses_before_serving(tmp_path):
+    with pytest.raises(ValueError, match="allow-origin"):
+        serve_rooms(tmp_path / "r.sqlite", address="0.0.0.0")
+    with pytest.raises(ValueError, match="port"):
+        serve_rooms(tmp_path / "r.sqlite", port=0)
+    assert not (tmp_path / "r.sqlite").exists()  # nothing created before the checks
+
+
+def test_cli_rooms_on_a_folder_is_a_usage_error(tmp_path, capsys):
+    assert main(["serve", "--rooms", str(tmp_path), "--no-show"]) == 2
+    err = capsys.readouterr().err
+    assert "--rooms" in err and "folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_computer_seat_plays_and_the_human_seat_follows(tmp_path):
+    from wargame.rooms import RoomManager
+
+    with RoomManager(tmp_path / "rooms.sqlite") as manager:
+        room = manager.create("memoir44-1", seed=44, computer={"axis": "easy"})
+        allied = seat_store(room, room.seats["allied"])
+        heard: list[int] = []
+        allied.on_change = lambda: heard.append(1)
+        while allied.state.side_to_act == "ALLIES":
+            assert allied.auto()
+        assert room.wait_idle(timeout=60)
+        allied.sync()
+        assert allied.state.fingerprint() == room.state().fingerprint()
+        assert len(heard) == room.version  # every action told, the computer's included
+        assert room.version > 4 and allied.state.side_to_act == "ALLIES"
+        allied.close()

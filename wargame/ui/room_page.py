@@ -1,0 +1,148 @@
+"""A room's seat page, ``/room?seat=<token>`` (``wargame serve --rooms``; docs/rooms-seats.md).
+
+The page is the game's usual dashboard (campaign or Memoir '44) around the seat's store
+(``wargame.ui.seats``): the side's own view, its actions sent to the room. Controls that would
+change the shared game outside the room's log (new game, load, undo, the computer switch, the
+hidden-values toggle, the seed) are hidden; the teacher's page keeps Save (export). The page
+follows the room: the room calls the store's subscriber on the acting thread, which schedules
+``sync`` in this page's own Bokeh session (``Document.add_next_tick_callback``, the thread-safe
+way into a session; the sync then runs with the session's document as Panel's current one);
+the subscription ends with the session (``pn.state.on_session_destroyed``). Reloading the link
+builds the page again from the room: nothing of the game lives in the browser.
+
+An unknown token gets a short page saying so (never a traceback, never the token back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+from collections.abc import Callable
+from typing import Any
+
+import panel as pn
+
+from wargame.ui.seats import SeatMixin, seat_store
+from wargame.ui.store import TEACHER
+from wargame.ui.text import ROOMS
+
+__all__ = ["fingerprint_digest", "seat_page", "unknown_seat_page", "seat_dashboard", "hide_room_controls",
+           "follow_room"]
+
+TEACHER_ZOOM = "1.3"  # the teacher's page on a projector: everything 30 % larger
+
+
+def _esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def unknown_seat_page() -> Any:
+    """What an unknown or deleted seat link shows (the token is not repeated)."""
+    return pn.pane.HTML(
+        f"<div class='wg-unknown-seat' style='font-family:sans-serif'>"
+        f"<h3>{_esc(ROOMS['unknown_seat'])}</h3><p>{_esc(ROOMS['unknown_seat_help'])}</p>"
+        f"<p><a href='./'>{_esc(ROOMS['title'])}</a></p></div>", sizing_mode="stretch_width")
+
+
+def seat_dashboard(room: Any, seat: Any) -> tuple[Any, SeatMixin]:
+    """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed)."""
+    store = seat_store(room, seat)
+    if hasattr(store, "hand_sides"):  # Memoir '44
+        from wargame.ui.memoir import MemoirDashboard
+
+        dash: Any = MemoirDashboard(store=store)
+    else:
+        from wargame.ui.campaign import CampaignDashboard
+
+        dash = CampaignDashboard(model=store)
+    hide_room_controls(dash, teacher=store.viewer == TEACHER)
+    return dash, store
+
+
+def hide_room_controls(dash: Any, teacher: bool = False) -> None:
+    """Hide the controls that change the game outside the room's log (module doc)."""
+    hidden: list[Any] = []
+    turn = getattr(dash, "turn", None)
+    if turn is not None and hasattr(turn, "undo"):  # the campaign dashboard's TurnPanel
+        hidden += [getattr(turn, n, None) for n in ("undo", "load", "seed", "new", "computer",
+                                                    "variants", "variant_help", "hide")]
+        if not teacher:
+            hidden.append(getattr(turn, "save", None))
+    controls = getattr(dash, "controls", None)
+    if controls is not None and hasattr(controls, "undo"):  # the Memoir dashboard
+        hidden += [controls.undo, getattr(controls, "load", None),
+                   getattr(dash, "chooser", None), getattr(dash, "new_button", None),
+                   getattr(dash, "computer_side", None), getattr(dash, "computer_player", None)]
+        if not teacher:
+            hidden.append(getattr(controls, "save", None))
+        if teacher:
+            hidden += [getattr(controls, "end", None), getattr(controls, "auto", None)]
+    for widget in hidden:
+        if widget is not None:
+            widget.visible = False
+
+
+def fingerprint_digest(state: Any) -> str:
+    """A short digest of the position's fingerprint (equal positions, equal digests)."""
+    text = json.dumps(state.fingerprint(), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _header_text(room: Any, seat: Any, store: Any) -> str:
+    s = store.state
+    if s.is_terminal:
+        note = ROOMS["over"]
+    elif store.viewer == TEACHER:
+        note = ROOMS["teacher_note"]
+    elif s.side_to_act == seat.side:
+        note = ROOMS["your_turn"]
+    else:
+        note = ROOMS["their_turn"].format(side=store.side_name(s.side_to_act))
+    text = _esc(ROOMS["seat_header"].format(code=room.code, seat=ROOMS[f"seat.{seat.name}"],
+                                            turn_note=note))
+    extra = ""
+    if store.viewer == TEACHER:
+        digest = fingerprint_digest(s)
+        extra = (f"<div class='wg-fingerprint' style='color:#666;font-size:12px'>"
+                 f"{_esc(ROOMS['fingerprint'].format(fingerprint=digest))}, "
+                 f"{len(s.action_log)} actions</div>")
+    return (f"<div class='wg-seat-header' data-version='{len(s.action_log)}' "
+            f"style='font-family:sans-serif;font-size:15px;font-weight:bold'>{text}</div>{extra}")
+
+
+def follow_room(store: SeatMixin, doc: Any, also: Callable[[], None] | None = None) -> None:
+    """Keep ``store`` up to date with its room in the session of ``doc`` (module doc)."""
+    from panel.io.state import set_curdoc
+
+    def run() -> None:
+        with set_curdoc(doc):
+            store.sync()
+            if also is not None:
+                also()
+
+    def schedule() -> None:
+        doc.add_next_tick_callback(run)
+
+    store.on_change = schedule
+
+
+def seat_page(manager: Any, token: str | None) -> Any:
+    """The page of the seat whose link carries ``token`` (or the unknown-seat page)."""
+    found = manager.by_token(token) if token else None
+    if found is None:
+        return unknown_seat_page()
+    room, seat = found
+    dash, store = seat_dashboard(room, seat)
+    header = pn.pane.HTML(_header_text(room, seat, store), sizing_mode="stretch_width")
+
+    def refresh_header(*_: Any) -> None:
+        header.object = _header_text(room, seat, store)
+
+    store.param.watch(refresh_header, ["state"])
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        follow_room(store, doc)
+        pn.state.on_session_destroyed(lambda _ctx: store.close())
+    styles = {"zoom": TEACHER_ZOOM} if store.viewer == TEACHER else {}
+    return pn.Column(header, dash, styles=styles)

@@ -1,0 +1,341 @@
+"""The rooms' pages (``wargame serve --rooms PATH.sqlite``; docs/rooms-seats.md), Panel views over one
+``wargame.rooms.RoomManager``:
+
+- ``landing_page`` (``/``): create a room (any game of the catalogue, Memoir '44 scenarios
+  included; Battle for Normandy variants for the campaigns; an optional seed; which seats the
+  computer holds), then the seat links (Allied, Axis, Teacher) to copy and the room code; "join
+  with a code" shows the room's two player-seat links. The code is a convenience, not a lock:
+  whoever has it may take either side's link, as whoever sits at a table may take either
+  side's cards. The teacher gives each team its own link; the code helps a team that lost it.
+- ``teacher_page`` (``/teacher?key=<key>``): every room of the server: open (the teacher's
+  link), replay move by move (``Room.state_at``), export the save file, delete (after a
+  confirmation). The key keeps students out of the list (it holds every seat's link).
+
+Seat links are relative to the page (``room?seat=<token>``), so they work behind Binder's and
+JupyterHub's proxies; the copyable full address is the browser's own (``pn.state.location``).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import secrets
+from typing import Any
+
+import panel as pn
+import param
+
+from wargame.games import is_memoir_id
+from wargame.scenario_errors import ScenarioError
+from wargame.ui.text import ROOMS
+
+__all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
+           "TEACHER_PATH", "check_key"]
+
+ROOM_PATH = "room"
+TEACHER_PATH = "teacher"
+CAMPAIGN_POLICIES = ("greedy", "random")
+MEMOIR_POLICIES = ("easy", "normal", "random")
+W = 560
+
+
+def _esc(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def room_games() -> dict[str, str]:
+    """Label -> game id for every bundled scenario (``wargame scenario list``)."""
+    from wargame.catalog import list_scenarios
+
+    return {f"{d['title']} ({d['id']})": d["id"] for d in list_scenarios() if d.get("game")}
+
+
+def page_base() -> str:
+    """The folder of the current page as the browser sees it (``http://host:5006/``; behind a
+    proxy with its prefix), or "" when the browser has not said yet."""
+    loc = pn.state.location
+    href = str(getattr(loc, "href", "") or "") if loc is not None else ""
+    if not href.startswith(("http://", "https://")):
+        return ""
+    return href.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[0] + "/"
+
+
+def seat_link(token: str, base: str = "") -> str:
+    return f"{base}{ROOM_PATH}?seat={token}"
+
+
+def seat_links(room: Any, base: str = "", names: tuple[str, ...] = ("allied", "axis", "teacher")
+               ) -> str:
+    """HTML: one row per seat with its link to open and its full address to copy."""
+    rows = []
+    for name in names:
+        seat = room.seats[name]
+        link = seat_link(seat.token, base)
+        who = ROOMS[f"seat.{name}"]
+        if seat.computer:
+            who += " " + ROOMS["computer_seat"].format(policy=seat.computer)
+            rows.append(f"<tr><th>{_esc(who)}</th><td></td></tr>")
+            continue
+        rows.append(
+            f"<tr><th>{_esc(who)}</th><td><a class='wg-seat-link' data-seat='{_esc(name)}' "
+            f"href='{_esc(link)}' target='_blank'>{_esc(link)}</a></td></tr>")
+    return (f"<div class='wg-room' data-code='{_esc(room.code)}' style='font-family:sans-serif'>"
+            f"<h3 class='wg-room-code'>{_esc(ROOMS['code'].format(code=room.code))}</h3>"
+            f"<table>{''.join(rows)}</table></div>")
+
+
+class Landing(param.Parameterized):
+    """The landing page's widgets and commands (module doc)."""
+
+    def __init__(self, manager: Any, **params: Any) -> None:
+        super().__init__(**params)
+        self.manager = manager
+        from wargame.ui.model import variant_choices
+
+        games = room_games()
+        self.game = pn.widgets.Select(label=ROOMS["game"], options=games,
+                                      value=games.get(next(iter(games))), width=W - 20)
+        choices = variant_choices()
+        self.variants = pn.widgets.MultiChoice(
+            label=ROOMS["variants"], options={f"{c['title']} ({c['rule']})": c["name"]
+                                             for c in choices}, width=W - 20)
+        self.seed = pn.widgets.TextInput(label=ROOMS["seed"], value="", width=200,
+                                         placeholder="random")
+        self.computer_allied = pn.widgets.Select(label=ROOMS["computer_allied"], width=200)
+        self.computer_axis = pn.widgets.Select(label=ROOMS["computer_axis"], width=200)
+        self.create = pn.widgets.Button(label=ROOMS["create"], color="primary")
+        self.message = pn.pane.HTML("", width=W, css_classes=["wg-rooms-message"])
+        self.links = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-links"])
+        self.code = pn.widgets.TextInput(label=ROOMS["join"], placeholder="ABC234", width=160)
+        self.join = pn.widgets.Button(label=ROOMS["join_button"])
+        self.joined = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-joined"])
+        self.game.param.watch(lambda _e: self._game_changed(), "value")
+        self.create.on_click(lambda _e: self.do_create())
+        self.join.on_click(lambda _e: self.do_join())
+        self._game_changed()
+
+    def _game_changed(self) -> None:
+        memoir = is_memoir_id(str(self.game.value))
+        policies = MEMOIR_POLICIES if memoir else CAMPAIGN_POLICIES
+        options = {"nobody": "none", **{p: p for p in policies}}
+        for w in (self.computer_allied, self.computer_axis):
+            w.options = options
+            w.value = "none"
+        self.variants.visible = str(self.game.value) == "normandy"
+        if not self.variants.visible:
+            self.variants.value = []
+
+    def say(self, text: str, error: bool = False) -> None:
+        colour = "#a00000" if error else "#164d16"
+        self.message.object = f"<div style='color:{colour}'>{_esc(text)}</div>"
+
+    def do_create(self) -> Any:
+        seed_text = self.seed.value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+            if seed is not None and seed < 0:
+                raise ValueError(f"seed: a whole number from 0, got {seed_text[:20]!r}")
+        except ValueError:
+            self.say(f"seed: a whole number from 0, got {seed_text[:20]!r}", error=True)
+            return None
+        computer = {name: w.value for name, w in (("allied", self.computer_allied),
+                                                  ("axis", self.computer_axis))
+                    if w.value != "none"}
+        try:
+            room = self.manager.create(str(self.game.value), tuple(self.variants.value), seed,
+                                       computer)
+        except (ValueError, KeyError, OSError, ScenarioError) as exc:
+            self.say(str(exc)[:300], error=True)
+            return None
+        self.say(ROOMS["created"].format(code=room.code))
+        self.links.object = seat_links(room, page_base())
+        return room
+
+    def do_join(self) -> Any:
+        code = self.code.value.strip().upper()[:12]
+        room = self.manager.by_code(code) if code else None
+        if room is None:
+            self.joined.object = f"<div style='color:#a00000'>{_esc(ROOMS['join_unknown'].format(code=code))}</div>"
+            return None
+        self.joined.object = (f"<div>{_esc(ROOMS['join_links'].format(code=room.code))}</div>"
+                              + seat_links(room, page_base(), ("allied", "axis")))
+        return room
+
+    def view(self) -> Any:
+        return pn.Column(
+            pn.pane.HTML(f"<h2>{_esc(ROOMS['title'])}</h2><p>{_esc(ROOMS['intro'])}</p>",
+                         width=W),
+            self.game, self.variants, self.seed,
+            pn.Row(self.computer_allied, self.computer_axis), self.create, self.message,
+            self.links, pn.layout.Divider(), pn.Row(self.code, self.join), self.joined)
+
+
+def landing_page(manager: Any) -> Any:
+    """The ``/`` page (module doc)."""
+    return Landing(manager).view()
+
+
+def check_key(given: str | None, key: str) -> bool:
+    return bool(given) and secrets.compare_digest(str(given).encode(), key.encode())
+
+
+class TeacherRooms(param.Parameterized):
+    """The teacher's list of rooms: open, replay, export, delete (module doc)."""
+
+    def __init__(self, manager: Any, **params: Any) -> None:
+        super().__init__(**params)
+        self.manager = manager
+        self.table = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["wg-room-list"])
+        self.choice = pn.widgets.Select(label="Room", options={}, width=300)
+        self.refresh_button = pn.widgets.Button(label=ROOMS["refresh"])
+        self.replay_button = pn.widgets.Button(label=ROOMS["replay"])
+        self.export = pn.widgets.FileDownload(callback=self._export, filename="room-save.json",
+                                              label=ROOMS["export"], embed=False, width=120)
+        self.delete_button = pn.widgets.Button(label=ROOMS["delete"], color="danger")
+        self.confirm = pn.widgets.Button(label="", color="danger", visible=False)
+        self.cancel = pn.widgets.Button(label="Cancel", visible=False)
+        self.message = pn.pane.HTML("", css_classes=["wg-teacher-message"])
+        self.replay = pn.Column()
+        self.refresh_button.on_click(lambda _e: self.refresh())
+        self.replay_button.on_click(lambda _e: self.open_replay())
+        self.delete_button.on_click(lambda _e: self.ask_delete())
+        self.confirm.on_click(lambda _e: self.do_delete())
+        self.cancel.on_click(lambda _e: self._confirming(False))
+        self.choice.param.watch(lambda _e: self._chosen(), "value")
+        self.refresh()
+
+    def _room(self) -> Any:
+        return self.manager.get(self.choice.value) if self.choice.value else None
+
+    def _chosen(self) -> None:
+        room = self._room()
+        self.export.filename = f"room-{room.code}-{room.game_id}-save.json" if room else \
+            "room-save.json"
+        self._confirming(False)
+
+    def _export(self) -> io.StringIO:
+        room = self._room()
+        return io.StringIO(room.save_text() if room is not None else "")
+
+    def refresh(self) -> None:
+        base = page_base()
+        rooms = sorted(self.manager.rooms(), key=lambda r: -r.created)
+        rows = []
+        for r in rooms:
+            room = self.manager.get(r.id)
+            link = seat_link(room.seats["teacher"].token, base) if room is not None else ""
+            variants = f" + {', '.join(r.variants)}" if r.variants else ""
+            rows.append(
+                f"<tr data-code='{_esc(r.code)}'><td><b>{_esc(r.code)}</b></td>"
+                f"<td>{_esc(r.game_id)}{_esc(variants)}</td><td>{r.version}</td>"
+                f"<td>{_esc(r.outcome or ROOMS['ongoing'])}</td>"
+                f"<td><a href='{_esc(link)}' target='_blank'>{_esc(ROOMS['open'])}</a></td></tr>")
+        self.table.object = (
+            f"<h3>{_esc(ROOMS['rooms'])}</h3>" + (
+                "<table style='font-family:sans-serif'><tr><th>code</th><th>game</th>"
+                f"<th>actions</th><th>result</th><th></th></tr>{''.join(rows)}</table>"
+                if rows else f"<p>{_esc(ROOMS['no_rooms'])}</p>"))
+        options = {f"{r.code} ({r.game_id})": r.id for r in rooms}
+        value = self.choice.value if self.choice.value in options.values() else (
+            next(iter(options.values()), None))
+        self.choice.options = options
+        self.choice.value = value
+
+    def _confirming(self, on: bool) -> None:
+        room = self._room()
+        self.confirm.visible = self.cancel.visible = on and room is not None
+        if room is not None:
+            self.confirm.label = ROOMS["confirm_delete"].format(code=room.code)
+
+    def ask_delete(self) -> None:
+        self._confirming(True)
+
+    def do_delete(self) -> bool:
+        room = self._room()
+        self._confirming(False)
+        if room is None:
+            return False
+        code = room.code
+        ok = bool(self.manager.delete(room.id))
+        if ok:
+            self.message.object = _esc(ROOMS["deleted"].format(code=code))
+            self.replay[:] = []
+        self.refresh()
+        return ok
+
+    def open_replay(self) -> Any:
+        room = self._room()
+        if room is None:
+            return None
+        replay = Replay(room)
+        self.replay[:] = [replay.view()]
+        return replay
+
+    def view(self) -> Any:
+        return pn.Column(
+            self.table,
+            pn.Row(self.choice, self.refresh_button, self.replay_button, self.export,
+                   self.delete_button),
+            pn.Row(self.confirm, self.cancel), self.message, self.replay,
+            sizing_mode="stretch_width")
+
+
+class Replay(param.Parameterized):
+    """A room's game move by move: a slider over its actions, the teacher's dashboard of the
+    position after each (``Room.state_at``)."""
+
+    def __init__(self, room: Any, **params: Any) -> None:
+        super().__init__(**params)
+        from wargame.ui.room_page import fingerprint_digest
+        from wargame.ui.seats import replay_store
+
+        self.room = room
+        self.total = room.version
+        self.store = replay_store(room)
+        self._digest = fingerprint_digest
+        self.slider = pn.widgets.IntSlider(label="Actions", start=0, end=max(1, self.total),
+                                           value=self.total, width=W)
+        self.prev = pn.widgets.Button(label="<", width=50)
+        self.next = pn.widgets.Button(label=">", width=50)
+        self.title = pn.pane.HTML("", css_classes=["wg-replay-title"])
+        self.prev.on_click(lambda _e: self.step(-1))
+        self.next.on_click(lambda _e: self.step(1))
+        self.slider.param.watch(lambda e: self.show(int(e.new)), "value")
+        if is_memoir_id(str(room.game_id)):
+            from wargame.ui.memoir import MemoirDashboard
+
+            self.dash: Any = MemoirDashboard(store=self.store)
+        else:
+            from wargame.ui.campaign import CampaignDashboard
+
+            self.dash = CampaignDashboard(model=self.store)
+        from wargame.ui.room_page import hide_room_controls
+
+        hide_room_controls(self.dash, teacher=True)
+        self.show(self.total)
+
+    def step(self, delta: int) -> None:
+        self.slider.value = max(0, min(self.total, self.slider.value + delta))
+
+    def show(self, n: int) -> None:
+        from wargame.ui.seats import show_position
+
+        n = max(0, min(self.total, n))
+        show_position(self.store, self.room, n)
+        self.title.object = (
+            f"<b>{_esc(ROOMS['replay_title'].format(code=self.room.code, n=n, total=self.total))}"
+            f"</b> <span class='wg-fingerprint'>"
+            f"{_esc(ROOMS['fingerprint'].format(fingerprint=self._digest(self.store.state)))}"
+            f"</span>")
+
+    def view(self) -> Any:
+        return pn.Column(self.title, pn.Row(self.prev, self.slider, self.next), self.dash)
+
+
+def teacher_page(manager: Any, given_key: str | None, key: str) -> Any:
+    """The ``/teacher`` page: the rooms' list with the right key, else the unknown-link page."""
+    if not check_key(given_key, key):
+        from wargame.ui.room_page import unknown_seat_page
+
+        return unknown_seat_page()
+    return TeacherRooms(manager).view()

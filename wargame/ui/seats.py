@@ -1,0 +1,230 @@
+"""A room's seat as a dashboard store: ``CampaignSeatStore`` and ``MemoirSeatStore``.
+
+The room (``wargame.rooms.Room``) holds the one authoritative state on the server; a seat's
+store only shows it. Its ``act`` sends the action to ``room.act(token, action,
+expected_version)``, which decides (the seat's side must be the one to act; a stale version
+loses against the other seat's action) and stores it in SQLite before answering; the store
+then copies the room's state (``room.state()`` is a clone: the store never mutates the room's
+own). A refusal (``NotYourTurn``, ``SeatRefused``, the engine's ``IllegalAction``) shows in the
+message bar and changes nothing.
+
+The other seats learn of a change through ``room.subscribe``: the callback runs on the acting
+thread (another session's, or the room's computer player), keeps the change's events and calls
+``on_change`` (the seat page schedules ``sync`` in its own Bokeh session:
+``wargame.ui.room_page``). ``sync`` brings the store to the room's version: the new events when
+every change in between was heard, else a replay of the room's log (a page loaded late, or a
+missed notification).
+
+In a room there is no undo, no load, no new game and no computer switch: the room's log is the
+game every seat shares (docs/rooms-seats.md). No Panel import here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from wargame.errors import IllegalAction
+from wargame.games import MEMOIR_PREFIX, is_memoir_id
+from wargame.protocol import GameState
+from wargame.ui.memoir_model import MemoirStore
+from wargame.ui.model import CampaignState
+from wargame.ui.store import TEACHER, GameStore
+from wargame.ui.text import ROOMS
+
+__all__ = ["SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of",
+           "replay_store", "show_position"]
+
+
+def viewer_of(seat: Any) -> str:
+    """The store's ``viewer`` for a room's seat: the game's side, or 'teacher'."""
+    return TEACHER if seat.side is None else str(seat.side)
+
+
+class SeatMixin:
+    """What turns a dashboard store into a room's seat (mixed in before the store class)."""
+
+    room: Any
+    token: str
+    on_change: Callable[[], None] | None
+
+    def _init_seat(self, room: Any, token: str) -> None:
+        self.room = room
+        self.token = token
+        self.on_change = None
+        self._heard: dict[int, list[Any]] = {}  # version -> the events of that change
+        self._heard_lock = threading.Lock()
+        self._closed = False
+        self.sync()
+        self._unsubscribe: Callable[[], None] | None = room.subscribe(self._notified)
+
+    # ------------------------------------------------------------------ the room's news
+    def _notified(self, change: Any) -> None:
+        """Called by the room on the acting thread: quick, and never raises into ``act``."""
+        try:
+            with self._heard_lock:
+                self._heard[int(change.version)] = list(change.events)
+            callback = self.on_change
+            if callback is not None and not self._closed:
+                callback()
+        except Exception:  # noqa: BLE001 - a broken page must not break another seat's act
+            pass
+
+    def close(self) -> None:
+        """Stop listening to the room (the session ended)."""
+        self._closed = True
+        self.on_change = None
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    @property
+    def version(self) -> int:
+        return len(self.state.action_log)  # type: ignore[attr-defined]
+
+    def sync(self) -> bool:
+        """Bring the store to the room's position; True when it changed."""
+        store: GameStore = self  # type: ignore[assignment]
+        with store.batch():
+            state: GameState = self.room.state()
+            new_version = len(state.action_log)
+            first = not getattr(self, "_synced", False)
+            mine = self.version
+            if not first and new_version == mine:
+                return False
+            with self._heard_lock:
+                heard = [self._heard.get(v) for v in range(mine + 1, new_version + 1)]
+                for v in [v for v in self._heard if v <= new_version]:
+                    del self._heard[v]
+            if not first and new_version > mine and all(h is not None for h in heard):
+                store.state = state
+                store._record([list(h) for h in heard])  # type: ignore[misc]
+                store._position_changed(signal_state=False)
+                news = [e for h in heard for e in h]  # type: ignore[union-attr]
+                if news:
+                    store.say(" ".join(str(getattr(e, "text", e)) for e in news[-3:]))
+            else:  # a new page, or changes not heard: the room's log replayed
+                events, marks = store.replay_events(state)
+                store.clear_selection()
+                store._set_state(state, events, marks)
+            self._synced = True
+            return True
+
+    # ------------------------------------------------------------------ commands
+    def act(self, action: Any) -> bool:
+        """Send the action to the room; a refusal shows its reason and changes nothing."""
+        store: GameStore = self  # type: ignore[assignment]
+        with store.batch():
+            before = self.version
+            try:
+                events = self.room.act(self.token, action, expected_version=before)
+            except IllegalAction as exc:
+                store.refuse(exc)
+                message, error = store.message, store.error
+                self.sync()  # the refusal may say the game moved on: show where it is now
+                store.say(message, error)
+                return False
+            with self._heard_lock:
+                self._heard.setdefault(before + 1, list(events))
+            self.sync()
+            store.say(store.action_message(action, list(events)))
+        return True
+
+    def _not_in_room(self) -> bool:
+        store: GameStore = self  # type: ignore[assignment]
+        store.say(ROOMS["room_no_undo"], error=True)
+        return False
+
+    def undo(self, steps: int = 1) -> bool:
+        return self._not_in_room()
+
+    def load_text(self, text: str | bytes) -> bool:
+        return self._not_in_room()
+
+    def restart(self, seed: int, game: Any = None) -> None:
+        self._not_in_room()
+
+    def computer_play(self, limit: int = 5000) -> int:
+        return 0  # the room plays its computer seats (wargame.rooms)
+
+
+class CampaignSeatStore(SeatMixin, CampaignState):
+    """A campaign (Normandy, Dragoon) seat of a room."""
+
+    def __init__(self, room: Any, token: str, viewer: str | None) -> None:
+        CampaignState.__init__(self, room.game, seed=room.seed, viewer=viewer)
+        self._init_seat(room, token)
+
+
+class MemoirSeatStore(SeatMixin, MemoirStore):
+    """A Memoir '44 seat of a room."""
+
+    def __init__(self, room: Any, token: str, viewer: str | None) -> None:
+        scenario = str(room.game_id)[len(MEMOIR_PREFIX):]
+        MemoirStore.__init__(self, scenario, seed=room.seed, viewer=viewer)
+        self.game = room.game
+        self._init_seat(room, token)
+
+
+def seat_store(room: Any, seat: Any) -> CampaignSeatStore | MemoirSeatStore:
+    """The store of ``seat`` (a ``wargame.rooms.Seat``) in ``room``."""
+    cls = MemoirSeatStore if is_memoir_id(str(room.game_id)) else CampaignSeatStore
+    return cls(room, seat.token, viewer_of(seat))
+
+
+class _ReplayMixin:
+    """A read-only store: the teacher's replay of a room (``show_position``)."""
+
+    def act(self, action: Any) -> bool:
+        store: GameStore = self  # type: ignore[assignment]
+        store.say(ROOMS["room_no_undo"], error=True)
+        return False
+
+    def undo(self, steps: int = 1) -> bool:
+        return self.act(None)
+
+    def load_text(self, text: str | bytes) -> bool:
+        return self.act(None)
+
+    def restart(self, seed: int, game: Any = None) -> None:
+        self.act(None)
+
+    def computer_play(self, limit: int = 5000) -> int:
+        return 0
+
+
+class CampaignReplayStore(_ReplayMixin, CampaignState):
+    pass
+
+
+class MemoirReplayStore(_ReplayMixin, MemoirStore):
+    pass
+
+
+def replay_store(room: Any) -> GameStore:
+    """A read-only teacher's store of ``room``'s game (positions set by ``show_position``)."""
+    if is_memoir_id(str(room.game_id)):
+        store: GameStore = MemoirReplayStore(str(room.game_id)[len(MEMOIR_PREFIX):],
+                                             seed=room.seed, viewer=TEACHER)
+        store.game = room.game
+        return store
+    return CampaignReplayStore(room.game, seed=room.seed, viewer=TEACHER)
+
+
+def show_position(store: GameStore, room: Any, n: int) -> None:
+    """Show the position after ``n`` of the room's actions (``Room.state_at``) with its log."""
+    state = room.state_at(n)
+    by_action = getattr(room, "events_by_action", None)
+    with store.batch():
+        if callable(by_action):
+            events = list(store.opening_events(room.game.new_state(room.seed)))
+            marks: list[int] = []
+            for action_events in by_action()[:n]:
+                marks.append(len(events))
+                events.extend(action_events)
+        else:
+            events, marks = store.replay_events(state)
+        store.clear_selection()
+        store._set_state(state, events, marks)
+        store.say(f"{n} / {room.version}")
