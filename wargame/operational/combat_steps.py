@@ -79,8 +79,8 @@ class CombatSteps:
     def _attack_candidates_at(self, h: Hex, side: str, target: Hex) -> list[str]:
         out = []
         for uid, us in self.units.items():
-            if self.side_of(uid) != side or us.attacked:
-                continue
+            if self.side_of(uid) != side or us.attacked or us.fired:
+                continue  # CN/OD 8.0: a gun that fired this phase has had its one combat
             if us.status == "on_map" and us.hex == h and h != target:
                 out.append(uid)
             elif us.status == "at_sea" and us.hex == target and h == target:
@@ -122,6 +122,9 @@ class CombatSteps:
                 us = self.units[uid]
                 if us.attacked:
                     raise CombatRefused(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
+                if us.fired:
+                    raise CombatRefused(f"{self.game.units[uid].name} already fired this phase: one combat a "
+                                        "phase", f"{p} 8.0")
                 ut = self.unit_type(uid)
                 if self.game.board.hexes[target].terrain in ut.no_attack_into:
                     raise CombatRefused("armoured units cannot attack into mountains", f"{p} 5.1.2")
@@ -137,6 +140,9 @@ class CombatSteps:
             # OD 10.0: guerrillas get no air or artillery support unless stacked with other
             # Allied units (an attack with an unstacked guerrilla gets none at all).
             raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+        refusal = self.left_behind_refusal(side, target, a.attackers)  # CN/OD 4.1.2, 5.0
+        if refusal is not None:
+            raise refusal
         defenders = self.units_at(target)
         combat = Combat(kind="attack", side=side, target=target, attackers=list(a.attackers),
                         artillery=list(a.artillery), air=a.air, defenders=defenders)
@@ -169,10 +175,12 @@ class CombatSteps:
         c = self.combat
         dside = self.other(c.side)
         self._check_air(dside, a.air, rule_min=False)
-        in_range = set(self.artillery_in_range(dside, c.target))
         for uid in a.artillery:
-            if uid not in in_range:
-                raise SupportRefused(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
+            if uid not in self.units:
+                raise MalformedAction(f"no unit {uid!r}", p)
+            refusal = self._artillery_refusal(uid, dside, c.target)
+            if refusal is not None:
+                raise refusal
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
             raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
         if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):
