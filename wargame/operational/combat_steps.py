@@ -77,15 +77,15 @@ class CombatSteps:
         return out
 
     def _attack_candidates_at(self, h: Hex, side: str, target: Hex) -> list[str]:
-        out = []
-        for uid, us in self.units.items():
-            if self.side_of(uid) != side or us.attacked or us.fired:
-                continue  # CN/OD 8.0: a gun that fired this phase has had its one combat
-            if us.status == "on_map" and us.hex == h and h != target:
-                out.append(uid)
-            elif us.status == "at_sea" and us.hex == target and h == target:
-                out.append(uid)
-        return out
+        """Units of ``side`` at ``h`` (at sea off ``target`` when ``h`` is the target) that have
+        neither attacked nor fired this phase (CN/OD 8.0: a gun that fired has had its one
+        combat), in the order of ``self.units``."""
+        units = self.units
+        if h == target:
+            uids: list[str] | tuple = [u for u, us in units.items() if us.status == "at_sea" and us.hex == target]
+        else:
+            uids = self.occupancy().get(h, ())
+        return [u for u in uids if self.side_of(u) == side and not units[u].attacked and not units[u].fired]
 
     def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
         p = self.rule_prefix
