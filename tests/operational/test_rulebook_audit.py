@@ -394,3 +394,36 @@ def test_cn_8_0_a_gun_that_fired_at_range_does_not_also_attack_next_to_it():
         state.apply(Attack("0505", ("art",)))
     assert exc.value.rule == "CN 8.0" and "already fired" in exc.value.reason
     assert not any(isinstance(a, Attack) for a in state.legal_actions())
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("normandy", 3), ("dragoon", 4), ("dragoon", 5)])
+def test_cn_4_1_2_any_offered_attacks_leave_the_end_of_the_phase_reachable(scenario, seed):
+    """CN/OD 4.1.2: whatever offered attacks a player makes, in any order, the combat phase can
+    still end: the engine never offers an attack that would strand an engaged unit."""
+    import random
+
+    from wargame.bots.campaign_random import RandomPolicy, auto_answer
+
+    state = Game(scenario).new_state(seed)
+    policy = RandomPolicy(seed)
+    rng = random.Random(seed)
+    combats = 0
+    while state.turn < 4 and not state.is_over:
+        if state.pending is not None:
+            state.apply(auto_answer(state))
+            continue
+        if not state.phase.is_combat:
+            state.apply(policy.choose(state))
+            continue
+        combats += 1
+        while True:  # attack in a random order until nothing is left, then end the phase
+            if state.pending is not None:
+                state.apply(auto_answer(state))
+                continue
+            attacks = [a for a in state.legal_actions() if isinstance(a, Attack | Bombard)]
+            if not attacks:
+                break
+            state.apply(rng.choice(attacks))
+        assert EndPhase() in state.legal_actions(), state.end_phase_refusal()
+        state.apply(EndPhase())
+    assert combats >= 6
