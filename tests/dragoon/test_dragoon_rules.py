@@ -87,18 +87,33 @@ def _landing_attack(game, want_defender_stays: bool):
     forty_fifth = ("us-157-45", "us-179-45", "us-180-45")
     assert all(state.units[u].status == "at_sea" and state.units[u].hex == H("1323") for u in forty_fifth)
     assert state.legal_destinations("us-157-45") == {}  # at sea: it can only attack
+    if want_defender_stays:
+        # a beach that can hold: the whole 244th ID joins the 918th at Saint-Tropez (moved
+        # there by hand for the test), 12 defence against 18 (the column 5-1 has an impasse)
+        for uid in ("de-932-244", "de-933-244", "de-934-244"):
+            state.units[uid].hex = H("1323")
+        state._cache.clear()
     state.apply(EndPhase())
     assert set(forty_fifth) <= state.must_attack
     with pytest.raises(IllegalAction):
         state.apply(EndPhase())  # engaged units must attack (OD 4.1.2)
-    # one regiment alone attacks when the test wants the beach to hold (the hex is attacked
-    # once a turn, OD 8.0: the other two cannot try again and share its fate)
-    attackers = forty_fifth[:1] if want_defender_stays else forty_fifth
+    # the hex is attacked once a turn (OD 8.0), so every unit that owes it an attack takes
+    # part (OD 4.1.2): the three regiments at sea, and the 36th's regiments ashore at Camel
+    # 1423 when they stay there, next to Saint-Tropez and to no other German
+    with pytest.raises(IllegalAction) as exc:
+        state.apply(Attack("1323", forty_fifth[:1]))
+    assert exc.value.rule == "OD 4.1.2"
+    attackers = forty_fifth
+    while (uid := state.left_behind("allied", H("1323"), attackers)) is not None:
+        attackers += (uid,)
+    assert len(attackers) == 6
     column = state.preview_attack("1323", attackers).column
     assert any(s.rule == "OD 9.0" and s.columns == 2 for s in state.preview_attack("1323", attackers).shifts)
     tables = game.tables
+    # the beach holds on an impasse: nobody lands (a DVI/DVB would throw them back to sea)
     totals = [t for t in range(2, 13)
-              if (tables.crt_result(column, t).split()[0] in ("IMP", "DVI", "DVB")) == want_defender_stays]
+              if (tables.crt_result(column, t).split()[0] == "IMP" if want_defender_stays
+                  else tables.crt_result(column, t).split()[0] not in ("IMP", "DVI", "DVB"))]
     total = totals[0]
     state.dice = LoadedDice([min(6, total - 1), total - min(6, total - 1)], 11)
     state.apply(Attack("1323", attackers))
@@ -331,7 +346,9 @@ def test_naval_support_two_columns_on_coast_hexes_both_ways(game):
 
 
 def test_air_points_30_a_turn_3_to_10_a_strike(game):
-    state = position(game, {"us-7-3": "0911", "de-765-242": "1011"}, phase=Phase.ALLIED_COMBAT)
+    # us-7-3 two hexes away: next to 1011 it would owe the hex its own attack (OD 4.1.2), and
+    # an air strike, the hex's one attack of the turn, would be refused
+    state = position(game, {"us-7-3": "0909", "de-765-242": "1011"}, phase=Phase.ALLIED_COMBAT)
     state._start_turn()
     assert state.air_points == {"allied": 30, "axis": 0}
     from wargame.operational.actions import Bombard

@@ -78,9 +78,11 @@ def test_provenance_and_format(data):
 @pytest.mark.parametrize(("name", "hex_id", "terrain"), [
     ("Grenoble", "1013", "city"), ("Gap", "1314", "city"), ("Toulon", "1024", "city"),
     ("Marseille", "0723", "city"), ("Saint-Étienne", "0310", "city"), ("Draguignan", "1121", "city"),
+    ("Saint-Tropez", "1323", "open"),
 ])
 def test_rule_towns(data, name, hex_id, terrain):
-    # OD 11.1.1 setup towns, OD 11.2 victory cities, OD 4.0 Draguignan
+    # OD 11.1.1 setup towns ("Saint Tropez (hexágono 1323)", also the Delta beach of 11.1.4),
+    # OD 11.2 victory cities, OD 4.0 Draguignan
     assert data["places"][name] == [hex_id]
     assert data["hexes"][hex_id]["terrain"] == terrain
 

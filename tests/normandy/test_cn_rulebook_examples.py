@@ -220,7 +220,8 @@ def test_cn_5_1_2_de_in_caen_still_forces_the_retreat():
     """CN 5.1.2 / 5.1.6: Germans in Caen need not retreat on DRI or DRB (even with the Allies in
     the other Caen hex, test_caen_second_clause_allows_staying_on_emp), but after a DE "as
     demais ... são obrigadas a recuar em quaisquer circunstâncias"."""
-    g = game([unit("a", "allied", a=30), unit("x", "allied", a=1), unit("e1", "axis", d=1), unit("e2", "axis", d=1)],
+    # x holds the other Caen hex; movement 0, it need not attack (CN 5.3 observation, 4.1.2)
+    g = game([unit("a", "allied", a=30), unit("x", "allied", a=1, m=0), unit("e1", "axis", d=1), unit("e2", "axis", d=1)],
              {"a": "0303", "x": "0305", "e1": "0304", "e2": "0304"}, terrain={"0304": "city", "0305": "city"},
              places={"Caen": ["0304", "0305"]},
              rules={"no_retreat": [{"place": "Caen", "side": "axis", "other_hex_held": True}]})

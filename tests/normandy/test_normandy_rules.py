@@ -175,3 +175,30 @@ def test_offmap_road_from_avranches_to_south_of_vire(game):
     state._cache.clear()
     allied_reach = state.reach(allied)
     assert H("1825") not in allied_reach or allied_reach[H("1825")].prev != H("1125")
+
+
+def test_cn_9_0_british_and_canadians_land_at_the_british_mulberry_2410(game):
+    """CN 9.0: "Unidades desembarcadas nesses portos não pagam o custo do terreno do hexágono de
+    desembarque (2010 para os americanos e 2410 para britânicos e canadenses)": with both
+    harbours working, Arromanches 2410 (not a beach) is an entry hex of the British and Canadian
+    reinforcements, free, and never of the American ones; Omaha's 2010 the other way round."""
+    state = game.new_state(1)
+    state.turn = 4
+    state.flags["mulberries"] = {"American": "operating", "British": "operating"}
+    for uid in state.units_at(H("2010")):  # the 916th still at Colleville: gone, for the test
+        state.units[uid].status, state.units[uid].hex = "eliminated", None
+    state._cache.clear()
+
+    def waiting(nation):
+        return next(r.unit for r in game.scenario.reinforcements if r.turn <= 4 and r.entry.kind == "beach"
+                    and game.units[r.unit].nation == nation)
+
+    british, canadian, american = waiting("british"), waiting("canadian"), waiting("american")
+    assert H("2410") not in game.board.places["Gold"]
+    for uid in (british, canadian):
+        assert H("2410") in state.legal_entry_hexes(uid) and H("2010") not in state.entry_hexes(uid)
+        assert state._entry_cost(uid, H("2410")) == 0
+    assert H("2410") not in state.entry_hexes(american) and H("2010") in state.entry_hexes(american)
+    assert state._entry_cost(american, H("2010")) == 0
+    state.flags["mulberries"]["British"] = "destroyed"
+    assert H("2410") not in state.entry_hexes(british)

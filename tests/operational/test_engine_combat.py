@@ -215,9 +215,10 @@ def test_retreat_never_into_enemy_zone_and_elimination_when_impossible(load_dice
 
 
 def test_encircled_retreat_second_move_costs_a_loss_unless_sheltered(load_dice):
-    units = [unit("a1", "allied", a=9), unit("a2", "allied", a=1), unit("d", "axis", d=3),
+    units = [unit("a1", "allied", a=9), unit("a2", "allied", a=1, m=0), unit("d", "axis", d=3),
              unit("f", "axis", d=1)]
-    # a1 (north) and a2 (south) cover every hex around 0505; friendly f sits in 0605.
+    # a1 (north) and a2 (south) cover every hex around 0505; friendly f sits in 0605. a2 has
+    # movement 0, so it need not attack (CN 5.3 observation): a1 attacks alone (CN 4.1.2).
     g = game(units, {"a1": "0504", "a2": "0506", "d": "0505", "f": "0605"}, cols=9, rows=9)
     s = to_allied_combat(g.new_state())
     s.air_points["allied"] = 0
@@ -452,7 +453,8 @@ def test_artillery_in_the_attacked_hex_does_not_support_itself():
 def test_caen_second_clause_allows_staying_on_emp(load_dice, allied_in_other_hex):
     # CN 5.1.2: with the Allies in the other Caen hex since the start of the turn, Germans in
     # Caen need not retreat at all: on an EMP too (docs/rules-notes.md)
-    units = [unit("b1", "allied", a=6), unit("b2", "allied", a=4), unit("x", "allied", a=1),
+    # x (movement 0: it need not attack, CN 5.3 observation) holds the other Caen hex
+    units = [unit("b1", "allied", a=6), unit("b2", "allied", a=4), unit("x", "allied", a=1, m=0),
              unit("e1", "axis", d=1), unit("e2", "axis", d=1)]
     setup = {"b1": "0303", "b2": "0404", "e1": "0304", "e2": "0304",
              "x": "0305" if allied_in_other_hex else "0808"}

@@ -112,7 +112,8 @@ def test_bfn_carpet_refusals_name_their_kind() -> None:
 def test_the_normandy_data_comes_from_the_scenario_file() -> None:
     data = load_variant_data()
     assert data == DATA
-    assert BEACH_HARBOURS["Omaha"] == {"name": "American", "hex": "2009", "landing": "2010"}
+    assert BEACH_HARBOURS["Omaha"] == {"name": "American", "hex": "2009", "landing": "2010",
+                                       "nations": ["american"]}  # CN 9.0: 2010 for Americans
     assert data.british_sector_from_column == 22 and data.pegasus_unit == "gb-5p-6ab"
     for site in data.mulberry_sites.values():
         assert Hex.from_id(site["landing"]) in game().board.hexes

@@ -1,7 +1,8 @@
 """Advance after combat.
 
 Rules: CN/OD 5.2 (into the vacated hex; a second hex for armour, mechanized cavalry,
-motorized infantry and assault guns), CN 11.1.1 (landing units advancing ashore).
+motorized infantry and assault guns), CN 11.1.1 (landing units advancing ashore), OD 10.0 (no
+German advance into a maquis area).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class AdvanceRules:
         second_ok = set(rules.get("second_terrain", ["open", "city"]))
         out = []
         enemy = self.occupied_by(self.other(c.side))
+        closed = self.maquis_forbidden(c.side)  # OD 10.0: maquis areas only for Allied units
+        if target in closed:
+            return []
         for uid in c.attackers:
             us = self.units[uid]
             if uid in c.advanced or us.status not in ("on_map", "at_sea"):
@@ -51,7 +55,7 @@ class AdvanceRules:
                 nsteps = dict(self.game.steps.for_class(mclass).get(target, ()))
                 for n in board.neighbours(target):
                     ninfo = board.hexes[n]
-                    if n not in nsteps or n in enemy:
+                    if n not in nsteps or n in enemy or n in closed:
                         continue
                     if not (ninfo.terrain in second_ok or (ninfo.village and "village" in second_ok)):
                         continue

@@ -30,7 +30,9 @@ class BombardmentRules:
                 return exc
         if artillery and self.mulberry_penalty() >= 2 and side == "allied":
             return SupportRefused("without Mulberries the Allies make no artillery-only attacks", "CN 9.0")
-        return None
+        # CN/OD 4.1.2 and 5.0: the hex's one attack of the turn cannot leave out the units
+        # engaged with it that have nothing else to attack
+        return self.left_behind_refusal(side, target)
 
     def _do_bombard(self, a: Bombard) -> None:
         p = self.rule_prefix

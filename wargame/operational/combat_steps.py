@@ -77,17 +77,18 @@ class CombatSteps:
         return out
 
     def _attack_candidates_at(self, h: Hex, side: str, target: Hex) -> list[str]:
-        """Units of ``side`` that have not attacked this phase, on ``h`` next to ``target``, or
-        (``h`` is the target) still at sea off it (landing units attack their beach from the
-        sea). In the order of ``self.units``, as the occupancy lists them."""
+        """Units of ``side`` at ``h`` (at sea off ``target`` when ``h`` is the target) that have
+        neither attacked nor fired this phase (CN/OD 8.0: a gun that fired has had its one
+        combat), in the order of ``self.units``."""
         units = self.units
+        if h == target:
+            uids: list[str] | tuple = [u for u, us in units.items()
+                                       if us.status == "at_sea" and us.hex == target]
+        else:
+            uids = self.occupancy().get(h, ())
         defs = self.game.units
-        if h != target:
-            return [uid for uid in self.occupancy().get(h, ())
-                    if defs[uid].side == side and not units[uid].attacked]
-        return [uid for uid, us in units.items()
-                if us.status == "at_sea" and us.hex == target and defs[uid].side == side
-                and not us.attacked]
+        return [u for u in uids
+                if defs[u].side == side and not units[u].attacked and not units[u].fired]
 
     def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
         p = self.rule_prefix
@@ -124,6 +125,9 @@ class CombatSteps:
                 us = self.units[uid]
                 if us.attacked:
                     raise CombatRefused(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
+                if us.fired:
+                    raise CombatRefused(f"{self.game.units[uid].name} already fired this phase: one combat a "
+                                        "phase", f"{p} 8.0")
                 ut = self.unit_type(uid)
                 if self.game.board.hexes[target].terrain in ut.no_attack_into:
                     raise CombatRefused("armoured units cannot attack into mountains", f"{p} 5.1.2")
@@ -139,6 +143,9 @@ class CombatSteps:
             # OD 10.0: guerrillas get no air or artillery support unless stacked with other
             # Allied units (an attack with an unstacked guerrilla gets none at all).
             raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+        refusal = self.left_behind_refusal(side, target, a.attackers)  # CN/OD 4.1.2, 5.0
+        if refusal is not None:
+            raise refusal
         defenders = self.units_at(target)
         combat = Combat(kind="attack", side=side, target=target, attackers=list(a.attackers),
                         artillery=list(a.artillery), air=a.air, defenders=defenders)
@@ -171,10 +178,12 @@ class CombatSteps:
         c = self.combat
         dside = self.other(c.side)
         self._check_air(dside, a.air, rule_min=False)
-        in_range = set(self.artillery_in_range(dside, c.target))
         for uid in a.artillery:
-            if uid not in in_range:
-                raise SupportRefused(f"{uid} is not artillery in range or was already used this phase", f"{p} 8.0")
+            if uid not in self.units:
+                raise MalformedAction(f"no unit {uid!r}", p)
+            refusal = self._artillery_refusal(uid, dside, c.target)
+            if refusal is not None:
+                raise refusal
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
             raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
         if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):

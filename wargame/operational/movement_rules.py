@@ -203,6 +203,13 @@ class MovementRules:
         if not hexes or hexes[-1] != Hex.from_id(a.to):
             raise MovementRefused("the path must end at the destination", f"{p} 4.0")
         side = self.side_of(a.unit)
+        closed = self.maquis_forbidden(side)
+        for h in hexes:
+            if h in closed:
+                # OD 10.0: "Somente unidades aliadas podem transitar por áreas controladas pelos
+                # maquis", whatever path is named
+                raise MovementRefused(f"the path enters a maquis area at {h.id}: only Allied units move "
+                                      "through maquis areas", "OD 10.0")
         zoc = self.zoc_of(self.other(side))
         for h in hexes[:-1]:
             if h in zoc:

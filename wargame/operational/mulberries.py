@@ -49,25 +49,55 @@ class MulberryRules:
     def mulberries_operating(self) -> int:
         return sum(1 for s in (self.flags.get("mulberries") or {}).values() if s == "operating")
 
+    def _note_mulberry_penalty(self) -> None:
+        """CN 9.0: "Se, no Turno 9, o jogador aliado tiver apenas um 'mulberry', 'perde' uma
+        coluna em qualquer combate em todos os turnos a partir deste (inclusive)": the harbours
+        working on turn 9 (after that turn's installations) fix the penalty for the rest of the
+        game; a harbour installed later does not lift it. Called at the start of each turn."""
+        rule = self.game.rule("mulberries")
+        if not rule or self.turn < rule["penalty_turn"] or "mulberry_penalty" in self.flags:
+            return
+        n = self.mulberries_operating()
+        self.flags["mulberry_penalty"] = 0 if n >= 2 else (1 if n == 1 else 2)
+
     def mulberry_penalty(self) -> int:
-        """CN 9.0: from turn 9, with fewer than two Mulberries the Allies lose a column in every
-        combat (and with none, also recovery and artillery-only attacks) until Cherbourg falls."""
+        """CN 9.0: from turn 9, with fewer than two Mulberries on turn 9 the Allies lose a column
+        in every combat (and with none, also recovery and artillery-only attacks) until
+        Cherbourg falls."""
         rule = self.game.rule("mulberries")
         if not rule or self.turn < rule["penalty_turn"]:
             return 0
         port = Hex.from_id(rule["port"])
         if self.control.get(port) == "allied":
             return 0
-        n = self.mulberries_operating()
+        if "mulberry_penalty" in self.flags:
+            return int(self.flags["mulberry_penalty"])
+        n = self.mulberries_operating()  # a position set up after turn 9 without the record
         return 0 if n >= 2 else (1 if n == 1 else 2)
 
-    def mulberry_landing_free(self, h: Hex) -> bool:
+    def _serves(self, harbour: dict, uid: str | None) -> bool:
+        """CN 9.0: "2010 para os americanos e 2410 para britânicos e canadenses"."""
+        nations = harbour.get("nations") or []
+        return uid is None or not nations or self.game.units[uid].nation in nations
+
+    def mulberry_landing_hexes(self, uid: str) -> list[Hex]:
+        """CN 9.0: the landing hexes of the working harbours that serve ``uid``'s nation."""
+        rule = self.game.rule("mulberries")
+        if not rule:
+            return []
+        states = self.flags.get("mulberries") or {}
+        return [Hex.from_id(m["landing"]) for m in self.game.hooks.mulberry_harbours(self.game, rule)  # BFN 19.4
+                if states.get(m["name"]) == "operating" and self._serves(m, uid)]
+
+    def mulberry_landing_free(self, h: Hex, uid: str | None = None) -> bool:
+        """CN 9.0: landing at a working harbour (for ``uid``'s nation) or at Cherbourg once
+        Allied costs nothing."""
         rule = self.game.rule("mulberries")
         if not rule:
             return False
         states = self.flags.get("mulberries") or {}
         for m in self.game.hooks.mulberry_harbours(self.game, rule):  # BFN 19.4: the chosen beaches
-            if Hex.from_id(m["landing"]) == h and states.get(m["name"]) == "operating":
+            if Hex.from_id(m["landing"]) == h and states.get(m["name"]) == "operating" and self._serves(m, uid):
                 return True
         port = Hex.from_id(rule["port"])
         return h == port and self.control.get(port) == "allied"

@@ -125,10 +125,22 @@ class BoardQueries:
         MP 10 and move as motorized on their entry turn."""
         d = self.game.units[uid]
         us = self.units[uid]
-        entry = self.game.rule("entry_turn_movement")
-        if entry and d.side == entry["side"] and us.entered_turn == self.turn:
-            return int(entry["movement"]), str(entry["movement_class"])
+        if us.entered_turn == self.turn:
+            entry = self.entry_turn_movement(uid)
+            if entry is not None:
+                return entry
         return d.movement, self.game.hooks.movement_class(self, uid, self.unit_type(uid).movement_class)  # BFN 19.5
+
+    def entry_turn_movement(self, uid: str) -> tuple[int, str] | None:
+        """CN 4.2.1 observation: "todas as unidades de reforço alemãs têm poder de movimentação
+        igual a 10" on their entry turn: reinforcements of the rule's side only, not units that
+        left by an edge and come back (CN 4.2.2: ``entry_edge`` is set when a unit leaves)."""
+        entry = self.game.rule("entry_turn_movement")
+        if not entry or self.game.units[uid].side != entry["side"] or self.units[uid].entry_edge is not None:
+            return None
+        if not any(r.unit == uid for r in self.game.scenario.reinforcements):
+            return None
+        return int(entry["movement"]), str(entry["movement_class"])
 
     def stack_room(self, h: Hex, side: str, exclude: str | None = None) -> int:
         """CN/OD 4.1.1: how many more units of ``side`` the hex may hold (``exclude``: a unit

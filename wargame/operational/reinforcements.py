@@ -59,6 +59,8 @@ class ReinforcementRules:
                 port = (self.game.rule("mulberries") or {}).get("port")
                 if port and self.control.get(Hex.from_id(port)) == "allied":
                     hexes.append(Hex.from_id(port))  # CN 4.2.1: by Cherbourg after its capture
+                # CN 9.0: the working harbours, 2010 for Americans, 2410 for British and Canadians
+                hexes.extend(self.mulberry_landing_hexes(uid))
         enemy = self.occupied_by(self.other(side))
         return sorted({h for h in hexes if h not in enemy and self.game.board.is_land(h)})
 
@@ -126,7 +128,7 @@ class ReinforcementRules:
         entry = next((r.entry for r in self.game.scenario.reinforcements if r.unit == uid), None)
         if entry is not None and entry.kind == "drop" and self.units[uid].entry_edge is None:
             return 0
-        if self.mulberry_landing_free(h) and self.side_of(uid) == "allied":
+        if self.mulberry_landing_free(h, uid) and self.side_of(uid) == "allied":
             return 0
         _, mclass = self.movement_of_on_entry(uid)
         terrain = self.game.tables.terrain.get(self.game.board.hexes[h].terrain)
@@ -134,11 +136,12 @@ class ReinforcementRules:
         return None if cost is None else int(round(cost * 2))
 
     def movement_of_on_entry(self, uid: str) -> tuple[int, str]:
-        entry = self.game.rule("entry_turn_movement")
-        d = self.game.units[uid]
-        if entry and d.side == entry["side"]:
-            return int(entry["movement"]), str(entry["movement_class"])
-        return d.movement, self.unit_type(uid).movement_class
+        """Movement points and class of a unit entering now (CN 4.2.1: 10, motorized, for German
+        reinforcements; a returning unit, CN 4.2.2, has its own)."""
+        entry = self.entry_turn_movement(uid)
+        if entry is not None:
+            return entry
+        return self.game.units[uid].movement, self.unit_type(uid).movement_class
 
     def _do_enter(self, a: Enter) -> None:
         p = self.rule_prefix

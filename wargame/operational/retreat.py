@@ -47,14 +47,24 @@ class RetreatRules:
             if edge in self.allowed_edges(side):
                 options.append(Retreat(uid, (), edge))
         if any(o.path or o.edge for o in options):
-            return options
+            return self._forced_into_maquis(options, side)
         for n1 in board.neighbours(h):
             if not passable(h, n1):
                 continue
             for n2 in board.neighbours(n1):
                 if n2 != h and passable(n1, n2) and n2 not in zoc and self._room_or_chain(n2, side, uid):
                     options.append(Retreat(uid, (n1.id, n2.id)))
-        return options
+        return self._forced_into_maquis(options, side)
+
+    def _forced_into_maquis(self, options: list[Retreat], side: str) -> list[Retreat]:
+        """OD 10.0 / 5.3: "Somente unidades aliadas podem transitar por áreas controladas pelos
+        maquis"; only German units *forced* ("obrigadas") to retreat into one may enter it. A
+        retreat touching a maquis hex is offered only when every retreat does."""
+        closed = self.maquis_forbidden(side)
+        if not closed:
+            return options
+        clean = [o for o in options if not any(Hex.from_id(x) in closed for x in o.path)]
+        return clean or options
 
     def _room_or_chain(self, h: Hex, side: str, uid: str) -> bool:
         if self.stack_room(h, side, uid) > 0:
@@ -66,10 +76,11 @@ class RetreatRules:
         enemy = self.other(side)
         zoc = self.zoc_of(enemy)
         occupied = self.occupied_by(enemy)
+        closed = self.maquis_forbidden(side)  # OD 10.0: the piece moved on is not forced there
         for u in sorted(self.units_at(h)):
             _, mclass = self.movement_of(u)
             for n, _ in self.game.steps.for_class(mclass).get(h, ()):
-                if n not in zoc and n not in occupied and self.stack_room(n, side) > 0:
+                if n not in zoc and n not in occupied and n not in closed and self.stack_room(n, side) > 0:
                     return u, n
         return None
 
@@ -112,7 +123,10 @@ class RetreatRules:
         start = us.hex
         prev = start
         for i, h in enumerate(hexes):
-            if self.stack_room(h, side, uid) <= 0:
+            # CN/OD 5.3.1: the chain retreat is for the hex retreated *into*; a full hex passed
+            # through under encirclement (5.3.3) keeps its four units (4.1.1: units may pass
+            # through a full hex without stopping)
+            if i == len(hexes) - 1 and self.stack_room(h, side, uid) <= 0:
                 chain = self._chain_hex(h, side)
                 if chain:
                     mover, dest = chain

@@ -10,7 +10,14 @@ the end of movement.
 
 from __future__ import annotations
 
-from wargame.errors import DecisionRefused, EndPhaseRefused, GameOver, MalformedAction, NotYourTurn
+from wargame.errors import (
+    CombatRefused,
+    DecisionRefused,
+    EndPhaseRefused,
+    GameOver,
+    MalformedAction,
+    NotYourTurn,
+)
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import (
@@ -107,6 +114,7 @@ class SequenceRules:
         self.game.hooks.on_turn_start(self)  # BFN 19.1, 19.2, 19.4, 19.6.2: the daily rolls
         self._withdrawals()
         self._mulberry_turn()
+        self._note_mulberry_penalty()  # CN 9.0: the harbours of turn 9 fix the penalty
 
     def _start_phase(self) -> None:
         side = self.phase.side
@@ -116,10 +124,12 @@ class SequenceRules:
                    phase_name=PHASE_NAMES[self.phase.value])
         with self.position_unchanged():  # flags change here, not where units stand
             for uid, us in self.units.items():
+                # CN/OD 8.0: artillery is used in one combat "por fase": a gun that fired in its
+                # side's combat phase may support the defence in the next enemy combat phase
+                us.fired = False
                 if self.side_of(uid) != side:
                     continue
                 us.attacked = False
-                us.fired = False
                 if self.phase.is_movement:
                     us.spent = 0
                     us.stopped = False
@@ -291,15 +301,48 @@ class SequenceRules:
                     return EndPhaseRefused(f"{name} is engaged and must attack", f"{self.rule_prefix} 4.1.2")
         return None
 
-    def _can_still_attack(self, uid: str, side: str) -> bool:
+    def _can_still_attack(self, uid: str, side: str, besides: Hex | None = None) -> bool:
+        """CN/OD 4.1.2: ``uid`` has an enemy hex next to it (its landing hex, for a unit at
+        sea) not yet attacked this turn, other than ``besides``, that it may attack."""
         us = self.units[uid]
         if us.status == "at_sea":
-            return (side, us.hex) not in self.attacked_hexes and bool(self.units_at(us.hex))
+            return us.hex != besides and (side, us.hex) not in self.attacked_hexes and bool(self.units_at(us.hex))
         enemy = self.occupied_by(self.other(side))
         for n in self.game.board.neighbours(us.hex):
-            if n in enemy and (side, n) not in self.attacked_hexes and uid in self.eligible_attackers(side, n):
+            if n != besides and n in enemy and (side, n) not in self.attacked_hexes \
+                    and uid in self.eligible_attackers(side, n, one_armour=False):
                 return True
         return False
+
+    def left_behind(self, side: str, target: Hex, taking_part: tuple[str, ...] = ()) -> str | None:
+        """CN/OD 4.1.2 and 5.0 with CN 6.0 / OD 8.0 (a hex is attacked once a turn, by any kind
+        of attack): the first engaged unit that must attack, could join this attack on
+        ``target`` and is left out of it although it has no other hex to attack (the attack
+        would free it from its obligation for good); None when there is none. A second
+        armoured unit against a bocage hex already attacked by one could not join (CN 5.1.2)."""
+        if not self.phase.is_combat or side != self.phase.side:
+            return None
+        waiting = [u for u in sorted(self.must_attack) if u not in taking_part and not self.units[u].attacked
+                   and self.units[u].status in ("on_map", "at_sea")]
+        if not waiting:
+            return None
+        eligible = set(self.eligible_attackers(side, target, one_armour=False))
+        armour_full = self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []) \
+            and any(self.unit_type(u).armoured for u in taking_part)
+        for uid in waiting:
+            if uid not in eligible or (armour_full and self.unit_type(uid).armoured):
+                continue
+            if not self._can_still_attack(uid, side, besides=target):
+                return uid
+        return None
+
+    def left_behind_refusal(self, side: str, target: Hex, taking_part: tuple[str, ...] = ()) -> IllegalAction | None:
+        uid = self.left_behind(side, target, taking_part)
+        if uid is None:
+            return None
+        name = self.game.units[uid].name
+        return CombatRefused(f"{name} is engaged and must take part in the attack on {target.id}: it has no other "
+                             "hex to attack, and a hex is attacked once a turn", f"{self.rule_prefix} 4.1.2")
 
     def _do_end_phase(self, a: EndPhase) -> None:
         refusal = self.end_phase_refusal()

@@ -193,6 +193,7 @@ class Harbour(Model):
     name: Str
     hex: HexId
     landing: HexId
+    nations: list[Str] = []  # CN 9.0: whose units land there (empty: every nation of the side)
 
     _hexes = field_validator("hex", "landing")(_names("hexes", "a hex of the map"))
 
