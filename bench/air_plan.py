@@ -4,9 +4,10 @@ positions from real bot games (issue #19).
 Plays greedy-vs-greedy campaigns; at the start of every combat phase of a side with air points
 left (CN/OD 6.1) it keeps the position and the attacks the bot then declared in that phase.
 On each such position it compares, under each objective (wargame.analysis.air_plan):
-- ``bot``: the air points the bot really put on each attack;
-- ``sequential``: the bot's rule recomputed on the phase-start position (each attack in turn
-  takes what is best for itself alone);
+- ``bot``: the air points the bot really put on each attack (the greedy bot plans with the
+  optimiser at each of its combat decisions, on the position of that moment);
+- ``sequential``: the bot's former rule recomputed on the phase-start position (each attack in
+  turn takes what is best for itself alone);
 - ``optimal``: the exact dynamic programme.
 All three are valued on the phase-start position (the same value table), so they compare
 like with like. Prints, per objective, the positions, mean values, the mean and largest gain

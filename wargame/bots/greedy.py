@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from wargame.analysis.air_plan import PlannedAttack, air_amounts, optimise_air
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
@@ -368,10 +369,30 @@ class GreedyPolicy:
         if enters:
             return [enters[0]]  # CN turn 0: the commandos join the 6th Airborne
         forced = state.end_phase_refusal() is not None
+        # every attack on offer with its value at each amount of air (CN/OD 6.1-6.2), then the
+        # air points shared among the attacks worth making by the exact optimiser
+        # (wargame.analysis.air_plan), instead of each attack taking what suits it alone
+        rows: dict[str, tuple[Attack, dict[int, float]]] = {}
+        for a in actions:
+            if isinstance(a, Attack):
+                rows[a.target] = self._attack_values(state, side, a)
+        worth = [t for t, (a, row) in rows.items()
+                 if max(row.values()) > posture.attack_threshold
+                 or (forced and set(a.attackers) & state.must_attack)]
+        plan = None
+        if worth:
+            plan = optimise_air(state, [PlannedAttack(t, rows[t][0].attackers,
+                                                      rows[t][0].artillery) for t in worth],
+                                points=state.air_points.get(side, 0),
+                                table=[rows[t][1] for t in worth])
         best: tuple[float, Action] | None = None
         for a in actions:
             if isinstance(a, Attack):
-                scored = self._best_attack(state, side, a)
+                support, row = rows[a.target]
+                air = plan.air_for(a.target) if plan is not None and a.target in worth else 0
+                if air not in row:
+                    air = max(row, key=lambda x: (row[x], -x))
+                scored = (row[air], Attack(a.target, a.attackers, support.artillery, air))
             elif isinstance(a, Bombard):
                 scored = self._bombard_value(state, a)
             else:
@@ -386,29 +407,28 @@ class GreedyPolicy:
             return [_checked(state, best[1])]
         return []
 
-    def _best_attack(self, state: State, side: str, attack: Attack) -> tuple[float, Action]:
+    def _attack_values(self, state: State, side: str, attack: Attack
+                       ) -> tuple[Attack, dict[int, float]]:
+        """The attack with the artillery that may fire in support (CN/OD 8.0), and its value
+        (expected steps, ``expected_steps``, less a small charge per air point) at every amount
+        of air the rules allow it now (CN 6.0 / OD 6.2; none for unstacked guerrillas, OD
+        10.0)."""
         artillery = tuple(u for u in state.artillery_in_range(side, Hex.from_id(attack.target))
                           if u not in attack.attackers)  # CN/OD 8.0: attack or fire, not both
         defenders = state.units_at(Hex.from_id(attack.target))
-        air_table = state.game.tables.air
-        top = 0
-        if state.turn not in air_table.no_air_turns:
-            top = min(state.air_points.get(side, 0), air_table.strike_max)
-        options = [0]
+        amounts = air_amounts(state, side)
         if not state.guerrilla_supported(attack.attackers):
-            artillery, top = (), 0  # OD 10.0: no air or artillery for unstacked guerrillas
-        if top >= air_table.strike_min:
-            options += list(range(max(1, air_table.strike_min), top + 1))
-        best: tuple[float, Action] | None = None
-        for air in options:
+            artillery, amounts = (), [0]  # OD 10.0: no air or artillery for unstacked guerrillas
+        row: dict[int, float] = {}
+        for air in amounts:
             try:
                 a = state.preview_attack(attack.target, attack.attackers, artillery, air)
             except (IllegalAction, ValueError):
                 continue
-            value = expected_steps(state, a.distribution, attack.attackers, defenders) - 0.02 * air
-            if best is None or value > best[0] + 1e-9:
-                best = (value, Attack(attack.target, attack.attackers, artillery, air))
-        return best if best is not None else (-99.0, attack)
+            row[air] = expected_steps(state, a.distribution, attack.attackers, defenders) - 0.02 * air
+        if not row:
+            row[0] = -99.0
+        return Attack(attack.target, attack.attackers, artillery, 0), row
 
     def _bombard_value(self, state: State, bombard: Bombard) -> tuple[float, Action]:
         a = assess_bombardment(state, Hex.from_id(bombard.target), bombard.artillery, 0)
