@@ -86,3 +86,108 @@ def result_words(result: str) -> str:
 
 def type_letter(unit_type: str) -> str:
     return TYPE_LETTERS.get(unit_type, unit_type[:2].upper())
+
+
+# ---------------------------------------------------------------------- actions in words
+# wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
+# the map's place names), for "Done:", "Undone:" and status texts.
+ACTION_WORDS: dict[str, str] = {
+    "nobody": "no unit",
+    "move": "{unit} moves to {to}",
+    "enter": "{unit} enters the map at {hex}",
+    "exit": "{unit} leaves the map by the {edge} edge",
+    "end_phase": "end of the phase",
+    "attack": "attack on {target} by {units}{support}",
+    "bombard": "bombardment of {target}{support}",
+    "with_artillery": "with artillery {units}",
+    "with_air": "with {n} air points",
+    "declare_defence": "defence declared: {n} air points, {artillery}",
+    "no_artillery": "no artillery",
+    "carpet_bomb": "carpet bombing around {target}",
+    "choose_loss": "{unit} takes the loss",
+    "retreat": "{unit} retreats to {to}",
+    "retreat_stay": "{unit} stays in place",
+    "retreat_edge": "{unit} retreats off the map by the {edge} edge",
+    "advance": "{unit} advances to {to}",
+    "end_advance": "no advance after combat",
+    "emp_eliminate": "{units} eliminated in the bloody stalemate",
+    # Memoir '44
+    "m44_hex": "row {row}, column {col}",
+    "m44_unit": "{side} {kind} (unit {id})",
+    "m44_unit_unknown": "unit {id}",
+    "m44_play": "card played: {card} {option}",
+    "m44_order": "orders {unit}",
+    "m44_end_orders": "done ordering units",
+    "m44_move": "{unit} moves to {hex}",
+    "m44_end_moves": "done moving",
+    "m44_battle": "{unit} battles the unit at {hex}",
+    "m44_end_battles": "end of the battles",
+    "m44_retreat": "{unit} retreats to {hex}",
+    "m44_take_ground": "{unit} takes ground at {hex}",
+    "m44_skip_overrun": "no armour overrun",
+    "m44_hold": "{unit} holds its ground",
+    "m44_exit": "{unit} leaves the board",
+    "m44_keep": "keeps {card}",
+    "m44_ambush": "ambush with {card}",
+    "m44_no_ambush": "no ambush",
+    "m44_air_target": "air strike on {hex}",
+    "m44_air_strike": "air strike resolved",
+    "m44_barrage": "barrage on {hex}",
+    "m44_medics": "medics and mechanics on {unit}",
+    "m44_remove_wire": "{unit} removes the wire at {hex}",
+    "m44_sand": "sandbags at {hex}",
+    "m44_reshuffle": "the deck is reshuffled",
+}
+
+MEMOIR_KIND_WORDS: dict[str, str] = {"inf": "infantry", "tank": "armour", "gun": "artillery"}
+
+STATUS_WORDS: dict[str, str] = {
+    "on_map": "on the map",
+    "waiting": "waiting to enter",
+    "at_sea": "at sea, landing this turn",
+    "eliminated": "eliminated",
+    "exited": "left the map",
+    "removed": "removed",
+}
+
+UI.update({
+    "done": "Done: {what}.",
+    "new_game_confirm": "Really start a new game? (this game is lost unless saved)",
+    "new_game_cancel": "Keep playing",
+    "seed_placeholder": "random",
+    "must_attack": "Must attack before the phase ends: {units}",
+    "end_phase_loses": "Ending the phase now loses {units} ({why}). Click End phase again "
+                       "to confirm.",
+    "end_phase_confirm": "End phase anyway",
+    "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column}.",
+    "at_sea": "At sea, off {beach}",
+    "legend": "",
+})
+
+SIDE_WORDS: dict[str, str] = {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
+                              "AXIS": "Axis"}
+
+# the dashboard's Legend tab (wargame.ui.campaign.legend_html)
+LEGEND_LETTERS: list[tuple[str, str]] = [
+    (letter, kind.replace("_", " ")) for kind, letter in TYPE_LETTERS.items()] + [
+    ("a-d-m", "attack, defence and movement under the letter"),
+    ("number in a black circle", "units in the stack (hover to list them)"),
+    ("striped, pale counter", "reduced unit (flipped)"),
+    ("dashed outline, off the coast", "units at sea, landing on the beach next to them"),
+]
+LEGEND_COLOURS: list[tuple[str, str]] = [
+    ("American", "#a9bf72"), ("British", "#d8b77a"), ("Canadian", "#e0a070"),
+    ("French", "#8fb0e0"), ("German", "#9aa39a"),
+    ("hexes you can reach (green: many points left, yellow: few)", "#b8c35a"),
+    ("entry hexes of a reinforcement", "#1f77b4"), ("the hex you attack", "#d62728"),
+    ("hexes a decision asks for (click one)", "#9467bd"),
+]
+LEGEND_MARKS: list[tuple[str, str]] = [
+    ("small red x on land", "zone of engagement of an enemy unit: moving in stops you"),
+    ("red ring round a counter", "this unit must attack before the combat phase ends"),
+    ("gold outline", "the selected unit or hex"),
+    ("number on a reachable hex", "movement points left there (! = engaged)"),
+    ("triangles, circles, y marks", "hills, forest, bocage (terrain: hover a hex)"),
+    ("blue lines", "rivers and canals"),
+    ("brown lines", "roads"),
+]
