@@ -56,6 +56,8 @@ CSS = """
 .wg-ok {color: #164d16;}
 .wg-rule {color: #666; font-size: 11px;}
 .wg-cur {background: #ffe98a; font-weight: bold;}
+.wg-shifts td, .wg-shifts th {padding: 0 4px; font-size: 11px;}
+.wg-box h4 {font-size: 14px;}
 """
 
 
@@ -221,7 +223,7 @@ class AttackPanel(_View):
         self.result = pn.pane.HTML("", width=SIDE_W)
         self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
                                        name="distribution-source")
-        fig = figure(x_range=FactorRange(factors=[]), height=120, width=SIDE_W - 10,
+        fig = figure(x_range=FactorRange(factors=[]), height=100, width=SIDE_W - 10,
                      toolbar_location=None, tools="", name="distribution",
                      y_axis_label="probability")
         fig.vbar(x="result", top="p", width=0.8, source=self.source, color="#6a8caf")
@@ -236,9 +238,10 @@ class AttackPanel(_View):
         self.roll.on_click(lambda e: self.model.declare_attack())
         self.bomb_arty.on_click(lambda e: self.model.bombard(air=False))
         self.bomb_air.on_click(lambda e: self.model.bombard(air=True))
+        self.arty_title = pn.pane.HTML(_box("<b>Artillery in range</b>"), margin=(0, 5))
         self._controls = pn.Column(
             pn.pane.HTML(_box("<b>Attacking units</b>"), margin=(0, 5)), self.attackers,
-            pn.pane.HTML(_box("<b>Artillery in range</b>"), margin=(0, 5)), self.artillery,
+            self.arty_title, self.artillery,
             self.air, self.preview, self.chart_pane,
             pn.Row(self.roll, self.bomb_arty, self.bomb_air), width=SIDE_W)
 
@@ -277,8 +280,8 @@ class AttackPanel(_View):
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
-            f"<h4>Attack on {target}</h4>Defenders: {names}<br>Terrain: {_esc(info.terrain)}"
-            + (f", {_esc(info.name)}" if info.name else ""))
+            f"<h4>Attack on {_esc(place_name(s, target))}</h4>Defenders: {names}; "
+            f"terrain: {_esc(info.terrain)}")
         eligible = m.eligible_attackers()
         arty = m.artillery_options()
         amax = m.air_max()
@@ -294,6 +297,7 @@ class AttackPanel(_View):
                 self.artillery.options = aopts
             if self.artillery.value != m.attack_artillery:
                 self.artillery.value = list(m.attack_artillery)
+            self.arty_title.visible = self.artillery.visible = bool(aopts)
             self.air.end = max(1, amax)
             self.air.value = min(m.attack_air, amax)
             self.air.disabled = amax == 0
@@ -336,7 +340,8 @@ class AttackPanel(_View):
             f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
-            f"{odds}<table><tr><th>shift</th><th>columns</th><th>rule</th></tr>{shifts}</table>"
+            f"{odds}<table class='wg-shifts'><tr><th>shift</th><th>columns</th><th>rule</th></tr>"
+            f"{shifts}</table>"
             f"<details><summary>Results in words</summary><table class='wg-dist'><tr>"
             f"<th>result</th><th>probability</th><th></th></tr>{rows}</table></details>")
         results = [r for r, _ in dist]
@@ -346,7 +351,8 @@ class AttackPanel(_View):
             words=[result_words(r) for r in results], frac=[str(p) for _, p in dist])
 
     def __panel__(self):
-        return pn.Column(self.header, self._controls, self.result, width=SIDE_W)
+        return pn.Column(self.header, self._controls, self.result, width=SIDE_W,
+                         css_classes=["wg-attack-panel"])
 
 
 class DecisionPanel(_View):
@@ -394,7 +400,8 @@ class DecisionPanel(_View):
         self._controls.visible = True
 
     def __panel__(self):
-        return pn.Column(self.info, self._controls, width=SIDE_W)
+        return pn.Column(self.info, self._controls, width=SIDE_W,
+                         css_classes=["wg-decision-panel"])
 
 
 class TurnPanel(_View):
@@ -704,7 +711,7 @@ class CampaignDashboard(pn.viewable.Viewer):
             "height": MAP_HEIGHT_CSS, "min-height": "340px"})
         left = pn.Column(self.message, self.turn.header(), map_box,
                          sizing_mode="stretch_width", min_width=380)
-        side = pn.Column(self.must_attack, self.action_area, self.reference,
+        side = pn.Column(self.action_area, self.must_attack, self.reference,
                          width=SIDE_W + 10, styles=SIDE_STYLES)
         self._arrange()
         return pn.Row(left, side, sizing_mode="stretch_width", css_classes=["wg-dashboard"])
@@ -727,8 +734,8 @@ class CampaignDashboard(pn.viewable.Viewer):
         if must:
             names = ", ".join(_esc(m.game.units[u].name) for u in must)
             self.must_attack.object = _box(
-                f"<div class='wg-must-attack wg-error'>"
-                f"{_esc(UI['must_attack'].format(units=''))}{names}</div>")
+                f"<details class='wg-must-attack'><summary class='wg-error'>"
+                f"{_esc(UI['must_attack'].format(n=len(must)))}</summary>{names}</details>")
         self.must_attack.visible = bool(must)
         if pending:
             self.map.show_hexes([Hex.from_id(h) for h in m.retreat_targets()])

@@ -568,7 +568,7 @@ class CampaignState(GameStore):
         self.attack_artillery = []
         self.attack_air = 0
         if hex_id:
-            self._ok(f"Target {hex_id}: choose attackers, artillery and air points, then roll.")
+            self._ok(UI["target"].format(target=describe_place(self.s, hex_id)))
 
     def clear_attack(self) -> None:
         self.attack_target = None

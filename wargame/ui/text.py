@@ -155,7 +155,7 @@ UI.update({
     "new_game_confirm": "Really start a new game? (this game is lost unless saved)",
     "new_game_cancel": "Keep playing",
     "seed_placeholder": "random",
-    "must_attack": "Must attack before the phase ends: {units}",
+    "must_attack": "{n} units must attack before the phase ends (ringed in red on the map)",
     "end_phase_loses": "Ending the phase now loses {units} ({why}). Click End phase again "
                        "to confirm.",
     "end_phase_confirm": "End phase anyway",
@@ -191,3 +191,5 @@ LEGEND_MARKS: list[tuple[str, str]] = [
     ("blue lines", "rivers and canals"),
     ("brown lines", "roads"),
 ]
+
+UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
