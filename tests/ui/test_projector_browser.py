@@ -16,7 +16,8 @@ from wargame.ui.model import CampaignState
 SEED = 1944
 SIZES = [(1280, 720), (1920, 1080)]
 TARGET = "2010"  # Omaha: at seed 1944 a defence declaration, a loss, then a retreat choice
-INTERNAL = re.compile(r"\w+\(|[A-Za-z]_[A-Za-z]")
+# "unit(s)" is a plural, not a call: the only "word(" allowed
+INTERNAL = re.compile(r"\w+\((?!s\))|[A-Za-z]_[A-Za-z]")
 
 
 @pytest.fixture

@@ -83,6 +83,10 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
         return w["declare_defence"].format(n=d.get("air", 0), artillery=arty)
     if kind == "carpet_bomb":
         return w["carpet_bomb"].format(target=place_name(state, d["center"]))
+    if kind == "carpet_bomb_area":
+        targets = list(d.get("targets") or [])
+        return w["carpet_bomb_area"].format(n=len(targets), target=place_name(
+            state, targets[0]) if targets else "-")
     if kind == "choose_loss":
         return w["choose_loss"].format(unit=unit)
     if kind == "retreat":

@@ -104,6 +104,7 @@ ACTION_WORDS: dict[str, str] = {
     "declare_defence": "defence declared: {n} air points, {artillery}",
     "no_artillery": "no artillery",
     "carpet_bomb": "carpet bombing around {target}",
+    "carpet_bomb_area": "carpet bombing of {n} hexes from {target} (Battle for Normandy 19.3)",
     "choose_loss": "{unit} takes the loss",
     "retreat": "{unit} retreats to {to}",
     "retreat_stay": "{unit} stays in place",
