@@ -84,6 +84,11 @@ HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
     "selected": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#e6b800", line_width=4.0),
     "history": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#c8102e", line_width=3.0,
                     mark="asterisk"),
+    # Memoir '44 obstacles on the board's state (issue 15: drawn, so "1 die" is explained)
+    "wire": dict(fill_color="#555555", fill_alpha=0.12, line_color="#444444", line_width=3.0,
+                 mark="asterisk", mark_size=10),
+    "sandbags": dict(fill_color="#a0522d", fill_alpha=0.15, line_color="#8b4513",
+                     line_width=5.0),
 }
 
 
@@ -397,6 +402,24 @@ window.addEventListener('keydown', (ev) => {
         cb = CustomJS(args=dict(fig=fig, bounds=list(self._bounds)), code=self._FIT_JS)
         fig.js_on_change("inner_width", cb)
         fig.js_on_change("inner_height", cb)
+
+    def add_guides(self, lines: Sequence[tuple[tuple[float, float], tuple[float, float]]],
+                   labels: Sequence[tuple[float, float, str]] = (), colour: str = "#333333",
+                   name: str = "guides") -> None:
+        """Fixed dashed lines and small labels drawn over the terrain (Memoir '44 sections)."""
+        fig = self.figure
+        src = ColumnDataSource(dict(x0=[a[0] for a, _ in lines], y0=[a[1] for a, _ in lines],
+                                    x1=[b[0] for _, b in lines], y1=[b[1] for _, b in lines]),
+                               name=f"{fig.name}-{name}")
+        r = fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=src, line_color=colour,
+                        line_width=2.5, line_dash="dashed", line_alpha=0.8)
+        fig.renderers.remove(r)
+        fig.renderers.insert(4, r)  # over the terrain, under highlights and counters
+        if labels:
+            fig.text(x=[x for x, _, _ in labels], y=[y for _, y, _ in labels],
+                     text=[t for _, _, t in labels], text_font_size="10pt",
+                     text_align="center", text_baseline="middle", text_color=colour,
+                     text_font_style="italic", name=f"{fig.name}-{name}-labels")
 
     def show_hexes(self, hexes: Sequence[Hex]) -> None:
         """Pan the map (keeping the zoom) so that the first of ``hexes`` is in view when none

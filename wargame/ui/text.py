@@ -194,3 +194,50 @@ LEGEND_MARKS: list[tuple[str, str]] = [
 ]
 
 UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
+
+# Memoir '44 command cards in our own words (short; from the pt-PT rulebook's card list,
+# M44 pp. 20-21): shown under each card of the hand
+CARD_TEXT: dict[str, str] = {
+    "recon": "Order 1 unit in this section. At the end of the turn draw two cards and keep one.",
+    "probe": "Order 2 units in this section.",
+    "attack": "Order 3 units in this section.",
+    "assault": "Order every unit in this section.",
+    "general_advance": "Order 2 units in each section: left, centre and right.",
+    "pincer_move": "Order 2 units on each flank (left and right).",
+    "recon_in_force": "Order 1 unit in each section.",
+    "air_power": "Strike up to 4 adjacent enemy hexes: 2 dice each for the Allies, 1 for the "
+                 "Axis; terrain gives no cover; unit symbols, grenades and stars hit.",
+    "ambush": "When an enemy unit attacks one of yours at close range, fire first; it fights "
+              "back only if it stays and survives.",
+    "armor_assault": "Order 4 armour units; in close combat they roll 1 extra die. No armour: "
+                     "order 1 unit.",
+    "artillery_bombard": "Order all artillery: move up to 3 hexes, or fire twice. No artillery: "
+                         "order 1 unit.",
+    "barrage": "Fire 4 dice at any one enemy unit, terrain ignored; unit symbols and grenades "
+               "hit, flags make it retreat.",
+    "behind_enemy_lines": "One infantry unit moves up to 3 hexes, fights with 1 extra die, then "
+                          "moves up to 3 more.",
+    "close_assault": "Every infantry and armour unit next to the enemy fights with 1 extra die, "
+                     "without moving first.",
+    "counter_attack": "Play the card your opponent just played (left and right swap).",
+    "dig_in": "Order 4 infantry units to dig in: each puts sandbags on its hex.",
+    "direct_from_hq": "Order any 4 units.",
+    "firefight": "Order 4 units not next to the enemy to fire without moving, with 1 extra die.",
+    "infantry_assault": "Order all infantry in one section: move 2 and fight, or move 3 "
+                        "without fighting.",
+    "medics_mechanics": "Pick one unit that lost figures: roll a die per card in your hand; each "
+                        "matching symbol or star brings a figure back.",
+    "move_out": "Order 4 infantry units. No infantry: order 1 unit.",
+    "finest_hour": "Roll a die per card in your hand: each symbol orders a unit of that kind, "
+                   "each star any unit; they fight with 1 extra die.",
+}
+
+MEMOIR_LEGEND: list[tuple[str, str]] = [
+    ("INF / ARM / ART", "infantry, armour, artillery; figures left / at the start"),
+    ("dashed lines", "the three sections: left flank, centre, right flank (as the Allied "
+                     "player sees them)"),
+    ("orange outline", "units ordered this turn"),
+    ("grey cross-hatched edge", "barbed wire: a unit entering stops; infantry on it rolls 1 "
+                                "die less"),
+    ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
+]
