@@ -442,6 +442,12 @@ class CampaignState(GameStore):
         if c.air:
             support.append(f"{c.air} air points")
         a = c.assessment
+        if a is None:  # before the defence answers: the odds as the attacker declared them
+            try:
+                a = s.preview_attack(c.target.id, tuple(c.attackers), tuple(c.artillery),
+                                     c.air)
+            except Exception:  # noqa: BLE001 - only a hint in the prompt
+                a = None
         ratio = getattr(a, "ratio", "?") if a is not None else "?"
         column = getattr(a, "column_label", "?") if a is not None else "?"
         return UI["defence_attack"].format(

@@ -160,7 +160,8 @@ UI.update({
     "end_phase_loses": "Ending the phase now loses {units} ({why}). Click End phase again "
                        "to confirm.",
     "end_phase_confirm": "End phase anyway",
-    "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column}.",
+    "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column} "
+                      "before your answer.",
     "at_sea": "At sea, off {beach}",
     "legend": "",
 })
