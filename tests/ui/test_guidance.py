@@ -79,6 +79,7 @@ def test_defence_prompt_names_the_attack_and_air_strike_needs_air(normandy_dash)
     assert d.attack.bomb_air.disabled  # 0 air points chosen
     d.attack.air.value = 3
     assert not d.attack.bomb_air.disabled
+    assert "Air-only strike: value 3, column" in d.attack.bomb_air.description  # odds first
     d.attack.air.value = 0
     d.attack.roll.clicks += 1
     assert d.model.s.pending.kind == "defence"

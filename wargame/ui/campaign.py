@@ -217,9 +217,9 @@ class AttackPanel(_View):
         self.roll = pn.widgets.Button(label="Roll the attack", color="danger",
                                       width=125)
         self.bomb_arty = pn.widgets.Button(label="Artillery only", width=125,
-                                           description="Artillery-only bombardment (8.0)")
+                                           description=UI["bombard_arty_help"])
         self.bomb_air = pn.widgets.Button(label="Air-only strike", width=125,
-                                          description="Air-only strike (6.2)")
+                                          description=UI["bombard_air_help"])
         self.result = pn.pane.HTML("", width=SIDE_W)
         self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
                                        name="distribution-source")
@@ -306,9 +306,28 @@ class AttackPanel(_View):
             self.bomb_air.disabled = amax == 0 or m.attack_air == 0
             self.bomb_arty.disabled = not m.attack_artillery
             self.roll.disabled = not m.attack_units
+            # issue 15: the odds of a bombardment before it is fired (on the buttons' tips)
+            self.bomb_arty.description = self._bombard_odds(False) or UI["bombard_arty_help"]
+            self.bomb_air.description = self._bombard_odds(True) or UI["bombard_air_help"]
         finally:
             self._updating = False
         self._preview()
+
+    def _bombard_odds(self, air: bool) -> str:
+        m = self.model
+        if any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target))):
+            return ""
+        try:
+            b = m.bombard_preview(air)
+        except Exception:  # noqa: BLE001 - a hint on a button; the engine decides on click
+            return ""
+        if b is None or b.column_label is None:
+            return ""
+        dist = sorted(b.distribution.items(), key=lambda kv: -kv[1])
+        odds = ", ".join(f"{r} {float(p):.0%}" for r, p in dist[:4])
+        return UI["bombard_odds"].format(
+            what=UI["bombard_air"] if air else UI["bombard_arty"], value=b.value,
+            column=b.column_label, odds=odds)
 
     def _preview(self) -> None:
         m = self.model

@@ -242,3 +242,11 @@ MEMOIR_LEGEND: list[tuple[str, str]] = [
                                 "die less"),
     ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
 ]
+
+UI.update({
+    "bombard_arty_help": "Artillery-only bombardment (8.0): tick artillery in range first.",
+    "bombard_air_help": "Air-only strike (6.2): choose air points first.",
+    "bombard_arty": "Artillery-only bombardment",
+    "bombard_air": "Air-only strike",
+    "bombard_odds": "{what}: value {value}, column {column}; {odds}",
+})
