@@ -95,3 +95,17 @@ def test_zones_of_engagement_on_land_only(normandy_dash):
     _, zoc = d.predictions()
     assert zoc and all(board[h].terrain != "sea" for h in zoc)
     assert Hex.from_id("2010") in board
+
+
+def test_in_a_notebook_the_map_fills_the_width_at_a_fixed_height(caplog):
+    """No page height to fill in a notebook cell: no stretch_both (Panel would stretch every
+    parent and the cell output would collapse to nothing)."""
+    import logging
+
+    import panel as pn
+
+    d = CampaignDashboard("demo", seed=1944)
+    assert not d.served and d.map.figure.sizing_mode == "stretch_width"
+    with caplog.at_level(logging.WARNING):
+        pn.panel(d).get_root()
+    assert "overridden to 'stretch_both'" not in caplog.text

@@ -61,6 +61,15 @@ CSS = """
 """
 
 
+NOTEBOOK_MAP_HEIGHT = 600
+
+
+def _served() -> bool:
+    """True inside a ``panel serve`` session (a browser window to fill), False in a notebook."""
+    doc = pn.state.curdoc
+    return doc is not None and getattr(doc, "session_context", None) is not None
+
+
 def status_words(status: str) -> str:
     """``"on_map (reduced)"`` -> "on the map (reduced)"."""
     head, _, rest = status.partition(" ")
@@ -688,7 +697,12 @@ class CampaignDashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
                                    computer=computer)
-        self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0), stretch=True)
+        # served: the map fills the window's height too; in a notebook cell (no height to
+        # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
+        self.served = _served()
+        self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0),
+                                     stretch="both" if self.served else "width",
+                                     height=None if self.served else NOTEBOOK_MAP_HEIGHT)
         self.map.on_click = self.model.select_hex
         self.message = MessageBar(self.model)
         self.unit_card = UnitCard(self.model)
@@ -727,7 +741,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
         map_box = pn.Column(self.map, sizing_mode="stretch_width", styles={
-            "height": MAP_HEIGHT_CSS, "min-height": "340px"})
+            "height": MAP_HEIGHT_CSS, "min-height": "340px"} if self.served else {})
         left = pn.Column(self.message, self.turn.header(), map_box,
                          sizing_mode="stretch_width", min_width=380)
         side = pn.Column(self.action_area, self.must_attack, self.reference,

@@ -152,7 +152,7 @@ class HexMap(pn.viewable.Viewer):
                  hexsides: Iterable[tuple[Hex, Hex, str]] = (),
                  roads: Iterable[tuple[Hex, Hex]] = (),
                  width: int | None = None, height: int | None = None,
-                 name: str = "hexmap", stretch: bool = False, **params: Any) -> None:
+                 name: str = "hexmap", stretch: str | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.layout = layout or Layout("flattop", 1.0)
         self.hexes = list(hexes)
@@ -162,13 +162,14 @@ class HexMap(pn.viewable.Viewer):
         self._build(list(hexsides), list(roads), width, height, name)
         self._scale_labels_with_zoom()
         self._listen_for_escape(name)
-        if stretch:
-            # the map fills the room it is given (the page decides the height: see
-            # campaign.MAP_HEIGHT_CSS); FIT_JS keeps hexes regular on every resize
-            self.figure.sizing_mode = "stretch_both"
+        if stretch in ("both", "width"):
+            # the map fills the room it is given: the width always; the height too when the
+            # page gives it one ("both": served, see campaign.MAP_HEIGHT_CSS), else the
+            # figure's own (a notebook cell has no height to fill); FIT_JS keeps hexes regular
+            self.figure.sizing_mode = f"stretch_{stretch}"
             self.figure.min_width, self.figure.min_height = 360, 300
             self._fit_on_resize()
-            self._pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both",
+            self._pane = pn.pane.Bokeh(self.figure, sizing_mode=f"stretch_{stretch}",
                                        min_height=300, min_width=360)
         else:
             self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
