@@ -444,7 +444,7 @@ class TurnPanel(_View):
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
-        self.info = pn.pane.HTML("", sizing_mode="stretch_width", min_width=200)
+        self.info = pn.pane.HTML("", sizing_mode="stretch_width", min_width=160)
         self.reference = pn.pane.HTML("", width=SIDE_W - 20)
         self.end = pn.widgets.Button(label="End phase", color="primary", width=110)
         self.undo = pn.widgets.Button(label="Undo", width=80)
@@ -583,7 +583,8 @@ class TurnPanel(_View):
 
     def header(self) -> pn.viewable.Viewable:
         return pn.Column(
-            pn.Row(self.info, self.end, self.undo, self.save, sizing_mode="stretch_width"),
+            pn.Row(self.info, self.end, self.undo, self.save, sizing_mode="stretch_width",
+                   styles={"flex-wrap": "wrap"}),
             pn.Row(self.end_warning, self.end_anyway, sizing_mode="stretch_width"),
             sizing_mode="stretch_width")
 
