@@ -91,7 +91,7 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
 
     # plan the attack on 0705 with artillery and 5 air points
     click_hex(page, "0705")
-    page.get_by_text("Attack on 0705").wait_for()
+    page.locator(".wg-attack-panel").filter(has_text=re.compile("Attack on .*0705")).wait_for()
     page.get_by_text("us-art-1 (4) in 0406").click()
     handle = page.locator(".noUi-handle").first
     handle.focus()
@@ -125,7 +125,7 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
     page.locator(".wg-decision").filter(has_text="advance into 0705").wait_for()
     page.get_by_role("button", name="Auto").click()
     wait_unit_at(page, "us-inf-1", "0705")
-    page.get_by_text("No decision pending.").wait_for()
+    page.locator(".wg-decision-panel").wait_for(state="hidden")
 
     # undo the advance
     page.get_by_role("button", name="Undo").click()
@@ -139,7 +139,9 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
     dl.value.save_as(path)
     data = json.loads(path.read_text())
     assert data["scenario"] == "demo" and len(data["actions"]) == 4
+    page.locator(".bk-tab").filter(has_text="New game").click()
     page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name=re.compile("Really start a new game")).click()
     page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
     wait_unit_at(page, "us-inf-1", "0405")
     page.locator("input[type=file]").set_input_files(str(path))
@@ -149,7 +151,7 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
 
     # answer and end the phase
     page.get_by_role("button", name="Auto").click()
-    page.get_by_text("No decision pending.").wait_for()
+    page.locator(".wg-decision-panel").wait_for(state="hidden")
     page.get_by_role("button", name="End phase").click()
     page.locator(".wg-phase").filter(has_text="Axis movement").wait_for()
     shot(page, "06-axis-movement")
@@ -179,6 +181,7 @@ def test_computer_opponent_plays_the_axis_turn(dashboard_server, wg_page):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{dashboard_server}?demo=1&seed={SEED}")
     wait_for_map(page)
+    page.locator(".bk-tab").filter(has_text="New game").click()
     page.locator("select").filter(has_text="the Axis").select_option(label="the Axis")
     page.locator(".wg-message").filter(has_text="The computer plays the Axis").wait_for()
     before = dict(zip(source_column(page, "hexmap-counters", "uid"),

@@ -264,7 +264,9 @@ def test_dashboard_views_follow_state():
     assert d.model.s.pending.kind == "advance"
     text = d.turn._save().getvalue()
     d.turn.new.clicks += 1
-    assert d.model.s.log == []
+    assert d.model.s.log != [] and d.turn.really.visible  # New game asks first (issue 15)
+    d.turn.really.clicks += 1
+    assert d.model.s.log == [] and not d.turn.really.visible
     d.turn.load.value = text.encode()
     assert d.model.s.pending.kind == "advance"
     assert "Turn <b>1</b>" in d.turn.info.object
@@ -391,6 +393,7 @@ def test_new_game_with_variant_rules_from_the_dashboard():
     d.turn.variants.value = ["bfn-19.1", "bfn-19.4"]
     d.turn.seed.value = 7
     d.turn.new.clicks += 1
+    d.turn.really.clicks += 1
     assert set(d.model.game.variants) == {"bfn-19.1", "bfn-19.4"}
     assert d.model.s.seed == 7
     saved = json.loads(d.model.save_json())

@@ -10,6 +10,7 @@ the downloaded file restores the same position. An unknown scenario id shows the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_memoir_flow(memoir_server, wg_page, tmp_path):
     wait_counter_at(page, unit.id, display_hex(dest).id)
     page.get_by_role("button", name="Undo").click()
     wait_counter_at(page, unit.id, display_hex(unit.hex).id)
-    page.get_by_text("Undone: move").first.wait_for()
+    page.get_by_text(re.compile("Undone: .* moves to row")).first.wait_for()
     page.locator(".m44-actions").filter(has_text=f"{len(engine.history)} actions").wait_for()
     assert page_positions(page) == engine_positions(engine)
 
@@ -108,7 +109,9 @@ def test_memoir_flow(memoir_server, wg_page, tmp_path):
     assert data["actions"] == engine.action_log
     assert data["fingerprint"] == json.loads(json.dumps(engine.fingerprint()))
     page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name=re.compile("Really start a new game")).click()
     page.locator(".m44-actions").filter(has_text="0 actions").wait_for()
+    page.locator(".m44-actions").filter(has_text="Seed 44,").wait_for(state="detached")
     page.get_by_text("phase play a card").first.wait_for()
     page.locator("input[type=file]").set_input_files(str(path))
     page.locator(".m44-message").filter(has_text="Game loaded").wait_for()

@@ -219,7 +219,9 @@ def test_memoir_dashboard_save_load_undo_widgets():
     dash.controls.undo.clicks += 1
     assert len(dash.store.state.action_log) == 7
     dash.new_button.clicks += 1
-    assert dash.store.state.action_log == []
+    assert dash.store.state.action_log != [] and dash.really.visible  # asks first (issue 15)
+    dash.really.clicks += 1
+    assert dash.store.state.action_log == [] and not dash.really.visible
     dash.controls.load.value = text.encode()
     assert dash.store.state.fingerprint() == fp and not dash.store.error
     assert "Game loaded" in dash.status.pane.object

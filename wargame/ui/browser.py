@@ -33,9 +33,10 @@ def wait_for_map(page: Any, name: str = "hexmap", timeout: float = 30000) -> Non
 
 
 def hex_pixel(page: Any, h: Hex | str, layout: Layout | None = None,
-              name: str = "hexmap") -> tuple[float, float]:
+              name: str = "hexmap", scroll: bool = True) -> tuple[float, float]:
     """Page pixel of a hex centre: Layout -> data coordinates -> the view's frame scales.
-    Scrolls the page first when the hex is outside the window."""
+    Scrolls the page first when the hex is outside the window (unless ``scroll`` is False:
+    to check where the hex is drawn now)."""
     h = Hex.from_id(h) if isinstance(h, str) else h
     x, y = (layout or Layout("flattop", 1.0)).to_xy(h)
     px, py = page.evaluate(
@@ -43,7 +44,8 @@ def hex_pixel(page: Any, h: Hex | str, layout: Layout | None = None,
             const v = Bokeh.index.find_one(fig);
             let r = v.canvas_view.el.getBoundingClientRect();
             let px = r.x + v.frame.x_scale.compute(x), py = r.y + v.frame.y_scale.compute(y);
-            if (py < 0 || py > window.innerHeight || px < 0 || px > window.innerWidth) {{
+            if ({'true' if scroll else 'false'} &&
+                (py < 0 || py > window.innerHeight || px < 0 || px > window.innerWidth)) {{
               // scrolled away (a button further down was clicked): bring the hex into view
               window.scrollBy(px - window.innerWidth / 2, py - window.innerHeight / 2);
               r = v.canvas_view.el.getBoundingClientRect();

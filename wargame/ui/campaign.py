@@ -22,14 +22,31 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import PHASE_NAMES
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
+from wargame.ui.describe import place_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.model import CampaignState
-from wargame.ui.text import PHASE_HELP, RESULT_WORDS, UI, result_words, type_letter
+from wargame.ui.store import new_seed
+from wargame.ui.text import (
+    LEGEND_COLOURS,
+    LEGEND_LETTERS,
+    LEGEND_MARKS,
+    PHASE_HELP,
+    RESULT_WORDS,
+    SIDE_WORDS,
+    STATUS_WORDS,
+    UI,
+    result_words,
+    type_letter,
+)
 
 __all__ = ["CampaignDashboard", "UnitCard", "ReinforcementPanel", "AttackPanel",
            "DecisionPanel", "TurnPanel", "LogPanel", "HistoryPanel"]
 
 SIDE_W = 430
+# the map's box: the window's height less the message bar and the phase line above it
+MAP_HEIGHT_CSS = "calc(100vh - 120px)"
+# the side column scrolls on its own: the action area at its top stays beside the map
+SIDE_STYLES = {"max-height": "100vh", "overflow-y": "auto", "overflow-x": "hidden"}
 CSS = """
 .wg-box {font-family: sans-serif; font-size: 13px; line-height: 1.35;}
 .wg-box h4 {margin: 2px 0 4px 0;}
@@ -39,7 +56,24 @@ CSS = """
 .wg-ok {color: #164d16;}
 .wg-rule {color: #666; font-size: 11px;}
 .wg-cur {background: #ffe98a; font-weight: bold;}
+.wg-shifts td, .wg-shifts th {padding: 0 4px; font-size: 11px;}
+.wg-box h4 {font-size: 14px;}
 """
+
+
+NOTEBOOK_MAP_HEIGHT = 600
+
+
+def _served() -> bool:
+    """True inside a ``panel serve`` session (a browser window to fill), False in a notebook."""
+    doc = pn.state.curdoc
+    return doc is not None and getattr(doc, "session_context", None) is not None
+
+
+def status_words(status: str) -> str:
+    """``"on_map (reduced)"`` -> "on the map (reduced)"."""
+    head, _, rest = status.partition(" ")
+    return STATUS_WORDS.get(head, head.replace("_", " ")) + (f" {rest}" if rest else "")
 
 
 def _esc(x: Any) -> str:
@@ -108,7 +142,8 @@ class UnitCard(_View):
             ("name", c["name"]), ("type", c["type"].replace("_", " ")),
             ("nation / side", f"{c['nation']} / {c['side']}"), ("division", c["division"]),
             ("attack-defence-movement", f"{c['attack']}-{c['defence']}-{c['movement']}"),
-            ("status", c["status"]), ("hex", c["hex"] or "-"),
+            ("status", status_words(c["status"])),
+            ("hex", place_name(m.s, c["hex"]) if c["hex"] else "-"),
         ]
         if c["range"]:
             rows.append(("artillery range", c["range"]))
@@ -189,13 +224,15 @@ class AttackPanel(_View):
                                         width=SIDE_W - 40)
         self.preview = pn.pane.HTML("", width=SIDE_W)
         self.roll = pn.widgets.Button(label="Roll the attack", color="danger",
-                                      width=180)
-        self.bomb_arty = pn.widgets.Button(label="Artillery-only bombardment", width=200)
-        self.bomb_air = pn.widgets.Button(label="Air-only strike", width=180)
+                                      width=125)
+        self.bomb_arty = pn.widgets.Button(label="Artillery only", width=125,
+                                           description=UI["bombard_arty_help"])
+        self.bomb_air = pn.widgets.Button(label="Air-only strike", width=125,
+                                          description=UI["bombard_air_help"])
         self.result = pn.pane.HTML("", width=SIDE_W)
         self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
                                        name="distribution-source")
-        fig = figure(x_range=FactorRange(factors=[]), height=170, width=SIDE_W - 10,
+        fig = figure(x_range=FactorRange(factors=[]), height=100, width=SIDE_W - 10,
                      toolbar_location=None, tools="", name="distribution",
                      y_axis_label="probability")
         fig.vbar(x="result", top="p", width=0.8, source=self.source, color="#6a8caf")
@@ -210,12 +247,12 @@ class AttackPanel(_View):
         self.roll.on_click(lambda e: self.model.declare_attack())
         self.bomb_arty.on_click(lambda e: self.model.bombard(air=False))
         self.bomb_air.on_click(lambda e: self.model.bombard(air=True))
+        self.arty_title = pn.pane.HTML(_box("<b>Artillery in range</b>"), margin=(0, 5))
         self._controls = pn.Column(
-            pn.pane.HTML(_box("<b>Attacking units</b>")), self.attackers,
-            pn.pane.HTML(_box("<b>Artillery in range</b>")), self.artillery, self.air,
-            self.preview, self.chart_pane, pn.Row(self.roll), pn.Row(self.bomb_arty,
-                                                                    self.bomb_air),
-            width=SIDE_W)
+            pn.pane.HTML(_box("<b>Attacking units</b>"), margin=(0, 5)), self.attackers,
+            self.arty_title, self.artillery,
+            self.air, self.preview, self.chart_pane,
+            pn.Row(self.roll, self.bomb_arty, self.bomb_air), width=SIDE_W)
 
     def _units(self, event) -> None:
         if not self._updating:
@@ -252,8 +289,8 @@ class AttackPanel(_View):
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
-            f"<h4>Attack on {target}</h4>Defenders: {names}<br>Terrain: {_esc(info.terrain)}"
-            + (f", {_esc(info.name)}" if info.name else ""))
+            f"<h4>Attack on {_esc(place_name(s, target))}</h4>Defenders: {names}; "
+            f"terrain: {_esc(info.terrain)}")
         eligible = m.eligible_attackers()
         arty = m.artillery_options()
         amax = m.air_max()
@@ -269,13 +306,37 @@ class AttackPanel(_View):
                 self.artillery.options = aopts
             if self.artillery.value != m.attack_artillery:
                 self.artillery.value = list(m.attack_artillery)
+            self.arty_title.visible = self.artillery.visible = bool(aopts)
             self.air.end = max(1, amax)
             self.air.value = min(m.attack_air, amax)
             self.air.disabled = amax == 0
             self.air.label = f"Air points (0-{amax}; {s.air_points.get(m.side, 0)} left this turn)"
+            # issue 15: buttons for what cannot be done are disabled
+            self.bomb_air.disabled = amax == 0 or m.attack_air == 0
+            self.bomb_arty.disabled = not m.attack_artillery
+            self.roll.disabled = not m.attack_units
+            # issue 15: the odds of a bombardment before it is fired (on the buttons' tips)
+            self.bomb_arty.description = self._bombard_odds(False) or UI["bombard_arty_help"]
+            self.bomb_air.description = self._bombard_odds(True) or UI["bombard_air_help"]
         finally:
             self._updating = False
         self._preview()
+
+    def _bombard_odds(self, air: bool) -> str:
+        m = self.model
+        if any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target))):
+            return ""
+        try:
+            b = m.bombard_preview(air)
+        except Exception:  # noqa: BLE001 - a hint on a button; the engine decides on click
+            return ""
+        if b is None or b.column_label is None:
+            return ""
+        dist = sorted(b.distribution.items(), key=lambda kv: -kv[1])
+        odds = ", ".join(f"{r} {float(p):.0%}" for r, p in dist[:4])
+        return UI["bombard_odds"].format(
+            what=UI["bombard_air"] if air else UI["bombard_arty"], value=b.value,
+            column=b.column_label, odds=odds)
 
     def _preview(self) -> None:
         m = self.model
@@ -307,9 +368,10 @@ class AttackPanel(_View):
             f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
-            f"{odds}<table><tr><th>shift</th><th>columns</th><th>rule</th></tr>{shifts}</table>"
-            f"<table class='wg-dist'><tr><th>result</th><th>probability</th><th></th></tr>"
-            f"{rows}</table>")
+            f"{odds}<table class='wg-shifts'><tr><th>shift</th><th>columns</th><th>rule</th></tr>"
+            f"{shifts}</table>"
+            f"<details><summary>Results in words</summary><table class='wg-dist'><tr>"
+            f"<th>result</th><th>probability</th><th></th></tr>{rows}</table></details>")
         results = [r for r, _ in dist]
         self.chart.x_range.factors = results
         self.source.data = dict(
@@ -317,7 +379,8 @@ class AttackPanel(_View):
             words=[result_words(r) for r in results], frac=[str(p) for _, p in dist])
 
     def __panel__(self):
-        return pn.Column(self.header, self._controls, self.result, width=SIDE_W)
+        return pn.Column(self.header, self._controls, self.result, width=SIDE_W,
+                         css_classes=["wg-attack-panel"])
 
 
 class DecisionPanel(_View):
@@ -348,10 +411,12 @@ class DecisionPanel(_View):
             self.info.object = _box(f"<h4>Decision</h4>{_esc(UI['no_decision'])}")
             self._controls.visible = False
             return
-        extra = " Purple hexes on the map are clickable." if d.kind in ("retreat", "advance") \
-            else ""
+        extra = " Click a purple hex on the map, or pick below." if m.retreat_targets() else ""
+        answers = m.attack_being_answered()
+        answers = f"<div class='wg-answers'>{_esc(answers)}</div>" if answers else ""
         self.info.object = _box(
-            f"<h4>Decision for the {_esc(d.side)} player</h4><div class='wg-decision'>"
+            f"<h4>Decision for the {_esc(SIDE_WORDS.get(d.side, d.side))} player</h4>"
+            f"{answers}<div class='wg-decision'>"
             f"{_esc(d.prompt)} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
         self._updating = True
@@ -363,27 +428,38 @@ class DecisionPanel(_View):
         self._controls.visible = bool(opts)  # none: another seat's decision (it only waits)
 
     def __panel__(self):
-        return pn.Column(self.info, self._controls, width=SIDE_W)
+        return pn.Column(self.info, self._controls, width=SIDE_W,
+                         css_classes=["wg-decision-panel"])
 
 
 class TurnPanel(_View):
     """Turn track with dates, phase, air points, heavy bombers, victory points, and the
-    game's commands (end phase, undo, save, load, new game, hidden values)."""
+    game's commands (end phase, undo, save, load, new game, hidden values).
 
-    fields = ("state", "computer")
+    Three parts: ``header`` (phase line, End phase, Undo, Save: always in view above the map),
+    ``game_tab`` (turn track, victory points, seed, heavy bombers, hidden values) and
+    ``setup_tab`` (new game with its confirm step, computer player, variants, load)."""
+
+    fields = ("state", "computer", "attack_target")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
-        self.info = pn.pane.HTML("", width=SIDE_W)
+        self.info = pn.pane.HTML("", sizing_mode="stretch_width", min_width=160)
+        self.reference = pn.pane.HTML("", width=SIDE_W - 20)
         self.end = pn.widgets.Button(label="End phase", color="primary", width=110)
         self.undo = pn.widgets.Button(label="Undo", width=80)
         self.save = pn.widgets.FileDownload(callback=self._save, filename="wargame-save.json",
                                             label="Save", color="default", width=90,
                                             embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
-        self.seed = pn.widgets.IntInput(label="Seed", width=110,
-                                        value=model.s.seed if model.seed_label() else 0)
+        # an empty seed: a fresh one per new game (new_seed); a typed seed repeats a game.
+        # Never the game's own seed here: in a room's seat it would reveal the dice to come.
+        self.seed = pn.widgets.IntInput(label="Seed (empty: new dice)", value=None,
+                                        placeholder=UI["seed_placeholder"], width=150)
         self.new = pn.widgets.Button(label="New game", width=100)
+        self.really = pn.widgets.Button(label=UI["new_game_confirm"], color="danger",
+                                        width=SIDE_W - 40, visible=False)
+        self.cancel = pn.widgets.Button(label=UI["new_game_cancel"], width=130, visible=False)
         self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
                                       width=240)
         self.computer = pn.widgets.Select(
@@ -392,8 +468,15 @@ class TurnPanel(_View):
         self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
                                                width=160)
         self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
-        self.end.on_click(lambda e: self.model.end_phase())
+        self.end_warning = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
+        self.end_anyway = pn.widgets.Button(label=UI["end_phase_confirm"], color="danger",
+                                            width=150, visible=False)
+        self.end.on_click(lambda e: self._end_phase())
+        self.end_anyway.on_click(lambda e: self._end_phase(confirmed=True))
         self.undo.on_click(lambda e: self.model.undo())
+        self.new.on_click(lambda e: self._ask_new(True))
+        self.cancel.on_click(lambda e: self._ask_new(False))
+        self.really.on_click(lambda e: self._new_game())
         # BFN 19 variant rules, chosen for the next new game (names with title and rule)
         from wargame.ui.model import variant_choices
 
@@ -407,12 +490,35 @@ class TurnPanel(_View):
             f"<div class='wg-rule'><b>{_esc(c['rule'])}</b> {_esc(c['title'])}: "
             f"{_esc(c['description'])}</div>" for c in choices)), width=SIDE_W - 20,
             visible=bool(choices))
-        self.new.on_click(lambda e: self.model.new_game(self.seed.value, list(self.variants.value)))
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
         self.computer.param.watch(self._computer, "value")
         self.carpet.on_click(self._carpet)
         self._carpet_row = pn.Row(self.carpet_target, self.carpet)
+
+    def _ask_new(self, ask: bool) -> None:
+        self.really.visible = ask
+        self.cancel.visible = ask
+
+    def _new_game(self) -> None:
+        self._ask_new(False)
+        seed = self.seed.value if self.seed.value is not None else new_seed()
+        self.model.new_game(int(seed), list(self.variants.value))
+
+    def _end_phase(self, confirmed: bool = False) -> None:
+        """End phase; when ending it now would lose units (e.g. landing units that could not
+        land), the first click only warns and a second button confirms."""
+        losses = [] if confirmed else self.model.end_phase_losses()
+        if losses:
+            names = ", ".join(self.model.game.units[u].name for u, _ in losses)
+            why = "; ".join(sorted({w for _, w in losses}))
+            self.end_warning.object = _box(
+                f"<div class='wg-warning wg-error'>"
+                f"{_esc(UI['end_phase_loses'].format(units=names, why=why))}</div>")
+            self.end_warning.visible = self.end_anyway.visible = True
+            return
+        self.end_warning.visible = self.end_anyway.visible = False
+        self.model.end_phase()
 
     def _save(self) -> io.StringIO:
         return io.StringIO(self.model.save_json())
@@ -450,10 +556,14 @@ class TurnPanel(_View):
                         for side, what, pts in vp["lines"] if pts)
         date = scn.turn_date(s.turn)
         self.info.object = _box(
-            f"<h4>{_esc(scn.title)}</h4>"
             f"<div class='wg-phase'>Turn <b>{s.turn}</b>{' (' + _esc(date) + ')' if date else ''}"
-            f": <b>{_esc(PHASE_NAMES[s.phase.value])}</b></div>"
-            f"<table class='wg-track'><tr>{''.join(track)}</tr></table>"
+            f": <b>{_esc(PHASE_NAMES[s.phase.value])}</b>. <span class='wg-rule'>Air points: "
+            f"Allied {s.air_points.get('allied', 0)}, Axis {s.air_points.get('axis', 0)}; "
+            f"VP Allied {vp['allied']}, Axis {vp['axis']}</span></div>")
+        self.reference.object = _box(
+            f"<h4>{_esc(scn.title)}</h4>"
+            f"<div style='overflow-x:auto;max-width:{SIDE_W - 30}px'><table class='wg-track'>"
+            f"<tr>{''.join(track)}</tr></table></div>"
             f"Air points left: Allied {s.air_points.get('allied', 0)}, Axis "
             f"{s.air_points.get('axis', 0)}{bombers}"
             f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
@@ -470,21 +580,31 @@ class TurnPanel(_View):
             self._updating = False
         self._carpet_row.visible = bool(targets)
         self.end.disabled = s.is_over
+        self.end_warning.visible = self.end_anyway.visible = False
 
-    def __panel__(self):
+    def header(self) -> pn.viewable.Viewable:
         return pn.Column(
-            self.info,
-            pn.Row(self.end, self.undo, self.save),
-            self._carpet_row,
-            pn.Row(self.seed, self.new),
+            pn.Row(self.info, self.end, self.undo, self.save, sizing_mode="stretch_width",
+                   styles={"flex-wrap": "wrap"}),
+            pn.Row(self.end_warning, self.end_anyway, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width")
+
+    def game_tab(self) -> pn.viewable.Viewable:
+        return pn.Column(self.reference, self._carpet_row, self.hide, width=SIDE_W - 10)
+
+    def setup_tab(self) -> pn.viewable.Viewable:
+        return pn.Column(
+            pn.Row(self.seed, self.new), self.really, self.cancel,
             self.computer,
             self.variants,
             pn.Card(self.variant_help, title="About the variants", collapsed=True,
-                    width=SIDE_W - 10, visible=self.variants.visible),
+                    width=SIDE_W - 20, visible=self.variants.visible),
             pn.Row(pn.pane.HTML(_box("Load a save:")), self.load),
-            self.hide,
-            width=SIDE_W,
+            width=SIDE_W - 10,
         )
+
+    def __panel__(self):
+        return pn.Column(self.header(), self.game_tab(), self.setup_tab(), width=SIDE_W)
 
 
 class LogPanel(_View):
@@ -494,8 +614,7 @@ class LogPanel(_View):
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
-        self.pane = pn.pane.HTML("", sizing_mode="stretch_width", max_height=260,
-                                 styles={"overflow-y": "auto"})
+        self.pane = pn.pane.HTML("", width=SIDE_W - 20)
         self._key: tuple | None = None
 
     def refresh(self) -> None:
@@ -552,6 +671,19 @@ class HistoryPanel(_View):
         return pn.Column(self.pane, self.overlay, width=SIDE_W)
 
 
+def legend_html() -> str:
+    """Letters, colours and marks of the map, in words (the Legend tab)."""
+    letters = "".join(f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
+                      for k, v in LEGEND_LETTERS)
+    colours = "".join(
+        f"<tr><td><span style='display:inline-block;width:18px;height:12px;"
+        f"background:{c};border:1px solid #333'></span></td><td>{_esc(n)}</td></tr>"
+        for n, c in LEGEND_COLOURS)
+    marks = "".join(f"<tr><td>{_esc(k)}</td><td>{_esc(v)}</td></tr>" for k, v in LEGEND_MARKS)
+    return _box(f"<h4>Counters</h4><table>{letters}</table><h4>Colours</h4>"
+                f"<table>{colours}</table><h4>Marks on the map</h4><table>{marks}</table>")
+
+
 # the store fields the map's counters and highlights show
 COUNTER_FIELDS = ("state", "selected_unit", "hide_enemy")
 HIGHLIGHT_FIELDS = ("state", "selected_unit", "selected_hex", "reinforcement", "attack_target",
@@ -568,7 +700,12 @@ class CampaignDashboard(pn.viewable.Viewer):
         # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats)
         self.model = model or CampaignState(game_or_scenario_id, seed=seed, variants=variants,
                                             computer=computer)
-        self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0))
+        # served: the map fills the window's height too; in a notebook cell (no height to
+        # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
+        self.served = _served()
+        self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0),
+                                     stretch="both" if self.served else "width",
+                                     height=None if self.served else NOTEBOOK_MAP_HEIGHT)
         self.map.on_click = self.model.select_hex
         self.message = MessageBar(self.model)
         self.unit_card = UnitCard(self.model)
@@ -585,18 +722,69 @@ class CampaignDashboard(pn.viewable.Viewer):
             watched |= set(v.fields)
         self.model.param.watch(self._changed, sorted(watched))
         self.refresh()
-        self._layout = pn.Row(
-            pn.Column(self.message, self.map, self.log, width=self.map.figure.width + 20),
-            pn.Column(self.turn, self.decision, self.attack, self.unit_card,
-                      self.reinforcements, self.history, width=SIDE_W + 10),
-        )
+        self.map.on_escape = self.model.deselect
+        self._layout = self._build_layout()
+
+    def _build_layout(self) -> pn.viewable.Viewable:
+        """Map left (filling the width and the window's height), the panel you act in right
+        of it, at the top, switching with the phase (``_arrange``); reference material in
+        tabs below it; the log under the map."""
+        self._act = {"decision": self.decision.__panel__(), "attack": self.attack.__panel__(),
+                     "unit": self.unit_card.__panel__(),
+                     "reinforcements": self.reinforcements.__panel__()}
+        self.action_area = pn.Column(*self._act.values(), width=SIDE_W,
+                                     css_classes=["wg-action"])
+        self.must_attack = pn.pane.HTML("", width=SIDE_W, visible=False)
+        self.reference = pn.Tabs(
+            ("Game", self.turn.game_tab()), ("Log", self.log.__panel__()),
+            ("New game", self.turn.setup_tab()),
+            ("History", self.history.__panel__()), ("Legend", pn.pane.HTML(legend_html(),
+                                                                              width=SIDE_W - 20)),
+            width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
+        # the map takes the height the message bar and the phase line leave (the page's
+        # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
+        map_box = pn.Column(self.map, sizing_mode="stretch_width", styles={
+            "height": MAP_HEIGHT_CSS, "min-height": "340px"} if self.served else {})
+        left = pn.Column(self.message, self.turn.header(), map_box,
+                         sizing_mode="stretch_width", min_width=380)
+        side = pn.Column(self.action_area, self.must_attack, self.reference,
+                         width=SIDE_W + 10, styles=SIDE_STYLES)
+        self._arrange()
+        return pn.Row(left, side, sizing_mode="stretch_width", css_classes=["wg-dashboard"])
+
+    def _arrange(self) -> None:
+        """Show in the action area what the phase needs: the decision when one is pending;
+        the attack planner in a combat phase; the unit card and the reinforcements in a
+        movement phase; and the units that must still attack, marked on the map too."""
+        act = getattr(self, "_act", None)
+        if act is None:
+            return
+        m = self.model
+        s = m.s
+        pending = s.pending is not None
+        act["decision"].visible = pending
+        act["attack"].visible = not pending and s.phase.is_combat
+        act["unit"].visible = not pending and not (s.phase.is_combat and m.attack_target)
+        act["reinforcements"].visible = not pending and s.phase.is_movement
+        must = m.must_attack_units()
+        if must:
+            names = ", ".join(_esc(m.game.units[u].name) for u in must)
+            self.must_attack.object = _box(
+                f"<details class='wg-must-attack'><summary class='wg-error'>"
+                f"{_esc(UI['must_attack'].format(n=len(must)))}</summary>{names}</details>")
+        self.must_attack.visible = bool(must)
+        if pending:
+            self.map.show_hexes([Hex.from_id(h) for h in m.retreat_targets()])
 
     # ------------------------------------------------------------------ map rendering
     def counters(self) -> list[Counter]:
         m = self.model
         s = m.s
+        must = set(m.must_attack_units())
         out = []
-        for h, uids in sorted(s.occupancy().items()):
+
+        def counter(h: Hex, uids: list[str], at: tuple[float, float] | None = None,
+                    mark: str = "") -> Counter:
             top = m.selected_unit if m.selected_unit in uids else uids[0]
             d = m.game.units[top]
             us = s.units[top]
@@ -604,10 +792,41 @@ class CampaignDashboard(pn.viewable.Viewer):
                 values = "?-?-?"
             else:
                 values = f"{s.attack_of(top)}-{s.defence_of(top)}-{d.movement}"
-            out.append(Counter(h, top, type_letter(d.type), values,
-                               NATION_COLOURS.get(d.nation, "#cccccc"), us.reduced, len(uids),
-                               d.side, d.name))
+            if not mark and any(u in must for u in uids):
+                mark = "must_attack"
+            titles = tuple(self._stack_title(u) for u in uids)
+            return Counter(h, top, type_letter(d.type), values,
+                           NATION_COLOURS.get(d.nation, "#cccccc"), us.reduced, len(uids),
+                           d.side, d.name, at=at, mark=mark, stack_titles=titles)
+
+        for h, uids in sorted(s.occupancy().items()):
+            out.append(counter(h, uids))
+        # issue 15: units at sea drawn off the beach they land on
+        for h, uids in sorted(m.at_sea().items()):
+            out.append(counter(h, uids, at=self._offshore(h),
+                               mark="must_attack" if any(u in must for u in uids) else "at_sea"))
         return out
+
+    def _stack_title(self, uid: str) -> str:
+        m = self.model
+        d = m.game.units[uid]
+        values = "?" if m.hidden(uid) else f"{m.s.attack_of(uid)}-{m.s.defence_of(uid)}-" \
+                                           f"{d.movement}"
+        sea = " (at sea)" if m.s.units[uid].status == "at_sea" else ""
+        return f"{d.name} {values}{sea}"
+
+    def _offshore(self, h: Hex) -> tuple[float, float]:
+        """A point off the beach ``h``: two thirds of the way to its first sea neighbour
+        (or the neighbour off the map), so the counter sits in the water by its beach."""
+        board = self.model.game.board.hexes
+        lay = self.map.layout
+        x, y = lay.to_xy(h)
+        for n in h.neighbours():
+            info = board.get(n)
+            if info is None or info.terrain == "sea":
+                nx, ny = lay.to_xy(n)
+                return x + 0.7 * (nx - x), y + 0.7 * (ny - y)
+        return x - 0.5 * lay.size, y - 0.6 * lay.size
 
     def highlights(self) -> list[Highlight]:
         m = self.model
@@ -625,10 +844,10 @@ class CampaignDashboard(pn.viewable.Viewer):
                     label = "" if not labelled else f"{left:g}" if not r.engaged else f"{left:g}!"
                     out.append(Highlight(h, "reach", HexMap.reach_colour(left / max(mp, 1)),
                                          label))
-                out += [Highlight(h, "zoc") for h in m.enemy_zoc()]
+                out += [Highlight(h, "zoc") for h in self._land_zoc()]
             if m.reinforcement:
                 out += [Highlight(h, "entry") for h in m.entry_hexes()]
-                out += [Highlight(h, "zoc") for h in m.enemy_zoc()]
+                out += [Highlight(h, "zoc") for h in self._land_zoc()]
         if m.attack_target and s.pending is None:
             out.append(Highlight(Hex.from_id(m.attack_target), "target"))
             for u in m.attack_units:
@@ -662,6 +881,7 @@ class CampaignDashboard(pn.viewable.Viewer):
             for v in self.views:
                 if due(v.fields):
                     v.refresh()
+            self._arrange()
         if due(("state",)):
             self._schedule_predictions()
 
@@ -716,7 +936,13 @@ class CampaignDashboard(pn.viewable.Viewer):
                 left = max(0.0, (2 * mp - r.cost) / 2)
                 rows.append((h, left / max(mp, 1), left, bool(r.engaged)))
             out[us.hex.id] = rows
-        return out, m.enemy_zoc()
+        return out, self._land_zoc()
+
+    def _land_zoc(self) -> set[Hex]:
+        """Enemy zones of engagement on land only (none drawn at sea)."""
+        board = self.model.game.board.hexes
+        return {h for h in self.model.enemy_zoc()
+                if h in board and board[h].terrain != "sea"}
 
     def click(self, hex_id: str) -> None:
         """Same path as a click on the map (for notebooks and tests)."""

@@ -53,6 +53,12 @@ FEATURE_MARKS: dict[str, tuple[str, str]] = {
     "maquis": ("diamond", "#2d6a2d"),
 }
 
+# counter mark -> (edge colour, edge width)
+COUNTER_MARKS: dict[str, tuple[str, float]] = {
+    "must_attack": ("#d00000", 4.0),
+    "at_sea": ("#1f4fbf", 2.5),
+}
+
 NATION_COLOURS: dict[str, str] = {
     "german": "#9aa39a",
     "american": "#a9bf72",
@@ -66,8 +72,9 @@ NATION_COLOURS: dict[str, str] = {
 # marker drawn at the hex centre (zones of engagement: a red cross)
 HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
     "reach": dict(fill_alpha=0.55, line_color="#1b6e1b", line_width=1.0),
-    "zoc": dict(fill_color="#d62728", fill_alpha=0.0, line_color="#d62728", line_width=1.0,
-                mark="x"),
+    # drawn lightly: a small thin cross, no outline (issue 15: they covered the map)
+    "zoc": dict(fill_color="#d62728", fill_alpha=0.0, line_color="#d62728", line_width=0.0,
+                mark="x", mark_size=8),
     "entry": dict(fill_color="#1f77b4", fill_alpha=0.35, line_color="#1f77b4", line_width=3.0),
     "target": dict(fill_color="#d62728", fill_alpha=0.25, line_color="#b00000", line_width=4.0),
     "attacker": dict(fill_color="#ff7f0e", fill_alpha=0.2, line_color="#ff7f0e", line_width=3.0),
@@ -77,6 +84,11 @@ HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
     "selected": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#e6b800", line_width=4.0),
     "history": dict(fill_color="#ffd700", fill_alpha=0.0, line_color="#c8102e", line_width=3.0,
                     mark="asterisk"),
+    # Memoir '44 obstacles on the board's state (issue 15: drawn, so "1 die" is explained)
+    "wire": dict(fill_color="#555555", fill_alpha=0.12, line_color="#444444", line_width=3.0,
+                 mark="asterisk", mark_size=10),
+    "sandbags": dict(fill_color="#a0522d", fill_alpha=0.15, line_color="#8b4513",
+                     line_width=5.0),
 }
 
 
@@ -100,6 +112,9 @@ class Counter:
     stack: int = 1
     side: str = ""
     title: str = ""
+    at: tuple[float, float] | None = None  # drawn here instead of the hex centre (at sea)
+    mark: str = ""  # "must_attack": a red ring; "at_sea": a dashed blue edge
+    stack_titles: tuple[str, ...] = ()  # every unit of the stack, for the tooltip
 
 
 @dataclass(frozen=True)
@@ -127,6 +142,7 @@ class HexMap(pn.viewable.Viewer):
     """
 
     on_click = param.Callable(default=None, doc="called with the clicked hex id")
+    on_escape = param.Callable(default=None, doc="called when Esc is pressed on the page")
 
     # points-left labels are written on reachable hexes only when there are few of them: a
     # long move is read from the shading (and 300 labels cost a third of a repaint)
@@ -136,7 +152,7 @@ class HexMap(pn.viewable.Viewer):
                  hexsides: Iterable[tuple[Hex, Hex, str]] = (),
                  roads: Iterable[tuple[Hex, Hex]] = (),
                  width: int | None = None, height: int | None = None,
-                 name: str = "hexmap", **params: Any) -> None:
+                 name: str = "hexmap", stretch: str | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.layout = layout or Layout("flattop", 1.0)
         self.hexes = list(hexes)
@@ -144,7 +160,19 @@ class HexMap(pn.viewable.Viewer):
         self.clicks = 0
         self._clicked = False
         self._build(list(hexsides), list(roads), width, height, name)
-        self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
+        self._scale_labels_with_zoom()
+        self._listen_for_escape(name)
+        if stretch in ("both", "width"):
+            # the map fills the room it is given: the width always; the height too when the
+            # page gives it one ("both": served, see campaign.MAP_HEIGHT_CSS), else the
+            # figure's own (a notebook cell has no height to fill); FIT_JS keeps hexes regular
+            self.figure.sizing_mode = f"stretch_{stretch}"
+            self.figure.min_width, self.figure.min_height = 360, 300
+            self._fit_on_resize()
+            self._pane = pn.pane.Bokeh(self.figure, sizing_mode=f"stretch_{stretch}",
+                                       min_height=300, min_width=360)
+        else:
+            self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -255,7 +283,8 @@ class HexMap(pn.viewable.Viewer):
                     source=ColumnDataSource(dict(x0=rx0, y0=ry0, x1=rx1, y1=ry1)))
         # names
         named = [(s.name, x, y) for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name]
-        fig.text(x="x", y="y", text="t", text_font_size="8pt", text_align="center",
+        self.names_renderer = fig.text(
+                 x="x", y="y", text="t", text_font_size="8pt", text_align="center",
                  text_baseline="top", text_color="#222", text_font_style="bold",
                  source=ColumnDataSource(dict(
                      t=[n for n, _, _ in named], x=[x for _, x, _ in named],
@@ -266,9 +295,11 @@ class HexMap(pn.viewable.Viewer):
                      source=self.highlight_source, fill_color="fill", fill_alpha="fill_alpha",
                      line_color="line", line_width="line_width")
         fig.scatter(x="x", y="y", marker="mark", size="mark_size", line_color="line",
-                    fill_color="line", line_width=2, source=self.highlight_source)
+                    fill_color="line", line_width=1.5, line_alpha=0.7,
+                    source=self.highlight_source)
         self.label_source = ColumnDataSource(dict(x=[], y=[], t=[]), name=f"{name}-labels")
-        fig.text(x="x", y="y", text="t", text_font_size="9pt", text_align="center",
+        self.reach_label_renderer = fig.text(
+                 x="x", y="y", text="t", text_font_size="9pt", text_align="center",
                  text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
                  source=self.label_source)
         # counters
@@ -280,20 +311,130 @@ class HexMap(pn.viewable.Viewer):
         # a reduced (flipped) counter: paler, with a diagonal stripe
         fig.segment(x0="sx0", y0="sy0", x1="sx1", y1="sy1", line_color="#555",
                     line_width=2, line_alpha="stripe", source=self.counter_source)
-        fig.text(x="x", y="ytop", text="letter", source=self.counter_source,
+        self.letter_renderer = fig.text(
+                 x="x", y="ytop", text="letter", source=self.counter_source,
                  text_font_size="8pt", text_align="center", text_baseline="middle",
                  text_font_style="bold", text_color="#111")
-        fig.text(x="x", y="ybottom", text="values", source=self.counter_source,
+        self.values_renderer = fig.text(
+                 x="x", y="ybottom", text="values", source=self.counter_source,
                  text_font_size="8pt", text_align="center", text_baseline="middle",
                  text_color="#111")
         self.badge_source = ColumnDataSource(dict(x=[], y=[], n=[]), name=f"{name}-badges")
         fig.circle(x="x", y="y", radius=0.22 * lay.size, source=self.badge_source,
                    fill_color="#222", line_color="white")
-        fig.text(x="x", y="y", text="n", source=self.badge_source, text_font_size="7pt",
+        self.badge_renderer = fig.text(
+                 x="x", y="y", text="n", source=self.badge_source, text_font_size="7pt",
                  text_align="center", text_baseline="middle", text_color="white")
         self.figure = fig
+        self._bounds = (x0, x1, y0, y1)
         self.hex_source.selected.on_change("indices", self._on_indices)
         self._build_prediction(name)
+
+    # ------------------------------------------------------------------ zoom and resize
+    # font size per text layer, as a fraction of one hex's size in screen pixels, and the
+    # smallest size drawn (px): the labels grow when the map is zoomed in or made wider
+    LABEL_SCALE: dict[str, tuple[float, float]] = {
+        "letter": (0.34, 8.0), "values": (0.30, 8.0), "badge": (0.26, 7.0),
+        "names": (0.26, 8.0), "reach": (0.30, 8.0)}
+    _LABELS_JS = """
+const w = fig.inner_width, span = fig.x_range.end - fig.x_range.start;
+if (!(w > 0) || !(span > 0)) return;
+const hexpx = size * w / span;
+for (const [k, r] of Object.entries(renderers)) {
+  const [f, lo] = scale[k];
+  const px = Math.max(lo, Math.min(64, f * hexpx)).toFixed(1) + 'px';
+  const cur = r.glyph.text_font_size;
+  if (!cur || cur.value !== px) r.glyph.text_font_size = {value: px};
+}
+"""
+    _FIT_JS = """
+const w = fig.inner_width, h = fig.inner_height;
+if (!(w > 0) || !(h > 0)) return;
+if (fig.__wg_fit && fig.__wg_fit[0] === w && fig.__wg_fit[1] === h) return;
+fig.__wg_fit = [w, h];
+const [x0, x1, y0, y1] = bounds;
+const k = Math.min(w / (x1 - x0), h / (y1 - y0));
+const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, hw = w / k / 2, hh = h / k / 2;
+fig.x_range.setv({start: cx - hw, end: cx + hw, reset_start: cx - hw, reset_end: cx + hw});
+fig.y_range.setv({start: cy - hh, end: cy + hh, reset_start: cy - hh, reset_end: cy + hh});
+"""
+
+    def _scale_labels_with_zoom(self) -> None:
+        """Counter letters and values, place names and badges drawn at a size tied to the
+        plot's range (a CustomJS on the x range and the plot's width)."""
+        fig = self.figure
+        renderers = {"letter": self.letter_renderer, "values": self.values_renderer,
+                     "badge": self.badge_renderer, "names": self.names_renderer,
+                     "reach": self.reach_label_renderer}
+        cb = CustomJS(args=dict(fig=fig, renderers=renderers, scale=self.LABEL_SCALE,
+                                size=self.layout.size), code=self._LABELS_JS)
+        fig.x_range.js_on_change("start", cb)
+        fig.x_range.js_on_change("end", cb)
+        fig.js_on_change("inner_width", cb)
+
+    _ESC_JS = """
+if (window.__wg_esc && window.__wg_esc.includes(src.id)) return;
+window.__wg_esc = (window.__wg_esc || []).concat([src.id]);
+window.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Escape') return;
+  const t = ev.target && ev.target.tagName;
+  if (t === 'INPUT' || t === 'TEXTAREA' || t === 'SELECT') return;
+  src.data = {n: [(src.data.n[0] || 0) + 1]};
+});
+"""
+
+    def _listen_for_escape(self, name: str) -> None:
+        """Esc anywhere on the page (not while typing) calls ``on_escape`` on the server: a
+        key listener installed once when the plot is first laid out, counting presses in a
+        tiny data source that syncs back."""
+        self.escape_source = ColumnDataSource(dict(n=[0]), name=f"{name}-esc")
+        self.figure.js_on_change("inner_width", CustomJS(args=dict(src=self.escape_source),
+                                                         code=self._ESC_JS))
+        self.escape_source.on_change("data", self._on_escape)
+
+    def _on_escape(self, attr: str, old: Any, new: Any) -> None:
+        if self.on_escape is not None:
+            self.on_escape()
+
+    def _fit_on_resize(self) -> None:
+        """The whole map in view, hexes regular, whenever the plot's size changes."""
+        fig = self.figure
+        fig.match_aspect = False
+        cb = CustomJS(args=dict(fig=fig, bounds=list(self._bounds)), code=self._FIT_JS)
+        fig.js_on_change("inner_width", cb)
+        fig.js_on_change("inner_height", cb)
+
+    def add_guides(self, lines: Sequence[tuple[tuple[float, float], tuple[float, float]]],
+                   labels: Sequence[tuple[float, float, str]] = (), colour: str = "#333333",
+                   name: str = "guides") -> None:
+        """Fixed dashed lines and small labels drawn over the terrain (Memoir '44 sections)."""
+        fig = self.figure
+        src = ColumnDataSource(dict(x0=[a[0] for a, _ in lines], y0=[a[1] for a, _ in lines],
+                                    x1=[b[0] for _, b in lines], y1=[b[1] for _, b in lines]),
+                               name=f"{fig.name}-{name}")
+        r = fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=src, line_color=colour,
+                        line_width=2.5, line_dash="dashed", line_alpha=0.8)
+        fig.renderers.remove(r)
+        fig.renderers.insert(4, r)  # over the terrain, under highlights and counters
+        if labels:
+            fig.text(x=[x for x, _, _ in labels], y=[y for _, y, _ in labels],
+                     text=[t for _, _, t in labels], text_font_size="10pt",
+                     text_align="center", text_baseline="middle", text_color=colour,
+                     text_font_style="italic", name=f"{fig.name}-{name}-labels")
+
+    def show_hexes(self, hexes: Sequence[Hex]) -> None:
+        """Pan the map (keeping the zoom) so that the first of ``hexes`` is in view when none
+        of them is (a decision asks for them)."""
+        if not hexes:
+            return
+        xr, yr = self.figure.x_range, self.figure.y_range
+        pts = [self.layout.to_xy(h) for h in hexes]
+        if any(xr.start <= x <= xr.end and yr.start <= y <= yr.end for x, y in pts):
+            return
+        x, y = pts[0]
+        hw, hh = (xr.end - xr.start) / 2, (yr.end - yr.start) / 2
+        xr.update(start=x - hw, end=x + hw)
+        yr.update(start=y - hh, end=y + hh)
 
     # ------------------------------------------------------------------ click prediction
     _PREDICT_JS = """
@@ -326,7 +467,7 @@ const add = (k, kind, fill, st) => {
   out.q.push(S.q[k]); out.r.push(S.r[k]); out.x.push(S.x[k]); out.y.push(S.y[k]);
   out.kind.push(kind); out.fill.push(fill); out.fill_alpha.push(st.fill_alpha);
   out.line.push(st.line_color); out.line_width.push(st.line_width);
-  out.mark.push(st.mark || 'dot'); out.mark_size.push(st.mark ? 14 : 0); };
+  out.mark.push(st.mark || 'dot'); out.mark_size.push(st.mark ? (st.mark_size || 14) : 0); };
 const lx = [], ly = [], lt = [];
 for (const j of rows) {
   const k = P.idx[j];
@@ -428,7 +569,7 @@ lab.change.emit();
         units_text: dict[str, list[str]] = {}
         cw, ch = self._counter_size
         for c in counters:
-            x, y = lay.to_xy(c.hex)
+            x, y = c.at if c.at is not None else lay.to_xy(c.hex)
             data["x"].append(x)
             data["y"].append(y)
             data["ytop"].append(y + 0.22 * ch)
@@ -444,11 +585,12 @@ lab.change.emit();
             data["sx1"].append(x + 0.45 * cw)
             data["sy1"].append(y + 0.45 * ch)
             sel = c.uid == selected
-            data["edge"].append("#e6b800" if sel else "#222")
-            data["lw"].append(3.0 if sel else 1.0)
+            edge, lw = COUNTER_MARKS.get(c.mark, ("#222", 1.0))
+            data["edge"].append("#e6b800" if sel else edge)
+            data["lw"].append(3.0 if sel else lw)
             data["hex"].append(c.hex.id)
             data["title"].append(c.title)
-            units_text.setdefault(c.hex.id, []).append(c.title or c.uid)
+            units_text.setdefault(c.hex.id, []).extend(c.stack_titles or (c.title or c.uid,))
             if c.stack > 1:
                 badges["x"].append(x + 0.5 * cw)
                 badges["y"].append(y + 0.5 * ch)
@@ -474,7 +616,7 @@ lab.change.emit();
             data["x"].append(hx)
             data["y"].append(hy)
             data["mark"].append(style.get("mark") or "dot")
-            data["mark_size"].append(14 if style.get("mark") else 0)
+            data["mark_size"].append(style.get("mark_size", 14) if style.get("mark") else 0)
             data["kind"].append(h.kind)
             data["fill"].append(h.fill or style.get("fill_color", "#ffffff"))
             data["fill_alpha"].append(style.get("fill_alpha", 0.3))

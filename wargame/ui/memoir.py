@@ -30,9 +30,13 @@ from wargame.memoir import (
     card,
     scenario_ids,
 )
+from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario
+from wargame.ui.describe import describe_action
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
+from wargame.ui.store import new_seed
+from wargame.ui.text import CARD_TEXT, MEMOIR_LEGEND, SIDE_WORDS, UI
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
@@ -41,11 +45,37 @@ SIDE_COLOUR = {AXIS: "#9aa39a", ALLIES: "#a9bf72"}
 TERRAIN_TO_STYLE = {"plain": "open", "woods": "woods", "hills": "hill", "buildings": "city",
                     "hedgerow": "bocage", "river": "sea", "ocean": "sea", "beach": "rough",
                     "mountain": "mountain"}
-FACE_SYMBOL = {"infantry": "🪖", "armor": "🛡", "grenade": "💥", "flag": "⚑", "star": "★"}
+# dice faces drawn as small SVG shapes (no emoji font needed): a helmet, a tank, a grenade, a
+# flag, a star on a white die
+_FACE_SHAPES = {
+    "infantry": "<path d='M7 21 A9 9 0 0 1 25 21 Z' fill='#3a5a2a'/>"
+                "<rect x='5' y='21' width='22' height='3' rx='1' fill='#3a5a2a'/>",
+    "armor": "<rect x='5' y='17' width='22' height='7' rx='3' fill='#4a4a4a'/>"
+             "<rect x='11' y='11' width='10' height='6' rx='1' fill='#4a4a4a'/>"
+             "<rect x='21' y='13' width='8' height='2' fill='#4a4a4a'/>",
+    "grenade": "<ellipse cx='16' cy='19' rx='7' ry='8' fill='#2f4f2f'/>"
+               "<rect x='13' y='7' width='6' height='5' fill='#555'/>"
+               "<path d='M19 9 L25 13' stroke='#555' stroke-width='2'/>",
+    "flag": "<path d='M9 6 L9 27' stroke='#222' stroke-width='2'/>"
+            "<path d='M10 7 L25 11 L10 16 Z' fill='#c0392b'/>",
+    "star": "<path d='M16 5 L19 13 L27 13 L21 18 L23 26 L16 21 L9 26 L11 18 L5 13 L13 13 Z' "
+            "fill='#d4a017'/>",
+}
+
+
+def face_svg(face: str, size: int = 30) -> str:
+    """One die face as inline SVG (unknown faces: a question mark)."""
+    shape = _FACE_SHAPES.get(face, "<text x='16' y='22' font-size='16' text-anchor='middle'>"
+                                   "?</text>")
+    return (f"<svg class='m44-die' width='{size}' height='{size}' viewBox='0 0 32 32' "
+            f"role='img' aria-label='{_esc(face)}'><title>{_esc(face)}</title>"
+            f"<rect x='1' y='1' width='30' height='30' rx='6' fill='#fff' stroke='#333' "
+            f"stroke-width='1.5'/>{shape}</svg>")
 # The shared HexMap names hexes by four-digit ids, which need q >= 0: Memoir's axial q starts
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 5
 SIDE_W = 420
+SECTION_WORDS = {"left": "left flank", "center": "centre", "right": "right flank"}
 
 
 def display_hex(h: Hex) -> Hex:
@@ -182,15 +212,21 @@ class HandView(_View):
         items: list[Any] = []
         for side in shown:
             items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
-            for _cid, title, plays in st.hand(side):
+            for cid, title, plays in st.hand(side):
+                about = CARD_TEXT.get(card(cid).name, "")
+                about = f"<div class='m44-card-text' style='color:#555;font-size:11px'>" \
+                        f"{_esc(about)}</div>" if about else ""
                 if not plays or s.pending or s.phase != "card":
-                    items.append(pn.pane.HTML(f"<span style='color:#777'>{_esc(title)}</span>"))
+                    items.append(pn.pane.HTML(
+                        f"<span style='color:#777'>{_esc(title)}</span>{about}", margin=(0, 5)))
                     continue
                 for a in plays:
-                    label = title + (f" as {a.option}" if a.option else "")
+                    label = title + (f" as {a.option.replace('_', ' ')}" if a.option else "")
                     b = pn.widgets.Button(label=label, color="light", width=360)
                     b.on_click(lambda _e, a=a: self.store.act(a))
                     items.append(b)
+                if about:
+                    items.append(pn.pane.HTML(about, margin=(0, 5)))
         for other in counted:
             items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
                 side=other, n=len(s.hands[other])))))
@@ -216,19 +252,19 @@ class PendingView(_View):
         answers = self.store.pending_actions()  # none for the other side's seat
         if s.pending:
             p = s.pending[-1]
-            items.append(pn.pane.HTML(
-                f"<b>{_esc(TEXT['pending'].format(owner=p.owner, kind=p.kind))}</b>"))
+            prompt = TEXT["pending"].format(owner=SIDE_WORDS.get(p.owner, p.owner),
+                                            kind=p.kind.replace("_", " "))
+            items.append(pn.pane.HTML(f"<b>{_esc(prompt)}</b>"))
             if not answers:
-                items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(side=p.owner))))
+                items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(
+                    side=SIDE_WORDS.get(p.owner, p.owner)))))
             for a in answers:
-                label = a.kind + (f" {where(a.hex)}" if a.hex is not None else "") + (
-                    f" {card(a.card).title}" if a.card is not None else "")
-                b = pn.widgets.Button(label=label, width=360)
+                b = pn.widgets.Button(label=describe_action(s, a), width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)
         elif s.phase in ("medics",):
             for a in answers:
-                b = pn.widgets.Button(label=str(a), width=360)
+                b = pn.widgets.Button(label=describe_action(s, a), width=360)
                 b.on_click(lambda _e, a=a: self.store.act(a))
                 items.append(b)
         self.column[:] = items
@@ -267,10 +303,8 @@ class DiceView(_View):
 
     def refresh(self) -> None:
         faces = self.store.last_roll()
-        self.pane.object = (
-            "<span style='font-size:22px'>"
-            + " ".join(f"<span title='{_esc(f)}'>{FACE_SYMBOL.get(f, '?')}</span>"
-                       for f in faces) + "</span>") if faces else ""
+        self.pane.object = ("<div class='m44-dice'>" + " ".join(face_svg(f) for f in faces)
+                            + "</div>") if faces else ""
 
     def __panel__(self):
         return self.pane
@@ -312,7 +346,13 @@ class MemoirDashboard(pn.viewable.Viewer):
             options={f"{sid}: {load_scenario(sid).title}": sid for sid in scenario_ids()},
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
-        self.new_button.on_click(lambda _e: self.store.new_game(self.chooser.value))
+        # New game asks first (issue 15), then deals with fresh dice (new_seed)
+        self.really = pn.widgets.Button(label=UI["new_game_confirm"], color="danger",
+                                        visible=False)
+        self.cancel = pn.widgets.Button(label=UI["new_game_cancel"], visible=False)
+        self.new_button.on_click(lambda _e: self._ask_new(True))
+        self.cancel.on_click(lambda _e: self._ask_new(False))
+        self.really.on_click(lambda _e: self._new_game())
         self.computer_side = pn.widgets.Select(
             label=TEXT["computer_side"], value=store.computer, width=140,
             options={"nobody": "none", "the Allies": ALLIES, "the Axis": AXIS})
@@ -337,14 +377,27 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.map_holder = pn.Column(self.map)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view)
+        self.legend = pn.pane.HTML(
+            "<div style='font-size:12px'><b>Legend</b><table>" + "".join(
+                f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
+                for k, v in MEMOIR_LEGEND) + "</table></div>", width=SIDE_W)
+        side.append(pn.Card(self.legend, title="Legend", collapsed=True, width=SIDE_W))
         self.layout = pn.Column(pn.Row(self.chooser, self.new_button, self.computer_side,
                                        self.computer_player),
+                                pn.Row(self.really, self.cancel),
                                 pn.Row(side, self.map_holder))
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
             watched |= set(v.fields)
         store.param.watch(self._changed, sorted(watched))
         self.refresh()
+
+    def _ask_new(self, ask: bool) -> None:
+        self.really.visible = self.cancel.visible = ask
+
+    def _new_game(self) -> None:
+        self._ask_new(False)
+        self.store.new_game(self.chooser.value, new_seed())
 
     # names the tests and notebooks have used
     @property
@@ -370,6 +423,27 @@ class MemoirDashboard(pn.viewable.Viewer):
     def _build_map(self) -> None:
         self.map = HexMap(hexmap_specs(self.store.scenario), LAYOUT, name="memoir-map")
         self.map.on_click = self._on_click
+        self._draw_sections()
+
+    def _draw_sections(self) -> None:
+        """M44 Battlefield: the two dashed lines between the left flank, the centre and the
+        right flank (as the Allied player, at the bottom, sees them), with their names."""
+        board = self.store.state.scenario.board
+        lines, labels = [], []
+        top = LAYOUT.to_xy(display_hex(m44_to_hex(0, 0)))[1] + 0.9 * LAYOUT.size
+        bottom = LAYOUT.to_xy(display_hex(m44_to_hex(board.rows - 1, (board.rows - 1) % 2)))[1] \
+            - 0.9 * LAYOUT.size
+        xs = []
+        for col in board.boundaries:
+            x = LAYOUT.to_xy(display_hex(m44_to_hex(col % 2, col)))[0]
+            xs.append(x)
+            lines.append(((x, top), (x, bottom)))
+        x0 = LAYOUT.to_xy(display_hex(m44_to_hex(0, 0)))[0]
+        x1 = LAYOUT.to_xy(display_hex(m44_to_hex(0, board.max_col)))[0]
+        for name, (a, b) in zip(SECTIONS, [(x0, xs[0]), (xs[0], xs[1]), (xs[1], x1)],
+                                strict=True):
+            labels.append(((a + b) / 2, bottom - 0.35 * LAYOUT.size, SECTION_WORDS[name]))
+        self.map.add_guides(lines, labels, name="sections")
 
     def _on_click(self, hex_id: str) -> None:
         self.store.click(board_hex(Hex.from_id(hex_id)))
@@ -410,7 +484,11 @@ class MemoirDashboard(pn.viewable.Viewer):
         sel = str(st.selected) if st.selected is not None else None
         self.map.set_counters(counters, selected=sel)
         hl = []
-        ordered = s.ctx.ordered if s.phase in ("move", "battle") else []
+        for h in sorted(s.wire, key=lambda h: (h.q, h.r)):
+            hl.append(Highlight(display_hex(h), "wire"))
+        for h in sorted(s.sandbags, key=lambda h: (h.q, h.r)):
+            hl.append(Highlight(display_hex(h), "sandbags"))
+        ordered = s.ctx.ordered if s.phase in ("order", "move", "battle") else []
         for uid in ordered:
             if s.units[uid].alive:
                 hl.append(Highlight(display_hex(s.units[uid].hex), "attacker"))

@@ -119,7 +119,15 @@ class MemoirStore(GameStore):
         return list(state.setup_events)
 
     def action_message(self, action: Action, events: list[Any]) -> str:
-        return events[-1].text if events else str(action)
+        from wargame.ui.describe import describe_action
+
+        return events[-1].text if events else UI["done"].format(
+            what=describe_action(self.state, action))
+
+    def describe_logged(self, entry: dict[str, Any]) -> str:
+        from wargame.ui.describe import describe_action
+
+        return describe_action(self.state, entry)
 
     def clear_selection(self, everything: bool = True) -> None:
         self.selected = None

@@ -38,6 +38,7 @@ from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
+from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import UI, result_words
 
@@ -179,7 +180,15 @@ class CampaignState(GameStore):
         return list(state.events)
 
     def action_message(self, action: Action, events: list[Any]) -> str:
-        return " ".join(e.text for e in events[-3:]) or action.describe()
+        from wargame.ui.describe import describe_action
+
+        return " ".join(e.text for e in events[-3:]) or UI["done"].format(
+            what=describe_action(self.s, action))
+
+    def describe_logged(self, entry: dict[str, Any]) -> str:
+        from wargame.ui.describe import describe_action
+
+        return describe_action(self.s, entry)
 
     def make_policy(self) -> Any:
         from wargame.bots.greedy import GreedyPolicy
@@ -395,6 +404,76 @@ class CampaignState(GameStore):
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
         return [(e.text, e.rule) for e in self.log[-n:]]
 
+    # ------------------------------------------------------------------ guidance (issue 15)
+    def must_attack_units(self) -> list[str]:
+        """Units of the side in its combat phase that must still attack before End phase
+        (CN/OD 4.1.2: the engine's must-attack set and its own end-of-phase check)."""
+        s = self.s
+        side = self.side
+        if not s.phase.is_combat or side is None or s.pending is not None:
+            return []
+        still = getattr(s, "_can_still_attack", None)
+        out = []
+        for uid in sorted(s.must_attack):
+            us = s.units[uid]
+            if us.attacked or us.status not in ("on_map", "at_sea"):
+                continue
+            if still is None or still(uid, side):
+                out.append(uid)
+        return out
+
+    def end_phase_losses(self) -> list[tuple[str, str]]:
+        """Units that ending the phase now would lose, with why: CN 11.1.1 / OD 5.3 units at
+        sea whose landing hex still holds the enemy are destroyed at the end of combat."""
+        s = self.s
+        side = self.side
+        if not s.phase.is_combat or side is None or s.pending is not None:
+            return []
+        out = []
+        for uid, us in sorted(s.units.items()):
+            if us.status != "at_sea" or s.side_of(uid) != side or us.hex is None:
+                continue
+            if any(s.side_of(u) != side for u in s.units_at(us.hex)):
+                out.append((uid, f"could not land on {describe_place(s, us.hex)}"))
+        return out
+
+    def at_sea(self) -> dict[Hex, list[str]]:
+        """Units at sea (landing this turn), by landing hex."""
+        out: dict[Hex, list[str]] = {}
+        for uid, us in sorted(self.s.units.items()):
+            if us.status == "at_sea" and us.hex is not None:
+                out.setdefault(us.hex, []).append(uid)
+        return out
+
+    def attack_being_answered(self) -> str:
+        """The attack a pending defence declaration answers, in words ("" for other
+        decisions): target, attackers, their support, odds column before the defence."""
+        s = self.s
+        d = s.pending
+        c = getattr(s, "combat", None)
+        if d is None or c is None or d.kind != "defence":
+            return ""
+        support = []
+        if c.artillery:
+            support.append("artillery " + ", ".join(self.game.units[u].name
+                                                    for u in c.artillery))
+        if c.air:
+            support.append(f"{c.air} air points")
+        a = c.assessment
+        if a is None:  # before the defence answers: the odds as the attacker declared them
+            try:
+                a = s.preview_attack(c.target.id, tuple(c.attackers), tuple(c.artillery),
+                                     c.air)
+            except Exception:  # noqa: BLE001 - only a hint in the prompt
+                a = None
+        ratio = getattr(a, "ratio", "?") if a is not None else "?"
+        column = getattr(a, "column_label", "?") if a is not None else "?"
+        return UI["defence_attack"].format(
+            target=describe_place(s, c.target),
+            units=", ".join(self.game.units[u].name for u in c.attackers) or "no unit",
+            support=(" with " + " and ".join(support)) if support else "",
+            ratio=ratio, column=column)
+
     # ------------------------------------------------------------------ commands
     @batched
     def select_hex(self, hex_id: str) -> None:
@@ -473,11 +552,23 @@ class CampaignState(GameStore):
                     self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=0))
 
     @batched
+    def deselect(self) -> None:
+        """Esc: forget the selected unit, reinforcement and attack target."""
+        self.select_unit(None)
+        self.selected_hex = None
+        if self.attack_target:
+            self.clear_attack()
+        self._ok("")
+
+    @batched
     def move_selected_to(self, hex_id: str) -> bool:
         if not self.selected_unit:
             self.say(UI["no_unit"], error=True)
             return False
-        return self._apply(Move(self.selected_unit, hex_id))
+        ok = self._apply(Move(self.selected_unit, hex_id))
+        if ok:
+            self.selected_unit = None  # issue 15: the next click selects, never moves again
+        return ok
 
     @batched
     def pick_reinforcement(self, uid: str | None) -> None:
@@ -505,7 +596,7 @@ class CampaignState(GameStore):
         self.attack_artillery = []
         self.attack_air = 0
         if hex_id:
-            self._ok(f"Target {hex_id}: choose attackers, artillery and air points, then roll.")
+            self._ok(UI["target"].format(target=describe_place(self.s, hex_id)))
 
     def clear_attack(self) -> None:
         self.attack_target = None

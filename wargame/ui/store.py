@@ -41,7 +41,7 @@ from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay,
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import UI
 
-__all__ = ["GameStore", "POSITION_FIELDS", "TEACHER", "batched"]
+__all__ = ["GameStore", "POSITION_FIELDS", "TEACHER", "batched", "new_seed"]
 
 TEACHER = "teacher"
 """The ``viewer`` of a teacher's (spectator's) seat: sees both sides, acts for neither."""
@@ -152,6 +152,9 @@ class GameStore(param.Parameterized):
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""
         return self.viewer is None or self.viewer == side
+    def describe_logged(self, entry: dict[str, Any]) -> str:
+        """An action of the log (its JSON form) in words, for "Undone: ..." messages."""
+        return str(entry.get("kind", "action")).replace("_", " ")
 
     # ------------------------------------------------------------------ batching
     @contextmanager
@@ -284,12 +287,12 @@ class GameStore(param.Parameterized):
             if not n_log:
                 self.say(self.TEXT["nothing_to_undo"])
                 return False
-            what = log[-1].get("kind", "action")
+            what = self.describe_logged(log[-1])
             runs = [r for r in self._computer_runs if r[1] <= n_log]
             computer_steps = 0
             if runs and runs[-1][1] == n_log and runs[-1][0] >= 1:
                 computer_steps = n_log - runs[-1][0]
-                what = log[runs[-1][0] - 1].get("kind", "action")
+                what = self.describe_logged(log[runs[-1][0] - 1])
                 steps = computer_steps + steps
                 runs.pop()
             steps = max(0, min(steps, n_log))
@@ -430,3 +433,11 @@ class GameStore(param.Parameterized):
             self.computer_play()
             self.say(f"{note} {self.message}".strip())
             self.clear_selection(everything=False)
+
+
+def new_seed() -> int:
+    """A fresh seed for a new game nobody gave a seed to (issue 15: each new game its own
+    dice); from ``secrets``, so two classes starting at the same second differ too."""
+    import secrets
+
+    return 1 + secrets.randbelow(999_999)

@@ -135,3 +135,165 @@ ROOMS = {
     "room_no_undo": "Not in a room: the room's game is shared by every seat (no undo, load or "
                     "new game; the teacher can start another room).",
 }
+# ---------------------------------------------------------------------- actions in words
+# wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
+# the map's place names), for "Done:", "Undone:" and status texts.
+ACTION_WORDS: dict[str, str] = {
+    "nobody": "no unit",
+    "move": "{unit} moves to {to}",
+    "enter": "{unit} enters the map at {hex}",
+    "exit": "{unit} leaves the map by the {edge} edge",
+    "end_phase": "end of the phase",
+    "attack": "attack on {target} by {units}{support}",
+    "bombard": "bombardment of {target}{support}",
+    "with_artillery": "with artillery {units}",
+    "with_air": "with {n} air points",
+    "declare_defence": "defence declared: {n} air points, {artillery}",
+    "no_artillery": "no artillery",
+    "carpet_bomb": "carpet bombing around {target}",
+    "carpet_bomb_area": "carpet bombing of {n} hexes from {target} (Battle for Normandy 19.3)",
+    "choose_loss": "{unit} takes the loss",
+    "retreat": "{unit} retreats to {to}",
+    "retreat_stay": "{unit} stays in place",
+    "retreat_edge": "{unit} retreats off the map by the {edge} edge",
+    "advance": "{unit} advances to {to}",
+    "end_advance": "no advance after combat",
+    "emp_eliminate": "{units} eliminated in the bloody stalemate",
+    # Memoir '44
+    "m44_hex": "row {row}, column {col}",
+    "m44_unit": "{side} {kind} (unit {id})",
+    "m44_unit_unknown": "unit {id}",
+    "m44_play": "card played: {card} {option}",
+    "m44_order": "orders {unit}",
+    "m44_end_orders": "done ordering units",
+    "m44_move": "{unit} moves to {hex}",
+    "m44_end_moves": "done moving",
+    "m44_battle": "{unit} battles the unit at {hex}",
+    "m44_end_battles": "end of the battles",
+    "m44_retreat": "{unit} retreats to {hex}",
+    "m44_take_ground": "{unit} takes ground at {hex}",
+    "m44_skip_overrun": "no armour overrun",
+    "m44_hold": "{unit} holds its ground",
+    "m44_exit": "{unit} leaves the board",
+    "m44_keep": "keeps {card}",
+    "m44_ambush": "ambush with {card}",
+    "m44_no_ambush": "no ambush",
+    "m44_air_target": "air strike on {hex}",
+    "m44_air_strike": "air strike resolved",
+    "m44_barrage": "barrage on {hex}",
+    "m44_medics": "medics and mechanics on {unit}",
+    "m44_remove_wire": "{unit} removes the wire at {hex}",
+    "m44_sand": "sandbags at {hex}",
+    "m44_reshuffle": "the deck is reshuffled",
+}
+
+MEMOIR_KIND_WORDS: dict[str, str] = {"inf": "infantry", "tank": "armour", "gun": "artillery"}
+
+STATUS_WORDS: dict[str, str] = {
+    "on_map": "on the map",
+    "waiting": "waiting to enter",
+    "at_sea": "at sea, landing this turn",
+    "eliminated": "eliminated",
+    "exited": "left the map",
+    "removed": "removed",
+}
+
+UI.update({
+    "done": "Done: {what}.",
+    "new_game_confirm": "Really start a new game? (this game is lost unless saved)",
+    "new_game_cancel": "Keep playing",
+    "seed_placeholder": "random",
+    "must_attack": "{n} units must attack before the phase ends (ringed in red on the map)",
+    "end_phase_loses": "Ending the phase now loses {units} ({why}). Click End phase again "
+                       "to confirm.",
+    "end_phase_confirm": "End phase anyway",
+    "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column} "
+                      "before your answer.",
+    "at_sea": "At sea, off {beach}",
+    "legend": "",
+})
+
+SIDE_WORDS: dict[str, str] = {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
+                              "AXIS": "Axis"}
+
+# the dashboard's Legend tab (wargame.ui.campaign.legend_html)
+LEGEND_LETTERS: list[tuple[str, str]] = [
+    (letter, kind.replace("_", " ")) for kind, letter in TYPE_LETTERS.items()] + [
+    ("a-d-m", "attack, defence and movement under the letter"),
+    ("number in a black circle", "units in the stack (hover to list them)"),
+    ("striped, pale counter", "reduced unit (flipped)"),
+    ("dashed outline, off the coast", "units at sea, landing on the beach next to them"),
+]
+LEGEND_COLOURS: list[tuple[str, str]] = [
+    ("American", "#a9bf72"), ("British", "#d8b77a"), ("Canadian", "#e0a070"),
+    ("French", "#8fb0e0"), ("German", "#9aa39a"),
+    ("hexes you can reach (green: many points left, yellow: few)", "#b8c35a"),
+    ("entry hexes of a reinforcement", "#1f77b4"), ("the hex you attack", "#d62728"),
+    ("hexes a decision asks for (click one)", "#9467bd"),
+]
+LEGEND_MARKS: list[tuple[str, str]] = [
+    ("small red x on land", "zone of engagement of an enemy unit: moving in stops you"),
+    ("red ring round a counter", "this unit must attack before the combat phase ends"),
+    ("gold outline", "the selected unit or hex"),
+    ("number on a reachable hex", "movement points left there (! = engaged)"),
+    ("triangles, circles, y marks", "hills, forest, bocage (terrain: hover a hex)"),
+    ("blue lines", "rivers and canals"),
+    ("brown lines", "roads"),
+]
+
+UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
+
+# Memoir '44 command cards in our own words (short; from the pt-PT rulebook's card list,
+# M44 pp. 20-21): shown under each card of the hand
+CARD_TEXT: dict[str, str] = {
+    "recon": "Order 1 unit in this section. At the end of the turn draw two cards and keep one.",
+    "probe": "Order 2 units in this section.",
+    "attack": "Order 3 units in this section.",
+    "assault": "Order every unit in this section.",
+    "general_advance": "Order 2 units in each section: left, centre and right.",
+    "pincer_move": "Order 2 units on each flank (left and right).",
+    "recon_in_force": "Order 1 unit in each section.",
+    "air_power": "Strike up to 4 adjacent enemy hexes: 2 dice each for the Allies, 1 for the "
+                 "Axis; terrain gives no cover; unit symbols, grenades and stars hit.",
+    "ambush": "When an enemy unit attacks one of yours at close range, fire first; it fights "
+              "back only if it stays and survives.",
+    "armor_assault": "Order 4 armour units; in close combat they roll 1 extra die. No armour: "
+                     "order 1 unit.",
+    "artillery_bombard": "Order all artillery: move up to 3 hexes, or fire twice. No artillery: "
+                         "order 1 unit.",
+    "barrage": "Fire 4 dice at any one enemy unit, terrain ignored; unit symbols and grenades "
+               "hit, flags make it retreat.",
+    "behind_enemy_lines": "One infantry unit moves up to 3 hexes, fights with 1 extra die, then "
+                          "moves up to 3 more.",
+    "close_assault": "Every infantry and armour unit next to the enemy fights with 1 extra die, "
+                     "without moving first.",
+    "counter_attack": "Play the card your opponent just played (left and right swap).",
+    "dig_in": "Order 4 infantry units to dig in: each puts sandbags on its hex.",
+    "direct_from_hq": "Order any 4 units.",
+    "firefight": "Order 4 units not next to the enemy to fire without moving, with 1 extra die.",
+    "infantry_assault": "Order all infantry in one section: move 2 and fight, or move 3 "
+                        "without fighting.",
+    "medics_mechanics": "Pick one unit that lost figures: roll a die per card in your hand; each "
+                        "matching symbol or star brings a figure back.",
+    "move_out": "Order 4 infantry units. No infantry: order 1 unit.",
+    "finest_hour": "Roll a die per card in your hand: each symbol orders a unit of that kind, "
+                   "each star any unit; they fight with 1 extra die.",
+}
+
+MEMOIR_LEGEND: list[tuple[str, str]] = [
+    ("INF / ARM / ART", "infantry, armour, artillery; figures left / at the start"),
+    ("dashed lines", "the three sections: left flank, centre, right flank (as the Allied "
+                     "player sees them)"),
+    ("orange outline", "units ordered this turn"),
+    ("grey cross-hatched edge", "barbed wire: a unit entering stops; infantry on it rolls 1 "
+                                "die less"),
+    ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
+]
+
+UI.update({
+    "bombard_arty_help": "Artillery-only bombardment (8.0): tick artillery in range first.",
+    "bombard_air_help": "Air-only strike (6.2): choose air points first.",
+    "bombard_arty": "Artillery-only bombardment",
+    "bombard_air": "Air-only strike",
+    "bombard_odds": "{what}: value {value}, column {column}; {odds}",
+})

@@ -1,0 +1,154 @@
+"""Issue 15 in a JupyterLab cell (the project's own JupyterLab and Panel's pyviz extension,
+chromium at 1280x720, file browser closed as on a projector): the campaign dashboard renders in a
+notebook output (pn.extension(inline=True): no CDN), with no
+horizontal scroll of the page; after clicking an enemy hex the attack panel is in the window;
+after the retreat decision opens, the decision panel and the first hex it asks for are both in
+the window (the dashboard scrolled to the top of the notebook, as a teacher would)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from wargame.ui.browser import click_hex, hex_pixel, wait_for_map
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def _notebook(path: Path) -> None:
+    cells = [
+        "import panel as pn\npn.extension(inline=True)",
+        "from wargame.ui.campaign import CampaignDashboard\n"
+        "dash = CampaignDashboard('normandy', seed=1944)\ndash",
+    ]
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {},
+                     "outputs": [], "source": c, "id": f"cell{i}"}
+                    for i, c in enumerate(cells)],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                      "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb))
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def jupyter_lab(tmp_path, chromium_path):
+    jupyter = Path(sys.executable).parent / "jupyter"
+    if not jupyter.exists():
+        pytest.skip("no jupyter in this environment")
+    _notebook(tmp_path / "dash.ipynb")
+    port, token = _free_port(), secrets.token_hex(16)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "jupyterlab-projector.log", "w")  # noqa: SIM115
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}",
+         "--LabApp.news_url=", "--LabApp.expose_app_in_browser=True",
+         *(["--allow-root"] if os.geteuid() == 0 else [])],
+        cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"jupyter lab exited; see {log.name}")
+        try:
+            with urllib.request.urlopen(f"{base}/api?token={token}", timeout=2):
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.terminate()
+        raise AssertionError("jupyter lab did not answer within 90 s")
+    yield {"base": base, "token": token}
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _in_window(page, box) -> bool:
+    w, h = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and \
+        box["x"] + box["width"] <= w + 1 and box["y"] + box["height"] <= h + 1
+
+
+def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
+    from test_projector_browser import TARGET, first_retreat_hex
+
+    context = wg_browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    msgs: list[str] = []
+    page.on("console", lambda m: msgs.append(f"{m.type}: {m.text}"[:300]))
+    page.on("pageerror", lambda e: msgs.append(f"pageerror: {e}"[:300]))
+    try:
+        page.goto(f"{jupyter_lab['base']}/lab/tree/dash.ipynb?token={jupyter_lab['token']}")
+        page.wait_for_function(
+            """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                       return !!(w && w.sessionContext && w.sessionContext.session
+                                 && w.sessionContext.session.kernel
+                                 && w.sessionContext.session.kernel.status === 'idle'); }""",
+            timeout=120000)
+        # as on a projector: the file browser closed, the notebook as wide as the window
+        page.evaluate("""() => { const a = window.jupyterapp;
+            if (!a.shell.leftCollapsed) a.commands.execute('application:toggle-left-area'); }""")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        try:
+            wait_for_map(page, timeout=60000)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / "jupyterlab-no-map.png"))
+            print("\n".join(msgs[-40:]))
+            print(page.evaluate("() => [typeof Bokeh, window.Bokeh && Bokeh.documents && Bokeh.documents.length, document.querySelectorAll('.jp-OutputArea-output').length, Array.from(document.querySelectorAll('.jp-OutputArea-output')).map(e => e.className + ' ' + e.innerHTML.length)]"))
+            raise
+        page.locator(".wg-phase").filter(has_text="Allied movement").wait_for(timeout=60000)
+        assert page.evaluate(
+            "() => document.scrollingElement.scrollWidth <= window.innerWidth")
+        page.get_by_role("button", name="End phase", exact=True).click()
+        page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
+        page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(500)
+        click_hex(page, TARGET)
+        panel = page.locator(".wg-attack-panel")
+        panel.filter(has_text="Attack on Colleville").wait_for()
+        page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-attack.png"))
+        assert _in_window(page, panel.bounding_box()), panel.bounding_box()
+        page.get_by_role("button", name="Roll the attack").click()
+        decision = page.locator(".wg-decision-panel")
+        retreat = first_retreat_hex()
+        for _ in range(5):
+            if decision.locator(".wg-decision").filter(has_text="retreat").count():
+                break
+            page.get_by_role("button", name="Auto").click()
+            page.wait_for_timeout(1000)
+        decision.locator(".wg-decision").filter(has_text="retreat").wait_for()
+        page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-retreat.png"))
+        assert _in_window(page, decision.bounding_box()), decision.bounding_box()
+        x, y = hex_pixel(page, retreat, scroll=False)
+        w, h = page.evaluate("() => [window.innerWidth, window.innerHeight]")
+        assert 0 <= x <= w and 0 <= y <= h, (x, y)
+        assert page.evaluate(
+            "() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()

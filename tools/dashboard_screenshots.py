@@ -1,0 +1,72 @@
+"""Screenshots of the Normandy dashboard at turn 0 for the docs (issue 15), taken with Debian's
+chromium through python playwright from a fresh ``panel serve`` of wargame/ui/app.py:
+
+    docs/img/dashboard-1280x720.png    a classroom projector
+    docs/img/dashboard-1920x1080.png   a full-HD screen
+
+Each is reduced to a 128-colour palette (Pillow) to stay small in the repository.
+
+    .venv/bin/python tools/dashboard_screenshots.py [--seed 1944] [--out docs/img]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "ui"))
+
+SIZES = ((1280, 720), (1920, 1080))
+
+
+def shrink(path: Path, colours: int = 128) -> None:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def main() -> None:
+    from conftest import CHROME_ARGS, free_port, start_app  # tests/ui/conftest.py
+    from playwright.sync_api import sync_playwright
+
+    from wargame.ui.browser import wait_for_map
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=1944)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server: subprocess.Popen = start_app(port)
+    url = f"http://127.0.0.1:{port}/app?scenario=normandy&seed={args.seed}"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROME_ARGS)
+            for w, h in SIZES:
+                page = browser.new_page(viewport={"width": w, "height": h})
+                page.goto(url)
+                wait_for_map(page, timeout=120000)
+                page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
+                page.wait_for_timeout(1500)  # the fit-to-window and label sizes settle
+                path = args.out / f"dashboard-{w}x{h}.png"
+                page.screenshot(path=str(path))
+                shrink(path)
+                print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+                page.close()
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()

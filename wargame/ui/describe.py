@@ -1,0 +1,164 @@
+"""Actions in words for people: units by their names, hexes by the map's place names.
+
+``describe_action(state, action)`` takes an action of either engine (an action object or its
+JSON form from the action log) and returns one short sentence with no internal identifier in
+it (no ``attack(target=...)``, no ``declare_defence``): the dashboards use it for "Done:",
+"Undone:" and status texts. The sentences live in ``wargame.ui.text.ACTION_WORDS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargame.hexgrid import Hex
+from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS
+
+__all__ = ["describe_action", "place_name", "unit_name", "plain_words"]
+
+
+def plain_words(kind: str) -> str:
+    """``"end_phase"`` -> "end phase": the last resort for a kind with no sentence."""
+    return str(kind).replace("_", " ")
+
+
+# ---------------------------------------------------------------------- campaigns
+def unit_name(state: Any, uid: str) -> str:
+    units = getattr(getattr(state, "game", None), "units", {})
+    d = units.get(uid) if isinstance(units, dict) else None
+    return d.name if d is not None else plain_words(uid)
+
+
+def place_name(state: Any, hid: str | Hex | None, near: int = 2) -> str:
+    """A hex as people read it on the map: "Bayeux (2010)", "2011 near Bayeux", "2011"."""
+    if hid is None:
+        return "-"
+    h = Hex.from_id(hid) if isinstance(hid, str) else hid
+    board = getattr(getattr(state, "game", None), "board", None)
+    hexes = getattr(board, "hexes", {}) if board is not None else {}
+    info = hexes.get(h)
+    if info is not None and info.name:
+        return f"{info.name} ({h.id})"
+    best: tuple[int, str] | None = None
+    for dist in range(1, near + 1):
+        for other in h.ring(dist) if hasattr(h, "ring") else ():
+            o = hexes.get(other)
+            if o is not None and o.name and (best is None or dist < best[0]):
+                best = (dist, o.name)
+        if best is not None:
+            break
+    return f"{h.id} near {best[1]}" if best else h.id
+
+
+def _names(state: Any, uids: Any) -> str:
+    names = [unit_name(state, u) for u in uids or ()]
+    return ", ".join(names) if names else ACTION_WORDS["nobody"]
+
+
+def _campaign(state: Any, d: dict[str, Any]) -> str:
+    kind = d.get("kind", "")
+    w = ACTION_WORDS
+    unit = unit_name(state, d["unit"]) if d.get("unit") else ""
+    if kind == "move":
+        return w["move"].format(unit=unit, to=place_name(state, d["to"]))
+    if kind == "enter":
+        return w["enter"].format(unit=unit, hex=place_name(state, d["hex"]))
+    if kind == "exit":
+        return w["exit"].format(unit=unit, edge=d.get("edge", ""))
+    if kind == "end_phase":
+        return w["end_phase"]
+    if kind in ("attack", "bombard"):
+        support = []
+        if d.get("artillery"):
+            support.append(w["with_artillery"].format(units=_names(state, d["artillery"])))
+        if d.get("air"):
+            support.append(w["with_air"].format(n=d["air"]))
+        extra = (" " + " and ".join(support)) if support else ""
+        target = place_name(state, d["target"])
+        if kind == "attack":
+            return w["attack"].format(target=target, units=_names(state, d.get("attackers")),
+                                      support=extra)
+        return w["bombard"].format(target=target, support=extra)
+    if kind == "declare_defence":
+        arty = _names(state, d.get("artillery")) if d.get("artillery") else w["no_artillery"]
+        return w["declare_defence"].format(n=d.get("air", 0), artillery=arty)
+    if kind == "carpet_bomb":
+        return w["carpet_bomb"].format(target=place_name(state, d["center"]))
+    if kind == "carpet_bomb_area":
+        targets = list(d.get("targets") or [])
+        return w["carpet_bomb_area"].format(n=len(targets), target=place_name(
+            state, targets[0]) if targets else "-")
+    if kind == "choose_loss":
+        return w["choose_loss"].format(unit=unit)
+    if kind == "retreat":
+        if d.get("edge"):
+            return w["retreat_edge"].format(unit=unit, edge=d["edge"])
+        if not d.get("path"):
+            return w["retreat_stay"].format(unit=unit)
+        return w["retreat"].format(unit=unit, to=place_name(state, d["path"][-1]))
+    if kind == "advance":
+        return w["advance"].format(unit=unit, to=place_name(state, d["path"][-1]))
+    if kind == "end_advance":
+        return w["end_advance"]
+    if kind == "emp_eliminate":
+        return w["emp_eliminate"].format(units=_names(state, d.get("units")))
+    return plain_words(kind)
+
+
+# ---------------------------------------------------------------------- Memoir '44
+def _memoir_where(h: Any) -> str:
+    from wargame.memoir.board import hex_to_m44
+
+    if h is None:
+        return "-"
+    if not isinstance(h, Hex):
+        h = Hex(*h)
+    r, c = hex_to_m44(h)
+    return ACTION_WORDS["m44_hex"].format(row=r, col=c)
+
+
+def _memoir_unit(state: Any, uid: Any) -> str:
+    units = getattr(state, "units", {}) or {}
+    u = units.get(uid) if isinstance(units, dict) else None
+    if u is None:
+        return ACTION_WORDS["m44_unit_unknown"].format(id=uid)
+    side = {"AXIS": "Axis", "ALLIES": "Allied"}.get(u.side, str(u.side))
+    kind = MEMOIR_KIND_WORDS.get(u.kind, plain_words(u.kind))
+    return ACTION_WORDS["m44_unit"].format(side=side, kind=kind, id=u.id)
+
+
+def _memoir(state: Any, d: dict[str, Any]) -> str:
+    kind = str(d.get("kind", ""))
+    w = ACTION_WORDS
+    unit = _memoir_unit(state, d["unit"]) if d.get("unit") is not None else ""
+    where = _memoir_where(d.get("hex")) if d.get("hex") is not None else ""
+    title = ""
+    if d.get("card") is not None:
+        from wargame.memoir.cards import DECK
+
+        c = d["card"]
+        title = DECK[c].title if isinstance(c, int) and 0 <= c < len(DECK) else str(c)
+    key = f"m44_{kind}"
+    if key in w:
+        return w[key].format(unit=unit, hex=where, card=title,
+                             option=plain_words(d.get("option") or ""))
+    text = plain_words(kind)
+    if title:
+        text += f" {title}"
+    if unit:
+        text += f" {unit}"
+    if where:
+        text += f" {where}"
+    return text
+
+
+# ---------------------------------------------------------------------- both
+def describe_action(state: Any, action: Any) -> str:
+    """One sentence for an action of either engine (object or JSON dict)."""
+    d = action if isinstance(action, dict) else action.to_dict()
+    if _is_memoir(state):
+        return _memoir(state, d)
+    return _campaign(state, d)
+
+
+def _is_memoir(state: Any) -> bool:
+    return type(state).__module__.startswith("wargame.memoir")
