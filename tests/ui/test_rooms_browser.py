@@ -153,15 +153,13 @@ def m44_click_action(page, state, action) -> None:
     """Send ``action`` by the clicks a player would make in the seat's page."""
     kind = action.kind
     if state.pending or state.phase == "medics":
-        if state.pending:
-            label = kind + (f" {_where(action.hex)}" if action.hex is not None else "") + (
-                f" {card(action.card).title}" if action.card is not None else "")
-        else:
-            label = str(action)
-        _button(page, label).click()
+        from wargame.ui.describe import describe_action
+
+        _button(page, describe_action(state, action)).click()  # the buttons' words
         return
     if kind == "play":
-        label = card(action.card).title + (f" as {action.option}" if action.option else "")
+        label = card(action.card).title + (
+            f" as {action.option.replace('_', ' ')}" if action.option else "")
         same = [c for c in state.hands[state.active]
                 if card(c).title == card(action.card).title]
         _button(page, label, same.index(action.card)).click()
