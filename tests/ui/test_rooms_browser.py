@@ -42,7 +42,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 KEY = "test-teacher-key"
 M44_MAP = "memoir-map"
-M44_GAME, M44_SEED, M44_POLICY_SEED = "memoir44-10", 11, 4
+# a short random game to a result: 95 actions with the rules of issue 17 (Toulon's sudden death
+# now needs 3 town hexes, so its old 51-action game runs to 354); found by searching seeds
+M44_GAME, M44_SEED, M44_POLICY_SEED = "memoir44-7", 24, 32
 
 
 class RoomsServer:
