@@ -15,6 +15,7 @@ from typing import Any
 
 import param
 
+from wargame.analysis.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
@@ -313,6 +314,38 @@ class CampaignState(GameStore):
             return None
         return self.s.preview_attack(self.attack_target, tuple(self.attack_units),
                                      tuple(self.attack_artillery), self.attack_air)
+
+    def air_suggestion(self) -> dict[str, Any] | None:
+        """The air-point optimiser (wargame.analysis.air_plan, issue #19) over the attacks still
+        open in this combat phase, the planned one as the player set it up: how many air points
+        to put on it, and what the split is worth (expected enemy steps lost, summed over the
+        attacks) against spending the points attack by attack. None without a planned attack,
+        without air points (CN/OD 6.0-6.1), or while the enemy's values are hidden (CN 5.1.1:
+        the suggestion would tell them)."""
+        s = self.s
+        side = self.side
+        target = self.attack_target
+        if (not target or not self.attack_units or side is None or not s.phase.is_combat
+                or s.pending is not None or self.air_max() == 0):
+            return None
+        if any(self.hidden(u) for u in s.units_at(Hex.from_id(target))):
+            return None
+        planned: dict[str, PlannedAttack] = {}
+        for a in s.legal_actions():
+            if isinstance(a, Attack) and a.target != target:
+                support = tuple(u for u in s.artillery_in_range(side, Hex.from_id(a.target))
+                                if u not in a.attackers)
+                planned[a.target] = PlannedAttack(a.target, a.attackers, support)
+        attacks = [PlannedAttack(target, tuple(self.attack_units), tuple(self.attack_artillery)),
+                   *planned.values()]
+        table = value_table(s, attacks, objective="steps")
+        best = optimise_air(s, attacks, objective="steps", table=table)
+        one_by_one = sequential_air(s, attacks, objective="steps", table=table, charge=0.0)
+        row = table[0]
+        air = best.allocation[0]
+        return {"air": air, "attacks": len(attacks), "points": best.points,
+                "here": row.get(air, 0.0), "mine": row.get(self.attack_air),
+                "value": best.value, "gain": best.value - one_by_one.value}
 
     def bombard_preview(self, air: bool) -> BombardAssessment | None:
         if not self.attack_target:

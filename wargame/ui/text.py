@@ -296,4 +296,9 @@ UI.update({
     "bombard_arty": "Artillery-only bombardment",
     "bombard_air": "Air-only strike",
     "bombard_odds": "{what}: value {value}, column {column}; {odds}",
+    "air_suggestion": "Air-point optimiser: put {air} of your {points} points here (best split "
+                      "over the {attacks} attacks still open: {value:.2f} enemy steps lost "
+                      "expected in this phase, {gain:+.2f} over spending the points attack by "
+                      "attack)",
+    "air_use": "Use {air} air points",
 })
