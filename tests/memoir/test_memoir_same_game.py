@@ -43,7 +43,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+        # keys keep their type: a turn number 1 and a text "1" differ
+        return {(k if isinstance(k, str) else f"#{k!r}"): _plain(v)
+                for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))}
     if hasattr(value, "__dataclass_fields__"):
         return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
     return value
@@ -61,7 +63,8 @@ def scenario_facts(sc: Scenario) -> dict[str, Any]:
         "starts": sc.starts,
         "medals": _plain(sc.medals),
         "objectives": _plain(sc.objectives),
-        "special": _plain(sc.special),
+        # the engine reads objectives from sc.objectives (compared above), not this entry
+        "special": _plain({k: v for k, v in sc.special.items() if k != "objectives"}),
         "face": sc.face,
         "obstacles": _plain(sc.obstacles),
     }
