@@ -25,7 +25,7 @@ import pytest
 
 from wargame.games import open_game
 from wargame.hexgrid import Hex
-from wargame.memoir.board import hex_to_m44
+from wargame.memoir.board import BoardHex, hex_to_m44
 from wargame.memoir.scenario import Scenario, load_scenario, scenario_ids
 
 RECORD = Path(__file__).resolve().parent / "data" / "scenario_games.json"
@@ -53,11 +53,13 @@ def _plain(value: Any) -> Any:
 
 def scenario_facts(sc: Scenario) -> dict[str, Any]:
     """Everything of a scenario the engine reads (not its title, file name or source notes),
-    in order where order matters (units get their ids in this order; board hexes keep theirs)."""
+    units in order (they get their ids in this order)."""
     board = sc.board
+    # a hex not listed is plain (Board.at): only hexes with something on them count, by position
+    hexes = sorted([_plain(h), _plain(bh)] for h, bh in board.hexes.items() if bh != BoardHex())
     return {
         "board": {"width": board.width, "rows": board.rows, "boundaries": list(board.boundaries),
-                  "hexes": [[_plain(h), _plain(bh)] for h, bh in board.hexes.items()]},
+                  "hexes": hexes},
         "units": _plain(sc.units),
         "cards": _plain(sc.cards),
         "starts": sc.starts,
