@@ -68,7 +68,7 @@ def scenario_facts(sc: Scenario) -> dict[str, Any]:
         # the engine reads objectives from sc.objectives (compared above), not this entry
         "special": _plain({k: v for k, v in sc.special.items() if k != "objectives"}),
         "face": sc.face,
-        "obstacles": _plain(sc.obstacles),
+        "obstacles": sorted(_plain(sc.obstacles)),  # the state keeps them as sets
     }
 
 
