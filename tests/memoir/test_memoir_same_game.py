@@ -26,7 +26,10 @@ import pytest
 from wargame.games import open_game
 from wargame.hexgrid import Hex
 from wargame.memoir.board import BoardHex, hex_to_m44
-from wargame.memoir.scenario import Scenario, load_scenario, scenario_ids
+from wargame.memoir.game import MemoirGame
+from wargame.memoir.scenario import Scenario, load_scenario, scenario_from_m44, scenario_ids
+from wargame.paths import scenarios_root
+from wargame.scenario_errors import load_yaml
 
 RECORD = Path(__file__).resolve().parent / "data" / "scenario_games.json"
 REFERENCE = Path("/work/shared/reference/memoir44")
@@ -114,6 +117,21 @@ def test_a_changed_scenario_changes_the_record():
     facts = scenario_facts(sc)
     facts["board"]["hexes"][0][1]["terrain"] = "hills"
     assert _digest(facts) != RECORDED["1"]["scenario"]
+
+
+INDEX = {str(k): e for k, e in load_yaml(
+    scenarios_root() / "memoir44" / "scenarios.yaml")["scenarios"].items()}
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="reference .m44 files not mounted")
+@pytest.mark.parametrize("sid", sorted(INDEX))
+def test_m44_import_with_its_instructions_is_the_bundled_game(sid):
+    """The reference layout read directly (``scenario_from_m44`` with its scenarios.yaml entry,
+    as the old loader did) and the bundled file give the same scenario and the same games."""
+    imported = scenario_from_m44(REFERENCE / INDEX[sid]["file"], INDEX[sid], sid)
+    bundled = load_scenario(sid)
+    assert scenario_facts(imported) == scenario_facts(bundled)
+    assert game_record(MemoirGame(imported)) == game_record(open_game(f"memoir44-{sid}"))
 
 
 if __name__ == "__main__" and "--write" in sys.argv:
