@@ -25,6 +25,7 @@ from wargame.schema.common import validate
 from wargame.schema.memoir import M44File
 
 from .board import ALLIES, AXIS, Board, BoardHex, hex_to_m44, m44_to_hex
+from .text import IMPORT_TEXT_EN as TEXT
 
 __all__ = [
     "UnsupportedM44", "check_m44", "m44_notes", "read_m44_file", "convert", "BASE_FIGURES",
@@ -45,19 +46,24 @@ UNIT_NAME = re.compile(r"^(inf|tank|gun)(2?)([a-z]+)$")
 MEDAL_TAGS = {"medal1": ALLIES, "medal2": AXIS}
 BOARD_WIDTH = {"STANDARD": 13, "OVERLORD": 26}
 MAX_LISTED = 6  # hexes named per problem
+MAX_PROBLEMS = 8  # problems named in the one-line message (all are in .problems)
+MAX_PLACES = 120  # place names kept from a layout
 
 
 class UnsupportedM44(ScenarioError):
     """An ``.m44`` layout uses what the engine cannot play; ``problems`` lists each thing with
-    its name and hexes."""
+    its name and hexes; ``field`` is the place of the first in the file."""
 
-    def __init__(self, file: str | Path, problems: list[str]) -> None:
+    def __init__(self, file: str | Path, problems: list[str], field: str = "board") -> None:
         self.problems = list(problems)
-        super().__init__(file, "board", "base-game terrain, obstacles and units only",
+        super().__init__(file, field, "base-game terrain, obstacles and units only",
                          "; ".join(problems))
         # the found part is the whole list (short_repr would cut it): one line all the same
-        self.args = (f"{self.file}: field 'board': cannot play {len(problems)} thing(s) of this "
-                     f"layout: " + "; ".join(problems),)
+        shown = "; ".join(problems[:MAX_PROBLEMS]) + (
+            TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
+            if len(problems) > MAX_PROBLEMS else "")
+        self.args = (f"{self.file}: field '{field}': " + TEXT["unsupported"].format(
+            count=len(problems), problems=shown),)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -65,7 +71,8 @@ class UnsupportedM44(ScenarioError):
 
 def _where(hexes: list[tuple[int, int]]) -> str:
     shown = ", ".join(f"({r},{c})" for r, c in hexes[:MAX_LISTED])
-    return shown + (f" and {len(hexes) - MAX_LISTED} more" if len(hexes) > MAX_LISTED else "")
+    more = len(hexes) - MAX_LISTED
+    return shown + (TEXT["more_hexes"].format(count=more) if more > 0 else "")
 
 
 def _name(item: Any, key: str) -> str | None:
@@ -78,39 +85,47 @@ def check_m44(raw: Any) -> list[str]:
     """What the engine cannot play in a parsed ``.m44`` (only well-formed parts are looked at;
     the schema reports the rest): each unknown terrain, rectangular terrain, obstacle and unit
     name with the hexes it stands on, and a board type other than standard and Overlord."""
+    return [message for _, message in _unsupported(raw)]
+
+
+def _unsupported(raw: Any) -> list[tuple[str, str]]:
+    """(field path of the first occurrence, message) of each unsupported thing."""
     board = raw.get("board") if isinstance(raw, dict) else None
     if not isinstance(board, dict):
         return []
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []
     kind = board.get("type")
     if isinstance(kind, str) and kind not in BOARD_WIDTH:
-        problems.append(f"board type {short_repr(kind)} (only STANDARD and OVERLORD)")
+        problems.append(("board.type", TEXT["unsupported.board"].format(name=short_repr(kind))))
     found: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    first: dict[tuple[str, str], str] = {}
     hexagons = board.get("hexagons")
-    for item in hexagons if isinstance(hexagons, list) else []:
+    for i, item in enumerate(hexagons if isinstance(hexagons, list) else []):
         if not isinstance(item, dict):
             continue
         at = (item.get("row"), item.get("col"))
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
             continue
+        seen: list[tuple[tuple[str, str], str]] = []
         for key, known, label in (("terrain", PLAYED_TERRAIN, "terrain"),
                                   ("rect_terrain", PLAYED_RECT, "terrain"),
                                   ("obstacle", PLAYED_OBSTACLES, "obstacle")):
             name = _name(item, key)
             if name is not None and name not in known:
-                found[(label, name)].append(at)  # type: ignore[arg-type]
+                seen.append(((label, name), f"board.hexagons[{i}].{key}.name"))
         name = _name(item, "unit")
         if name is not None:
             m = UNIT_NAME.match(name)
             if m is None:
-                found[("unit", name)].append(at)  # type: ignore[arg-type]
+                seen.append((("unit", name), f"board.hexagons[{i}].unit.name"))
             elif m.group(3) not in NATION_SIDE:
-                found[("unit of nation", name)].append(at)  # type: ignore[arg-type]
+                seen.append((("nation", name), f"board.hexagons[{i}].unit.name"))
+        for key, where in seen:
+            found[key].append(at)  # type: ignore[arg-type]
+            first.setdefault(key, where)
     for (label, name), hexes in found.items():
-        what = {"terrain": "terrain", "obstacle": "obstacle",
-                "unit": "unit (expansion figures)",
-                "unit of nation": "unit (nation outside the base game)"}[label]
-        problems.append(f"{what} {short_repr(name, 40)} at {_where(hexes)}")
+        problems.append((first[(label, name)], TEXT[f"unsupported.{label}"].format(
+            name=short_repr(name, 40), hexes=_where(hexes))))
     return problems
 
 
@@ -119,23 +134,22 @@ def m44_notes(raw: dict[str, Any]) -> list[str]:
     rules written in words are not played), unknown medal tags, editor options."""
     notes = []
     if raw.get("text"):
-        notes.append("texts (name, history, briefing, victory conditions, special rules) are "
-                     "not imported: special rules written in words are not played")
+        notes.append(TEXT["note.texts"])
     tags: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for item in raw["board"]["hexagons"]:
         for tag in item.get("tags") or []:
             if tag.get("name") not in MEDAL_TAGS:
                 tags[str(tag.get("name"))].append((item["row"], item["col"]))
     for name, hexes in tags.items():
-        notes.append(f"tag {short_repr(name, 40)} at {_where(hexes)} ignored")
+        notes.append(TEXT["note.tag"].format(name=short_repr(name, 40), hexes=_where(hexes)))
     info = raw.get("game_info") or {}
     for key in ("options",):
         if info.get(key):
-            notes.append(f"game_info.{key} ignored")
+            notes.append(TEXT["note.option"].format(key=key))
     conditions = info.get("victory_conditions")
     if isinstance(conditions, list) and any(
             not (isinstance(c, dict) and set(c) <= {"standard"}) for c in conditions):
-        notes.append("victory conditions other than medals ignored")
+        notes.append(TEXT["note.victory"])
     return notes
 
 
@@ -148,10 +162,10 @@ def read_m44_file(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ScenarioError(path, "(top level)", "a JSON object (an .m44 layout)",
                             type(data).__name__)
-    problems = check_m44(data)
+    problems = _unsupported(data)
+    if problems:  # all of them at once, before the schema names the first
+        raise UnsupportedM44(path, [m for _, m in problems], problems[0][0])
     validate(M44File, data, path)
-    if problems:
-        raise UnsupportedM44(path, problems)
     return data
 
 
@@ -264,7 +278,8 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         cards, medals, starts = entry["cards"], entry["medals"], entry["starts"]
     date = info.get("date_begin")
     places = []
-    for label in board_raw.get("labels") or []:
+    labels = board_raw.get("labels")
+    for label in labels[:MAX_PLACES] if isinstance(labels, list) else []:
         if not isinstance(label, dict) or not isinstance(label.get("text"), list):
             continue
         words = " ".join(str(t) for t in label["text"] if isinstance(t, str)).strip()
