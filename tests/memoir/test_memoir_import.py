@@ -246,3 +246,14 @@ def test_the_fuzz_corpus_is_valid_before_mutation(tmp_path):
                             folder=tmp_path / "out")
         assert result.recognised == sid
         assert get(data, ("board", "type")) == ("STANDARD")
+
+
+def test_the_dashboard_lists_and_opens_an_import(tmp_path):
+    pytest.importorskip("panel")
+    from wargame.ui.memoir import MemoirDashboard
+
+    import_m44(write(tmp_path, "hoc.m44", to_m44(index()["4"])), "my-hoc")
+    board = MemoirDashboard("my-hoc", 1)
+    assert "my-hoc" in board.chooser.options.values() and board.chooser.value == "my-hoc"
+    assert list(board.chooser.options.values())[-1] == "my-hoc"
+    assert board.store.state.scenario.id == "my-hoc"

@@ -30,7 +30,7 @@ from wargame.memoir import (
     card,
     scenario_ids,
 )
-from wargame.memoir.scenario import load_scenario
+from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
 
@@ -295,7 +295,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         super().__init__(store=store, **params)
         self.chooser = pn.widgets.Select(
             label="Scenario", value=store.scenario,
-            options={f"{sid}: {load_scenario(sid).title}": sid for sid in scenario_ids()},
+            options={f"{sid}: {load_scenario(sid).title}": sid
+                     for sid in scenario_ids() + user_scenario_ids()},  # imports last
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
         self.new_button.on_click(lambda _e: self.store.new_game(self.chooser.value))
