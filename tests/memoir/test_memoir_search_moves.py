@@ -56,3 +56,26 @@ def test_without_lookahead_moves_are_easy_s():
     state = _move_phase("3", 1)
     assert MemoirSearchPolicy(0).choose(state) == decide(state)[0]
     assert MemoirSearchPolicy(0, move_lookahead=1).choose(state) in state.legal_actions()
+
+
+def _order_phase(sid: str, seed: int):
+    state = MemoirGame.from_scenario(sid).new_state(seed)
+    for _ in range(400):
+        assert not state.winner
+        if (state.phase == "order" and not state.pending
+                and sum(a.kind == "order" for a in state.legal_actions()) >= 2):
+            return state
+        state.apply(decide(state)[0])
+    raise AssertionError("no order phase reached")
+
+
+@pytest.mark.parametrize("sid,seed", [("2", 3), ("15", 5)])
+def test_order_lookahead_is_legal_deterministic_and_pure(sid, seed):
+    state = _order_phase(sid, seed)
+    before, draws = state.fingerprint(), state.dice.draws
+    policy = MemoirSearchPolicy(seed, order_lookahead=3)
+    a = policy.choose(state)
+    assert a in state.legal_actions() and a.kind in ("order", "end_orders")
+    assert state.fingerprint() == before and state.dice.draws == draws
+    assert MemoirSearchPolicy(seed, order_lookahead=3).choose(state.clone()) == a
+    assert "expected battles" in policy.explain(state) or "only order" in policy.explain(state)
