@@ -37,7 +37,8 @@ from wargame.schema.memoir import MemoirIndex, MemoirScenarioFile  # noqa: E402
 
 INDEX = REPO / "scenarios" / "memoir44" / "scenarios.yaml"
 OUT = REPO / "scenarios" / "memoir44"
-REFERENCE = Path("/work/shared/reference/memoir44")
+# the shared reference folder beside the checkout (../shared/reference/memoir44)
+REFERENCE = REPO.parent / "shared" / "reference" / "memoir44"
 SOURCE = ("bga-devs/bga-memoir modules/scenarios/{file} @ 4ef4810973233f7f4bf7fbb56775376210a137a3"
           " (a Days of Wonder Scenario Editor export; reference/memoir44/SOURCES.md)")
 

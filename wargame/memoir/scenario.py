@@ -10,7 +10,7 @@ reads a Scenario Editor ``.m44`` layout directly (``wargame.memoir.m44``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -161,8 +161,7 @@ def scenario_from_m44(path: str | Path, entry: dict[str, Any] | None = None,
     data = convert(raw, scenario_id=scenario_id, title=title or "custom", entry=entry,
                    provenance=f"imported from {path.name}")
     scn = scenario_from_data(data, path)
-    return Scenario(**{**scn.__dict__, "file": path.name, "m44_game_info":
-                       dict(raw.get("game_info") or {})})
+    return replace(scn, file=path.name, m44_game_info=dict(raw.get("game_info") or {}))
 
 
 def _special(raw: dict[str, Any]) -> dict[str, Any]:
