@@ -108,7 +108,16 @@ def test_every_bundled_scenario_is_recorded():
 
 @pytest.mark.parametrize("sid", sorted(RECORDED))
 def test_bundled_scenario_plays_the_recorded_game(sid):
-    assert record_of(sid) == RECORDED[sid]
+    """The scenario (every fact the engine reads) and the deal of each seed are as recorded
+    with the .m44 loader; the recorded playouts also matched at the switch (commit "Memoir '44:
+    the project's own scenario files") but are not compared here, so that a later change of a
+    rule does not fail this data test (the reference comparison below still plays them)."""
+    now = record_of(sid)
+    keys = [k for k in RECORDED[sid] if not k.startswith("playout")]
+    assert {k: now[k] for k in keys} == {k: RECORDED[sid][k] for k in keys}, (
+        f"scenario {sid} changed: if on purpose (scenarios.yaml edited, then python "
+        f"tools/build_memoir_scenarios.py), re-record with python -m "
+        f"tests.memoir.test_memoir_same_game --write")
 
 
 def test_a_changed_scenario_changes_the_record():
