@@ -124,3 +124,19 @@ def wg_page(wg_browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+# The user's own data (imported Memoir '44 scenarios, wargame.paths.user_data_home) is never
+# read by the tests: an empty folder of the session instead of ~/.local/share/wargame. Tests of
+# imports set WARGAME_HOME to their own tmp_path.
+@pytest.fixture(autouse=True, scope="session")
+def _no_user_data(tmp_path_factory):
+    import os
+
+    old = os.environ.get("WARGAME_HOME")
+    os.environ["WARGAME_HOME"] = str(tmp_path_factory.mktemp("wargame-home"))
+    yield
+    if old is None:
+        os.environ.pop("WARGAME_HOME", None)
+    else:
+        os.environ["WARGAME_HOME"] = old

@@ -539,3 +539,26 @@ def test_autoplay_memoir_easy_against_random(capsys):
     assert data["results"][0]["winner"] in ("allied", "axis")
     code, _, err = run(capsys, "autoplay", "--scenario", "dragoon", "--allied", "easy")
     assert code == 2 and "known: greedy, random" in err
+
+
+def test_scenario_import_writes_a_playable_scenario_in_the_user_folder(tmp_path, monkeypatch,
+                                                                        capsys):
+    """``wargame scenario import``: into $WARGAME_HOME/scenarios/memoir44/, then listed,
+    described and played like a bundled scenario (docs/memoir44-import.md)."""
+    from wargame.memoir.m44 import to_m44
+    from wargame.memoir.scenario import index
+
+    monkeypatch.setenv("WARGAME_HOME", str(tmp_path / "home"))
+    layout = tmp_path / "Sword Beach.m44"
+    layout.write_text(json.dumps(to_m44(index()["3"])), encoding="utf-8")
+    assert cli.main(["scenario", "import", str(layout)]) == 0
+    out = capsys.readouterr().out
+    assert "memoir44-sword-beach" in out and "bundled scenario 3" in out
+    assert (tmp_path / "home" / "scenarios" / "memoir44" / "sword-beach.json").is_file()
+    assert cli.main(["scenario", "list"]) == 0
+    assert "memoir44-sword-beach" in capsys.readouterr().out
+    assert cli.main(["scenario", "validate", "memoir44-sword-beach"]) == 0
+    assert cli.main(["autoplay", "--scenario", "memoir44-sword-beach", "--quiet"]) == 0
+    assert cli.main(["scenario", "import", str(tmp_path / "missing.m44")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "missing.m44" in err[0]

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from wargame.paths import MEMOIR_PREFIX, scenarios_root
+from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 
 __all__ = [
@@ -47,8 +47,9 @@ def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
     """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id.
 
     Folders without a scenario.yaml are skipped; a scenario.yaml that does not parse is listed
-    with its error as title. Memoir '44 scenarios come from ``scenarios/memoir44/scenarios.yaml``
-    (ids ``memoir44-<rulebook number>`` and ``memoir44-overlord``, game ``memoir44``).
+    with its error as title. Memoir '44 scenarios are the files ``scenarios/memoir44/<id>.json``
+    (ids ``memoir44-<rulebook number>`` and ``memoir44-overlord``, game ``memoir44``) and the
+    user's imports (``wargame scenario import``, ids ``memoir44-<name>``).
     """
     out = []
     for folder in _folders(root):
@@ -178,38 +179,51 @@ MEMOIR_KINDS = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
 _SIDES = {"ALLIES": "allies", "AXIS": "axis"}
 
 
-def _memoir_index(root: Path | None = None) -> dict[str, dict[str, Any]]:
-    path = (root or scenarios_root()) / "memoir44" / "scenarios.yaml"
-    if not path.is_file():
+def _memoir_files(root: Path | None = None) -> dict[str, Path]:
+    """Memoir '44 scenario files by id: the bundled ``scenarios/memoir44/<id>.json`` (rulebook
+    order) then, for the installed data (``root`` None), the user's imports
+    (``wargame.paths.user_memoir_dir``) whose names are not bundled ids."""
+    def ids(folder: Path) -> list[tuple[str, Path]]:
+        if not folder.is_dir():
+            return []
+        found = [(p.stem, p) for p in folder.glob("*.json")]
+        return sorted(found, key=lambda kv: (not kv[0].isdigit(),
+                                             int(kv[0]) if kv[0].isdigit() else 0, kv[0]))
+
+    out = dict(ids((root or scenarios_root()) / "memoir44"))
+    if root is None:
+        for sid, path in ids(user_memoir_dir()):
+            out.setdefault(sid, path)
+    return out
+
+
+def _memoir_file(path: Path) -> dict[str, Any]:
+    try:
+        data = load_json(path)
+    except ScenarioError:
         return {}
-    data = load_yaml(path)
-    scenarios = data.get("scenarios") if isinstance(data, dict) else None
-    if not isinstance(scenarios, dict):
-        return {}  # an empty or foreign index lists nothing (the engine's loader validates)
-    return {str(k): v for k, v in scenarios.items()}
+    return data if isinstance(data, dict) else {}
 
 
 def memoir_scenarios(root: Path | None = None) -> list[dict[str, Any]]:
-    """The Memoir '44 scenarios as {id, game, title, number}, in rulebook order."""
-    items = sorted(_memoir_index(root).items(),
-                   key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0))
-    return [{"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": str(e.get("title", sid)),
-             "number": sid} for sid, e in items]
+    """The Memoir '44 scenarios as {id, game, title, number, source} (source ``bundled`` or
+    ``imported``), in rulebook order, the user's imports last."""
+    bundled = (root or scenarios_root()) / "memoir44"
+    out = []
+    for sid, path in _memoir_files(root).items():
+        data = _memoir_file(path)
+        title = data.get("title") if isinstance(data.get("title"), str) else sid
+        out.append({"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": title,
+                    "number": sid,
+                    "source": "bundled" if path.parent == bundled else "imported"})
+    return out
 
 
-def _memoir_units(path: Path) -> dict[str, dict[str, int]]:
-    """Units on the board at set-up by side and type, from the .m44 layout (SED unit names
-    ``inf|tank|gun`` + optional ``2`` + ``ger|us``...; ``ger`` is the Axis)."""
+def _memoir_units(data: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Units on the board at set-up by side and type (``units`` of the scenario file)."""
     out = {side: dict.fromkeys(MEMOIR_KINDS.values(), 0) for side in ("allies", "axis")}
-    data = load_json(path)
-    for item in data["board"]["hexagons"]:
-        unit = item.get("unit")
-        if not unit:
-            continue
-        name = str(unit["name"])
-        side = "axis" if name.endswith("ger") else "allies"
-        kind = next(k for k in MEMOIR_KINDS if name.startswith(k))
-        out[side][MEMOIR_KINDS[kind]] += 1
+    for unit in data["units"]:
+        out[_SIDES[unit["side"]]][MEMOIR_KINDS[unit["kind"]]] += 1
     return out
 
 
@@ -220,31 +234,34 @@ def _by_side(values: Any) -> dict[str, int]:
 
 def describe_memoir(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
     """A summary of one Memoir '44 scenario: medals_to_win and units_by_side {allies, axis}
-    each {infantry, armor, artillery} (units at set-up; M44 Game Set-up), cards, who starts.
-    Raises ``KeyError`` for an unknown id."""
+    each {infantry, armor, artillery} (units at set-up; M44 Game Set-up), cards, who starts,
+    briefing and provenance. Raises ``KeyError`` for an unknown id."""
     sid = scenario_id.removeprefix(MEMOIR_PREFIX)
-    index = _memoir_index(root)
-    if sid not in index:
-        known = ", ".join(MEMOIR_PREFIX + k for k in index) or "(none)"
+    files = _memoir_files(root)
+    if sid not in files:
+        known = ", ".join(MEMOIR_PREFIX + k for k in files) or "(none)"
         raise KeyError(f"no bundled scenario {scenario_id!r}; Memoir '44: {known}")
-    entry = index[sid]
-    folder = (root or scenarios_root()) / "memoir44"
+    path = files[sid]
+    entry = _memoir_file(path)
     out: dict[str, Any] = {
         "id": MEMOIR_PREFIX + sid,
         "game": "memoir44",
         "title": str(entry.get("title", sid)),
         "number": sid,
         "turns": {"first": None, "last": None},
-        "medals_to_win": _by_side(entry.get("medals")),
+        "medals_to_win": _by_side(entry.get("medals_to_win")),
         "cards": _by_side(entry.get("cards")),
-        "starts": _SIDES.get(str(entry.get("starts")), None),
-        "special_rules": sorted((entry.get("special") or {}).keys()),
+        "starts": _SIDES.get(str(entry.get("first_player")), None),
+        "special_rules": sorted(
+            list((entry.get("special") or {}).keys())
+            + (["objectives"] if entry.get("objectives") else [])),
         "units_by_side": None,
+        "briefing": entry.get("briefing"),
+        "provenance": entry.get("provenance"),
         "warnings": [],
     }
-    path = folder / str(entry.get("file", ""))
     try:
-        out["units_by_side"] = _memoir_units(path)
-    except (ScenarioError, OSError, ValueError, KeyError, TypeError, StopIteration) as exc:
-        out["warnings"].append(f"{path.name}: {exc}")
+        out["units_by_side"] = _memoir_units(entry)
+    except (KeyError, TypeError) as exc:
+        out["warnings"].append(f"{path.name}: unreadable units ({exc})")
     return out

@@ -1,7 +1,8 @@
 """The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay, study,
 rooms list/export/delete.
 
-Memoir '44: ``odds --game memoir44 --dice N --target T`` and ``scenario list/info``.
+Memoir '44: ``odds --game memoir44 --dice N --target T``, ``scenario list/info`` and ``scenario
+import FILE.m44`` (a community layout into the user scenario folder).
 
 Exit codes: 0 success; 1 the command could not do its work (a scenario failed validation, a
 file could not be read or written, the port is taken); 2 bad input (argparse errors, numbers out
@@ -89,6 +90,14 @@ TEXT = Catalogue("cli", {
     "scenario.unknown": "unknown scenario: {error}",
     "scenario.valid": "ok: {title} ({units} units, {hexes} hexes)",
     "scenario.no_validate": "scenario validation is not available yet ({error})",
+    "import.help": "import a Memoir '44 Scenario Editor layout (.m44) as a playable scenario",
+    "import.file": "the .m44 file (JSON saved by the Scenario Editor)",
+    "import.id": "the scenario's name (played as memoir44-NAME); default: from the file name",
+    "import.title": "the title shown in lists (default: the file's own name for it)",
+    "import.replace": "overwrite an earlier import of the same name",
+    "import.done": "imported memoir44-{id}: {title} ({units} units) -> {path}",
+    "import.note": "note: {note}",
+    "import.play": "play it: wargame serve --scenario memoir44-{id}",
     "serve.not_yet": "the dashboard is not available yet ({error}); scenario summary above",
     "info.turns": "turns {first}-{last}",
     "info.hexes": "{count} land hexes: {detail}",
@@ -272,6 +281,13 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="check a scenario folder or file, an .m44 file or a Memoir '44 id")
     s_val.add_argument("path", type=_path_arg)
     s_val.set_defaults(handler=_cmd_scenario_validate)
+    s_imp = scen_sub.add_parser("import", help=TEXT["import.help"],
+                                description=TEXT["import.help"] + " (docs/memoir44-import.md)")
+    s_imp.add_argument("file", type=_path_arg, help=TEXT["import.file"])
+    s_imp.add_argument("--id", dest="name", default=None, metavar="NAME", help=TEXT["import.id"])
+    s_imp.add_argument("--title", default=None, help=TEXT["import.title"])
+    s_imp.add_argument("--replace", action="store_true", help=TEXT["import.replace"])
+    s_imp.set_defaults(handler=_cmd_scenario_import)
 
     serve = sub.add_parser("serve", help=TEXT["serve.help"])
     serve.add_argument("--scenario", default="normandy")
@@ -656,6 +672,24 @@ def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
         print(str(exc), file=sys.stderr)
         return 1
     print(TEXT["scenario.valid"].format(title=title, units=units, hexes=hexes), file=out)
+    return 0
+
+
+def _cmd_scenario_import(args: argparse.Namespace, out: TextIO) -> int:
+    """``wargame scenario import FILE.m44``: a broken or unplayable file, or a bad name, is bad
+    input (exit 2, one line naming the file and the field or the things it cannot play)."""
+    from wargame.memoir.imports import import_m44
+    from wargame.scenario_errors import ScenarioError
+
+    try:
+        result = import_m44(args.file, args.name, title=args.title, replace=args.replace)
+    except (ScenarioError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    print(TEXT["import.done"].format(id=result.scenario_id, title=result.title,
+                                     units=result.units, path=result.path), file=out)
+    for note in result.notes:
+        print(TEXT["import.note"].format(note=note), file=out)
+    print(TEXT["import.play"].format(id=result.scenario_id), file=out)
     return 0
 
 

@@ -29,3 +29,20 @@ def scenario_dir(scenario_id: str) -> Path:
         known = sorted(p.name for p in scenarios_root().iterdir() if p.is_dir() and not p.name.startswith("_"))
         raise FileNotFoundError(f"no scenario folder {scenario_id!r}; bundled: {', '.join(known)}")
     return path
+
+
+def user_data_home() -> Path:
+    """Where wargame keeps the user's own data: ``$WARGAME_HOME`` if set, else
+    ``$XDG_DATA_HOME/wargame``, else ``~/.local/share/wargame``."""
+    import os
+
+    if os.environ.get("WARGAME_HOME"):
+        return Path(os.environ["WARGAME_HOME"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "wargame"
+
+
+def user_memoir_dir() -> Path:
+    """The user's imported Memoir '44 scenarios (``wargame scenario import``): one
+    ``<name>.json`` each, listed and played as ``memoir44-<name>``."""
+    return user_data_home() / "scenarios" / "memoir44"

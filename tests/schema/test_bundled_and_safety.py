@@ -1,17 +1,19 @@
 """Every bundled scenario validates; hostile YAML is refused fast; the SaveFile model."""
 
+import json
 import time
 
 import pytest
 
 from wargame.cli import main as cli_main
 from wargame.history import check_scenario
+from wargame.memoir.m44 import to_m44
 from wargame.memoir.scenario import check_memoir, index, scenario_ids
 from wargame.paths import scenarios_root
 from wargame.scenario import load_scenario
 from wargame.scenario_errors import MAX_FILE_BYTES, ScenarioError, load_json, load_yaml, parse_yaml
 from wargame.schema import validate
-from wargame.schema.memoir import M44File, MemoirIndex
+from wargame.schema.memoir import M44File, MemoirIndex, MemoirScenarioFile
 from wargame.schema.save import SaveFile
 
 CAMPAIGNS = sorted(p.parent.name for p in scenarios_root().glob("*/scenario.yaml"))
@@ -37,28 +39,38 @@ def test_memoir_index_validates():
 @pytest.mark.parametrize("sid", scenario_ids())
 def test_every_memoir_scenario_validates(sid):
     entry = index()[sid]
-    path = scenarios_root() / "memoir44" / entry["file"]
-    validate(M44File, load_json(path), path)
+    path = scenarios_root() / "memoir44" / f"{sid}.json"
+    validate(MemoirScenarioFile, load_json(path), path)
+    validate(M44File, to_m44(entry), path)  # and written back as a layout, an .m44 one
     title, units, hexes = check_memoir(f"memoir44-{sid}")
     assert title == entry["title"] and units > 0 and hexes > 0
 
 
-def test_validate_command_on_memoir_targets(capsys):
+def _m44_text(sid: str) -> str:
+    """A bundled scenario written back as an .m44 layout (the editor's files are not shipped)."""
+    return json.dumps(to_m44(index()[sid]), indent=1)
+
+
+def test_validate_command_on_memoir_targets(capsys, tmp_path):
     root = scenarios_root() / "memoir44"
     assert cli_main(["scenario", "validate", "memoir44-overlord"]) == 0
-    assert cli_main(["scenario", "validate", str(root / "2.m44")]) == 0
+    (tmp_path / "2.m44").write_text(_m44_text("2"), encoding="utf-8")
+    assert cli_main(["scenario", "validate", str(tmp_path / "2.m44")]) == 0
+    assert cli_main(["scenario", "validate", str(root / "2.json")]) == 0
     assert cli_main(["scenario", "validate", str(root / "scenarios.yaml")]) == 0
     assert cli_main(["scenario", "validate", "memoir44-nope"]) == 1
-    assert "scenarios.yaml" in capsys.readouterr().err
+    assert "memoir44" in capsys.readouterr().err
 
 
 def test_broken_m44_names_file_and_field(tmp_path, capsys):
-    text = (scenarios_root() / "memoir44" / "2.m44").read_text(encoding="utf-8")
+    data = to_m44(index()["2"])
+    first = next(i for i, h in enumerate(data["board"]["hexagons"]) if "unit" in h)
+    data["board"]["hexagons"][first]["unit"]["name"] = "infantry-ger"
     bad = tmp_path / "bad.m44"
-    bad.write_text(text.replace('"name": "infger"', '"name": "infantry-ger"', 1), encoding="utf-8")
+    bad.write_text(json.dumps(data), encoding="utf-8")
     assert cli_main(["scenario", "validate", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert "bad.m44" in err and "board.hexagons[0].unit.name" in err
+    assert "bad.m44" in err and f"board.hexagons[{first}].unit.name" in err
 
 
 LAUGHS = "\n".join(

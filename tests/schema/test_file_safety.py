@@ -10,6 +10,7 @@ import shutil
 import pytest
 import yaml
 
+from wargame.memoir.m44 import to_m44
 from wargame.memoir.scenario import check_memoir, scenario_from_m44
 from wargame.paths import scenario_dir, scenarios_root
 from wargame.scenario import load_scenario
@@ -114,7 +115,7 @@ def test_deep_or_huge_m44_is_a_scenario_error(tmp_path):
 
 
 def test_m44_aliases_cannot_exist_and_an_m44_is_json_only(tmp_path):
-    text = (scenarios_root() / "memoir44" / "5.m44").read_text(encoding="utf-8")
+    text = json.dumps(to_m44(load_json(scenarios_root() / "memoir44" / "6.json")))
     bad = tmp_path / "5.m44"
     bad.write_text("game_info: &a {}\nboard: *a\n" + text, encoding="utf-8")
     with pytest.raises(ScenarioError) as exc:

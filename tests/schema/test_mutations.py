@@ -11,6 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wargame.memoir.m44 import to_m44
 from wargame.memoir.scenario import check_memoir
 from wargame.paths import scenario_dir, scenarios_root
 from wargame.scenario import load_scenario
@@ -190,7 +191,8 @@ def test_each_mutation_is_a_scenario_error_naming_file_and_field(folder, tmp_pat
 
 M44_DIR = scenarios_root() / "memoir44"
 INDEX = yaml.safe_load((M44_DIR / "scenarios.yaml").read_text(encoding="utf-8"))
-M44 = json.loads((M44_DIR / "11.m44").read_text(encoding="utf-8"))
+# the bundled Omaha Beach written back as an .m44 layout (the editor's files are not shipped)
+M44 = to_m44(json.loads((M44_DIR / "5.json").read_text(encoding="utf-8")))
 M44_LEAVES = [
     (p, v)
     for p, v in _leaves(M44["board"]["hexagons"])
@@ -224,8 +226,6 @@ def test_mutated_memoir_files_give_scenario_errors(tmp_path_factory, data):
         if isinstance(value, str) and isinstance(junk, str):
             junk = [junk]
         _set(mutated, path, junk)
-        for f in M44_DIR.glob("*.m44"):
-            (work / f.name).symlink_to(f)
         target = work / "scenarios.yaml"
         target.write_text(yaml.safe_dump(mutated, allow_unicode=True), encoding="utf-8")
     with pytest.raises(ScenarioError) as exc:

@@ -127,7 +127,8 @@ class MemoirSearchPolicy:
 
     def __init__(self, seed: int = 0, iterations: int = 8, width: int = 4,
                  reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
-                 max_seconds: float = 1.0) -> None:
+                 max_seconds: float = 1.0, move_lookahead: int = 0,
+                 order_lookahead: int = 0) -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
@@ -138,6 +139,8 @@ class MemoirSearchPolicy:
         self.horizon = horizon
         self.own_threat = own_threat
         self.max_seconds = max_seconds
+        self.move_lookahead = move_lookahead
+        self.order_lookahead = order_lookahead
 
     def rng_for(self, state: MemoirState) -> random.Random:
         return random.Random(self.seed * 1_000_003 + len(state.history))
@@ -150,6 +153,12 @@ class MemoirSearchPolicy:
 
     # ------------------------------------------------------------------ search
     def _decide(self, state: MemoirState) -> tuple[Action, str]:
+        if (self.move_lookahead and state.phase == "move" and not state.pending
+                and not state.winner):
+            return self._move(state)
+        if (self.order_lookahead and state.phase == "order" and not state.pending
+                and not state.winner):
+            return self._order(state)
         if state.pending or state.phase != "card" or state.winner:
             return decide(state)
         acts = state.legal_actions()
@@ -183,6 +192,74 @@ class MemoirSearchPolicy:
         return best, (f"played {title}: {means[best]:+.2f} medals on average over "
                       f"{counts[best]} sampled deals and dice, {margin:.2f} ahead of the "
                       f"next card")
+
+    def _move(self, state: MemoirState) -> tuple[Action, str]:
+        """A move decision by look-ahead: easy's ``move_lookahead`` best moves and "no more
+        moves" are each played on a copy, the rest of the moves by the easy policy, and scored
+        at the battle phase (``evaluate`` + the battles at their exact expected value), so the
+        moves are judged together (lines of sight, blocking, cover) rather than one by one."""
+        acts = state.legal_actions()
+        moves = [a for a in acts if a.kind == "move"]
+        if not moves or any(a.kind == "exit" for a in acts):
+            return decide(state)
+        brain = EasyBrain(state)
+        base: dict[int, float] = {}
+        gains = []
+        for a in moves:
+            u = state.units[a.unit]
+            if u.id not in base:
+                base[u.id] = brain.hex_score(u, u.hex, 0)[0]
+            cost = state.move_options(u.id).get(a.hex, 1)
+            gains.append((brain.hex_score(u, a.hex, cost)[0] - base[u.id], a))
+        gains.sort(key=lambda t: -t[0])
+        cands = [a for _, a in gains[: self.move_lookahead]]
+        cands += [a for a in acts if a.kind == "end_moves"]
+        if len(cands) == 1:
+            return cands[0], "the only move worth trying"
+        v, best = self._best_to_battle(state, cands)
+        what = ("no more moves" if best.kind == "end_moves"
+                else f"moved unit {best.unit}")
+        return best, f"{what}: {v:+.2f} medals after this turn's moves and expected battles"
+
+    def _order(self, state: MemoirState) -> tuple[Action, str]:
+        """An order decision by look-ahead: easy's ``order_lookahead`` most promising units
+        and "no more orders", each played out by easy to the battle phase (as ``_move``)."""
+        acts = state.legal_actions()
+        orders = [a for a in acts if a.kind == "order"]
+        if not orders:
+            return decide(state)
+        st = state.clone()
+        brain = EasyBrain(st)
+        pots = {u.id: brain.order_potential(st, u)[0] for u in st.live_units(st.active)}
+        orders.sort(key=lambda a: (-pots.get(a.unit, 0.0), a.unit))
+        cands = orders[: self.order_lookahead] + [a for a in acts if a.kind == "end_orders"]
+        if len(cands) == 1:
+            return cands[0], "the only order worth trying"
+        v, best = self._best_to_battle(state, cands)
+        what = "no more orders" if best.kind == "end_orders" else f"ordered unit {best.unit}"
+        return best, f"{what}: {v:+.2f} medals after this turn's moves and expected battles"
+
+    def _best_to_battle(self, state: MemoirState, cands: list[Action]) -> tuple[float, Action]:
+        """The candidate whose play-out by easy to the battle phase scores best (ties: the
+        earlier candidate)."""
+        side = state.active
+        scored = []
+        for i, a in enumerate(cands):
+            st = state.clone()
+            st.dice = Dice(self.seed)  # moves roll no dice; never the game's own
+            st.apply(a, validate=False)
+            guard = 0
+            turn = st.turn
+            while (not st.winner and st.turn == turn and guard < 200
+                   and not (st.phase == "battle" and not st.pending)):
+                st.apply(decide(st)[0], validate=False)
+                guard += 1
+            v = evaluate(st, side, self.own_threat)
+            if not st.winner and st.turn == turn:
+                v += expected_battles(st, side)
+            scored.append((v, -i, a))
+        v, _, best = max(scored, key=lambda t: (t[0], t[1]))
+        return v, best
 
     def _rollout(self, world: MemoirState, a: Action, side: str) -> float:
         st = world.clone()

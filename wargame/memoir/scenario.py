@@ -1,30 +1,37 @@
-"""Loading Memoir '44 scenarios: SED ``.m44`` layouts plus ``scenarios.yaml`` rules as data."""
+"""Loading Memoir '44 scenarios: the project's own files, one JSON per scenario.
+
+Bundled: ``scenarios/memoir44/<id>.json`` (written by tools/build_memoir_scenarios.py from the
+reference layouts and scenarios/memoir44/scenarios.yaml); the user's imports (``wargame scenario
+import``): ``<user data>/scenarios/memoir44/<name>.json`` (``wargame.paths.user_memoir_dir``).
+Both are checked by ``wargame.schema.memoir.MemoirScenarioFile``. ``scenario_from_m44`` still
+reads a Scenario Editor ``.m44`` layout directly (``wargame.memoir.m44``).
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from wargame.hexgrid import Hex
-from wargame.paths import MEMOIR_PREFIX, scenarios_root
-from wargame.scenario_errors import load_json, load_yaml
+from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
+from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 from wargame.schema.common import validate
-from wargame.schema.memoir import M44File, MemoirEntry, MemoirIndex
+from wargame.schema.memoir import M44File, MemoirEntry, MemoirIndex, MemoirScenarioFile
 
 from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
+from .m44 import BASE_FIGURES, convert, read_m44_file
 
 __all__ = [
     "UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index",
     "custom_scenario", "check_memoir", "is_memoir_target", "read_m44", "scenario_from_m44",
+    "scenario_from_data", "user_scenario_ids", "bundled_dir", "RESERVED_IDS",
 ]
 
-# M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
-BASE_FIGURES = {"inf": 4, "tank": 3, "gun": 2}
-KIND_OF = {"inf": "inf", "tank": "tank", "gun": "gun"}
-TERRAIN_ALIASES = {"curve": "river", "church": "buildings"}
+# the file names in scenarios/memoir44/ that are not scenarios (the tool's hand-written input)
+RESERVED_IDS = frozenset({"scenarios", "briefings"})
 
 
 @dataclass(frozen=True)
@@ -60,45 +67,80 @@ class Scenario:
     face: str = "COUNTRY"
     m44_game_info: dict[str, Any] = field(default_factory=dict)
     obstacles: tuple[tuple[str, Hex], ...] = ()  # removable: ("sand" | "wire", hex)
+    briefing: str = ""
+    provenance: str = ""
+    number: int | None = None
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.special.get(name, default)
 
 
-def _dir() -> Path:
+def bundled_dir() -> Path:
     return scenarios_root() / "memoir44"
+
+
+def _ids_in(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return []
+    ids = [p.stem for p in folder.glob("*.json") if p.stem not in RESERVED_IDS]
+    return sorted(ids, key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))
 
 
 @lru_cache(maxsize=1)
 def index() -> dict[str, dict[str, Any]]:
-    """scenarios.yaml, checked by ``MemoirIndex`` (a ``ScenarioError`` names file and field)."""
-    path = _dir() / "scenarios.yaml"
-    data = load_yaml(path)
-    validate(MemoirIndex, data, path)
-    return {str(k): v for k, v in data["scenarios"].items()}
+    """The bundled scenario files by id (rulebook order), each checked by
+    ``MemoirScenarioFile`` (a ``ScenarioError`` names file and field)."""
+    out = {}
+    for sid in _ids_in(bundled_dir()):
+        path = bundled_dir() / f"{sid}.json"
+        data = load_json(path)
+        validate(MemoirScenarioFile, data, path)
+        out[sid] = data
+    return out
 
 
 def scenario_ids() -> list[str]:
+    """The bundled scenarios (rulebook numbers, then overlord)."""
     return list(index())
 
 
-def _hexes(pairs) -> frozenset[Hex]:
+def user_scenario_ids() -> list[str]:
+    """The user's imported scenarios (``wargame scenario import``), by name."""
+    return [s for s in _ids_in(user_memoir_dir()) if s not in index()]
+
+
+def _hexes(pairs: Any) -> frozenset[Hex]:
     return frozenset(m44_to_hex(int(r), int(c)) for r, c in pairs)
 
 
 def read_m44(file: str | Path) -> dict[str, Any]:
-    """An .m44 layout (a file name in scenarios/memoir44/ or a path), checked by ``M44File``."""
-    path = _dir() / file
-    data = load_json(path)
-    validate(M44File, data, path)
-    return data
+    """An .m44 layout checked by ``M44File`` and for what the engine plays
+    (``wargame.memoir.m44.UnsupportedM44`` lists the rest)."""
+    return read_m44_file(file)
+
+
+def load_scenario(scenario_id: str | int) -> Scenario:
+    """A bundled scenario (``5``, ``overlord``) or a user's import (its name)."""
+    sid = str(scenario_id)
+    if sid in index():
+        return _bundled(sid)
+    path = user_memoir_dir() / f"{sid}.json"
+    if sid in RESERVED_IDS or not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", sid) \
+            or not path.is_file():
+        known = ", ".join(scenario_ids() + user_scenario_ids())
+        raise KeyError(f"no Memoir '44 scenario {sid!r}; known: {known}")
+    stat = path.stat()
+    return _user(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=32)
-def load_scenario(scenario_id: str | int) -> Scenario:
-    sid = str(scenario_id)
-    entry = index()[sid]
-    return _build(sid, entry, read_m44(entry["file"]))
+def _bundled(sid: str) -> Scenario:
+    return scenario_from_data(index()[sid], bundled_dir() / f"{sid}.json")
+
+
+@lru_cache(maxsize=16)
+def _user(path: str, mtime_ns: int, size: int) -> Scenario:
+    return scenario_from_data(load_json(path), path)
 
 
 def scenario_from_m44(path: str | Path, entry: dict[str, Any] | None = None,
@@ -107,91 +149,24 @@ def scenario_from_m44(path: str | Path, entry: dict[str, Any] | None = None,
 
     ``entry`` is its instructions as in scenarios.yaml (cards, starts, medals, special rules;
     checked by ``MemoirEntry``); without it they are read from the file's ``game_info``
-    (player 1 Axis, 4 cards and 6 medals each when not given). A broken file or entry raises
-    ``ScenarioError`` naming the file and the field.
+    (player 1 Axis, 4 cards and 6 medals each when not given) and the medal tags are the
+    objectives. A broken file or entry raises ``ScenarioError`` naming the file and the field;
+    a layout the engine cannot play ``UnsupportedM44`` naming each thing and its hexes.
     """
     path = Path(path)
-    data = load_json(path)
-    model = validate(M44File, data, path)
-    if entry is None:
-        gi = model.game_info
-        first = gi.side_player1 or (ALLIES if gi.side_player2 == AXIS else AXIS)
-        second = gi.side_player2 or (AXIS if first == ALLIES else ALLIES)
-        entry = {
-            "file": path.name if re.fullmatch(r"[A-Za-z0-9_.-]+\.m44", path.name) else
-            "custom.m44",
-            "title": path.stem,
-            "cards": {first: gi.cards_player1 or 4, second: gi.cards_player2 or 4},
-            "medals": {first: gi.victory_player1 or 6, second: gi.victory_player2 or 6},
-            "starts": second if gi.starting == "PLAYER2" else first,
-        }
-        where = f"{path} (game_info)"
-    else:
-        where = f"{path} (its scenarios.yaml entry)"
-    validate(MemoirEntry, entry, where)
-    return _build(scenario_id, entry, data)
+    raw = read_m44_file(path)
+    if entry is not None:
+        validate(MemoirEntry, entry, f"{path} (its scenarios.yaml entry)")
+    title = entry["title"] if entry is not None else path.stem
+    data = convert(raw, scenario_id=scenario_id, title=title or "custom", entry=entry,
+                   provenance=f"imported from {path.name}")
+    scn = scenario_from_data(data, path)
+    return replace(scn, file=path.name, m44_game_info=dict(raw.get("game_info") or {}))
 
 
-def _build(sid: str, entry: dict[str, Any], raw: dict[str, Any]) -> Scenario:
-    special = dict(entry.get("special") or {})
-    board_raw = raw["board"]
-    overlord = board_raw["type"] == "OVERLORD"
-    width = 26 if overlord else 13
-    boundaries = (15, 35) if overlord else (7, 17)
-    face = board_raw.get("face", "COUNTRY")
-
-    hexes: dict[Hex, BoardHex] = {}
-    units: list[UnitSpec] = []
-    tag_objectives: list[Objective] = []
-    obstacles: list[tuple[str, Hex]] = []
-    resistance_side = special.get("resistance_side")
-    for item in board_raw["hexagons"]:
-        row, col = int(item["row"]), int(item["col"])
-        h = m44_to_hex(row, col)
-        terrain = item.get("terrain", {}).get("name")
-        terrain = TERRAIN_ALIASES.get(terrain, terrain)
-        rect = item.get("rect_terrain", {}).get("name")
-        obstacle = item.get("obstacle", {}).get("name")
-        hexes[h] = BoardHex(
-            terrain=terrain or _background(face, row),
-            bridge=rect == "bridge",
-            bunker=rect == "bunker",
-            hedgehog=obstacle == "hedgehog",
-        )
-        if obstacle in ("sand", "wire"):
-            obstacles.append((obstacle, h))
-        if "unit" in item:
-            units.append(_unit(item["unit"], h, resistance_side))
-        for tag in item.get("tags", []):
-            if tag.get("name") in ("medal1", "medal2"):
-                side = ALLIES if tag["name"] == "medal1" else AXIS
-                tag_objectives.append(Objective(side, frozenset({h})))
-    if face == "BEACH":
-        # BGA Terrains.php getBackgroundSpecialTerrains: rows 4-6 beach, 7-8 ocean.
-        for row in range(4, 9):
-            for c in range(row % 2, 2 * (width - 1) + 1, 2):
-                h = m44_to_hex(row, c)
-                if h not in hexes:
-                    hexes[h] = BoardHex(terrain=_background(face, row))
-    board = Board(width=width, rows=9, hexes=hexes, boundaries=boundaries)
-
-    objectives: list[Objective] = []
-    spec = special.get("objectives")
-    if spec == "from_tags":
-        objectives = tag_objectives
-    elif spec:
-        for o in spec:
-            if o["hexes"] == "adjacent_to_river_row_0":
-                river = [h for h in board.all_hexes() if h.r == 0 and board.terrain(h) == "river"]
-                hs = frozenset(
-                    n for rh in river for n in rh.neighbours()
-                    if board.on_board(n) and board.terrain(n) != "river"
-                )
-            else:
-                hs = _hexes(o["hexes"])
-            objectives.append(
-                Objective(o["side"], hs, bool(o.get("permanent", False)), int(o.get("medals", 1)))
-            )
+def _special(raw: dict[str, Any]) -> dict[str, Any]:
+    """Special rules as the engine reads them: hex lists as sets of hexes."""
+    special = {k: v for k, v in raw.items()}
     for key in ("cliffs", "impassable", "wide_river"):
         if key in special:
             special[key] = _hexes(special[key])
@@ -212,20 +187,48 @@ def _build(sid: str, entry: dict[str, Any], raw: dict[str, Any]) -> Scenario:
         )
     if "airdrop" in special:
         special["airdrop"] = dict(special["airdrop"])
+    if "draw_schedule" in special:  # JSON object keys are text: turn numbers back to ints
+        special["draw_schedule"] = {side: {int(t): n for t, n in turns.items()}
+                                    for side, turns in special["draw_schedule"].items()}
+    return special
+
+
+def scenario_from_data(data: Any, source: str | Path) -> Scenario:
+    """A scenario from the dict of a scenario file (checked by ``MemoirScenarioFile``; a
+    ``ScenarioError`` names ``source`` and the field)."""
+    validate(MemoirScenarioFile, data, source)
+    overlord = data["board"]["size"] == "overlord"
+    hexes: dict[Hex, BoardHex] = {}
+    obstacles: list[tuple[str, Hex]] = []
+    for t in data["terrain"]:
+        h = m44_to_hex(*t["at"])
+        obstacle = t.get("obstacle")
+        hexes[h] = BoardHex(terrain=t.get("terrain", "plain"), bridge=bool(t.get("bridge")),
+                            bunker=bool(t.get("bunker")), hedgehog=obstacle == "hedgehog")
+        if obstacle in ("sand", "wire"):
+            obstacles.append((obstacle, h))
+    board = Board(width=26 if overlord else 13, rows=9, hexes=hexes,
+                  boundaries=(15, 35) if overlord else (7, 17))
+    units = tuple(UnitSpec(u["side"], u["kind"], m44_to_hex(*u["at"]), int(u["figures"]),
+                           u.get("special"), u.get("badge")) for u in data["units"])
+    objectives = tuple(Objective(o["side"], _hexes(o["hexes"]), bool(o.get("permanent", False)),
+                                 int(o.get("medals", 1))) for o in data.get("objectives", []))
     return Scenario(
-        id=sid,
-        title=entry["title"],
-        file=entry["file"],
+        id=str(data["id"]),
+        title=data["title"],
+        file=Path(str(source)).name,
         board=board,
-        units=tuple(units),
-        cards={k: int(v) for k, v in entry["cards"].items()},
-        starts=entry["starts"],
-        medals={k: int(v) for k, v in entry["medals"].items()},
-        objectives=tuple(objectives),
-        special=special,
-        face=face,
-        m44_game_info=dict(raw["game_info"]),
+        units=units,
+        cards={k: int(v) for k, v in data["cards"].items()},
+        starts=data["first_player"],
+        medals={k: int(v) for k, v in data["medals_to_win"].items()},
+        objectives=objectives,
+        special=_special(data.get("special") or {}),
+        face=data["board"].get("face", "COUNTRY"),
         obstacles=tuple(obstacles),
+        briefing=data.get("briefing", ""),
+        provenance=data["provenance"],
+        number=data.get("number"),
     )
 
 
@@ -278,66 +281,41 @@ def custom_scenario(
     )
 
 
-def _background(face: str, row: int) -> str:
-    if face != "BEACH":
-        return "plain"
-    if row >= 7:
-        return "ocean"
-    if row >= 4:
-        return "beach"
-    return "plain"
-
-
-def _unit(raw: dict[str, Any], h: Hex, resistance_side: str | None) -> UnitSpec:
-    name = raw["name"]
-    side = AXIS if name.endswith("ger") else ALLIES
-    base = name[:-3] if side == AXIS else name[:-2]
-    elite = base.endswith("2")
-    kind = KIND_OF[base.rstrip("2")]
-    figures = int(raw.get("nbr_units") or BASE_FIGURES[kind])
-    special = None
-    if elite:
-        if kind == "inf":
-            # M44 Appendix 1: French Resistance (3 figures) in the scenarios that say so,
-            # otherwise special forces (Rangers, Commandos, Panzer Grenadiers...).
-            special = "resistance" if resistance_side == side else "special"
-        elif kind == "tank":
-            special = "elite"  # M44 Appendix 1 Elite Armor: 4 figures
-            figures = int(raw.get("nbr_units") or 4)
-    return UnitSpec(side, kind, h, figures, special, raw.get("badge"))
-
-
-
-
 def check_memoir(target: str | Path) -> tuple[str, int, int]:
-    """Validate Memoir '44 data for ``wargame scenario validate``: an ``.m44`` file, a
-    ``scenarios.yaml`` index (and every file it lists), or a scenario id (``memoir44-5``, ``5``).
+    """Validate Memoir '44 data for ``wargame scenario validate``: an ``.m44`` file, a scenario
+    file (``scenarios/memoir44/<id>.json``), the tool's ``scenarios.yaml`` input (with every
+    bundled file), or a scenario id (``memoir44-5``, ``5``, an import's name).
 
     Returns (title, units, hexes); a broken file raises ``ScenarioError`` naming file and field.
     """
     text = str(target)
     path = Path(text)
     if path.suffix == ".m44":
-        data = load_json(path)
-        model = validate(M44File, data, path)
+        raw = read_m44_file(path)
+        model = validate(M44File, raw, path)
         units = sum(1 for h in model.board.hexagons if h.unit is not None)
         return path.name, units, len(model.board.hexagons)
+    if path.suffix == ".json" and path.is_file():
+        scn = scenario_from_data(load_json(path), path)
+        return scn.title, len(scn.units), len(scn.board.hexes)
     if path.name in ("scenarios.yaml", "scenarios.yml") and path.exists():
-        data = load_yaml(path)
-        idx = validate(MemoirIndex, data, path)
+        idx = validate(MemoirIndex, load_yaml(path), path)
         units = hexes = 0
-        for entry in idx.scenarios.values():
-            m44 = validate(M44File, load_json(path.parent / entry.file), path.parent / entry.file)
-            units += sum(1 for h in m44.board.hexagons if h.unit is not None)
-            hexes += len(m44.board.hexagons)
+        for sid in _ids_in(path.parent):
+            scn = scenario_from_data(load_json(path.parent / f"{sid}.json"),
+                                     path.parent / f"{sid}.json")
+            units += len(scn.units)
+            hexes += len(scn.board.hexes)
         return f"{len(idx.scenarios)} Memoir '44 scenarios", units, hexes
     sid = text.removeprefix(MEMOIR_PREFIX)
-    if sid not in index():
-        from wargame.scenario_errors import ScenarioError
-
-        raise ScenarioError(_dir() / "scenarios.yaml", "scenarios",
-                            f"a scenario id among {list(index())}", sid)
-    scn = load_scenario.__wrapped__(sid)  # uncached: check the files as they are now
+    if sid in index():
+        file = bundled_dir() / f"{sid}.json"
+    elif sid in user_scenario_ids():
+        file = user_memoir_dir() / f"{sid}.json"
+    else:
+        raise ScenarioError(bundled_dir(), "scenarios",
+                            f"a scenario id among {scenario_ids() + user_scenario_ids()}", sid)
+    scn = scenario_from_data(load_json(file), file)  # uncached: the file as it is now
     return scn.title, len(scn.units), len(scn.board.hexes)
 
 
@@ -347,5 +325,7 @@ def is_memoir_target(target: str | Path) -> bool:
     path = Path(text)
     if path.suffix == ".m44" or text.startswith(MEMOIR_PREFIX):
         return True
-    return path.name in ("scenarios.yaml", "scenarios.yml") and path.exists() and any(
-        path.parent.glob("*.m44"))
+    if path.suffix == ".json" and path.parent.name == "memoir44":
+        return True
+    return path.name in ("scenarios.yaml", "scenarios.yml") and path.exists() and (
+        path.parent.name == "memoir44")

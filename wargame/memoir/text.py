@@ -46,3 +46,31 @@ def render(key: str, data: dict) -> str:
         return template.format(**data)
     except (KeyError, IndexError, ValueError):
         return f"{key}: {data}"
+
+
+# ``wargame scenario import`` (wargame.memoir.m44, wargame.memoir.imports): what an .m44 layout
+# holds that the engine cannot play, what the import leaves out, and the id checks.
+IMPORT_TEXT_EN: dict[str, str] = {
+    "unsupported": "cannot play {count} thing(s) of this layout: {problems}",
+    "unsupported.board": "board type {name} (only STANDARD and OVERLORD)",
+    "unsupported.terrain": "terrain {name} at {hexes}",
+    "unsupported.obstacle": "obstacle {name} at {hexes}",
+    "unsupported.unit": "unit {name} (expansion figures) at {hexes}",
+    "unsupported.nation": "unit {name} (a nation outside the base game) at {hexes}",
+    "more_hexes": " and {count} more",
+    "more_problems": "; and {count} more",
+    "note.texts": "texts (name, history, briefing, victory conditions, special rules) are not "
+                  "imported: special rules written in words are not played",
+    "note.tag": "tag {name} at {hexes} ignored",
+    "note.option": "game_info.{key} ignored",
+    "note.victory": "victory conditions other than medals ignored",
+    "note.recognised": "recognised as the bundled scenario {number} ({title}): its rulebook "
+                       "set-up, special rules and briefing are used",
+    "note.tags_objectives": "medal tags read as objectives held by medal1 Allies, medal2 Axis",
+    "provenance": "imported by wargame scenario import from {file} (a Scenario Editor layout)",
+    "briefing": "A scenario imported from {file}.",
+    "id.bad": "a scenario name of lower-case letters, digits, - and _ (at most 40), got {id!r}",
+    "id.bundled": "{id!r} is a bundled scenario id: choose another name with --id",
+    "id.exists": "an imported scenario {id!r} exists already ({path}): use --replace to "
+                 "overwrite it",
+}

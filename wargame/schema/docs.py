@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from .campaign import HistoryFile, MapFile, SetupFile, TablesFile, UnitsFile
-from .memoir import M44File, MemoirIndex
+from .memoir import M44File, MemoirIndex, MemoirScenarioFile
 from .save import SaveFile
 from .scenario_file import ScenarioFile
 from .whatif import WhatIfFile
@@ -30,8 +30,9 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("scenarios/<id>/units.yaml", UnitsFile),
     ("scenarios/<id>/setup.yaml", SetupFile),
     ("scenarios/<id>/history.yaml", HistoryFile),
-    ("scenarios/memoir44/scenarios.yaml", MemoirIndex),
-    ("scenarios/memoir44/*.m44", M44File),
+    ("scenarios/memoir44/<id>.json and imported Memoir '44 scenarios", MemoirScenarioFile),
+    ("scenarios/memoir44/scenarios.yaml (input of tools/build_memoir_scenarios.py)", MemoirIndex),
+    ("Scenario Editor .m44 layouts (wargame scenario import)", M44File),
     ("save files (JSON)", SaveFile),
     ("what-if files of campaign studies (YAML)", WhatIfFile),
 )

@@ -21,6 +21,8 @@ __all__ = [
     "M44_TERRAIN",
     "M44_RECT_TERRAIN",
     "M44_OBSTACLES",
+    "MemoirScenarioFile",
+    "SCENARIO_TERRAIN",
 ]
 
 MSide = Literal["AXIS", "ALLIES"]
@@ -138,6 +140,16 @@ class MemoirSpecial(Model):
     sudden_death: list[SuddenDeath] = []
 
     _hexes = _hexes_check("cliffs", "impassable", "wide_river", "bridge_deck")
+
+    @field_validator("draw_schedule", mode="before")
+    @classmethod
+    def _turn_keys(cls, v: Any) -> Any:
+        # JSON object keys are text: a turn number "1" is read as 1
+        if isinstance(v, dict):
+            return {side: {int(k) if isinstance(k, str) and k.isdigit() and len(k) < 4 else k: n
+                           for k, n in turns.items()} if isinstance(turns, dict) else turns
+                    for side, turns in v.items()}
+        return v
 
     @field_validator("seawalls")
     @classmethod
@@ -307,3 +319,120 @@ class M44File(OpenModel):
     meta_data: dict[str, Any] = {}
     game_info: M44GameInfo
     board: M44Board
+
+
+# --- the project's own scenario files ---------------------------------------------------------
+# terrain names of the engine (the .m44 ``curve`` and ``church`` are written as river, buildings)
+SCENARIO_TERRAIN = ("plain", "woods", "hills", "buildings", "river", "hedgerow", "beach", "ocean")
+UNIT_SPECIAL = ("special", "resistance", "elite")
+FigureCount = Annotated[Int, Field(ge=1, le=4, description="figures: 1 to 4")]
+
+
+class ScenarioBoard(Model):
+    size: Literal["standard", "overlord"] = Field(
+        description="standard: 13 x 9 hexes; overlord: two boards side by side, 26 x 9")
+    face: Literal["COUNTRY", "BEACH", "WINTER", "DESERT"] = Field(
+        "COUNTRY", description="the printed side of the board (drawing only: terrain is listed)")
+
+
+class ScenarioHex(Model):
+    at: M44Hex
+    terrain: Literal[SCENARIO_TERRAIN] = "plain"  # type: ignore[valid-type]
+    bridge: Bool = False
+    bunker: Bool = False
+    obstacle: Literal[M44_OBSTACLES] | None = Field(  # type: ignore[valid-type]
+        None, description="wire and sand (sandbags) can be removed in play; hedgehog stays")
+
+    _one = field_validator("at")(lambda cls, v: _hex(v))
+
+
+class ScenarioUnit(Model):
+    at: M44Hex
+    side: MSide
+    kind: Kind
+    figures: FigureCount
+    special: Literal[UNIT_SPECIAL] | None = Field(  # type: ignore[valid-type]
+        None, description="special forces, French Resistance or elite armour (M44 Appendix 1)")
+    badge: Str | None = None
+
+    _one = field_validator("at")(lambda cls, v: _hex(v))
+
+
+class ScenarioObjective(Model):
+    side: MSide = Field(description="the side that scores it")
+    hexes: Annotated[list[M44Hex], Field(min_length=1)]
+    permanent: Bool = Field(False, description="kept once won, even if the unit leaves")
+    medals: PosInt = 1
+
+    _hexes = _hexes_check("hexes")
+
+
+class ScenarioPlace(Model):
+    at: M44Hex
+    name: Annotated[Str, Field(min_length=1, max_length=80)]
+
+    _one = field_validator("at")(lambda cls, v: _hex(v))
+
+
+class MemoirScenarioFile(Model):
+    """One Memoir '44 scenario in the project's own format: scenarios/memoir44/<id>.json
+    (written by tools/build_memoir_scenarios.py) and the scenarios imported by
+    ``wargame scenario import`` into the user scenario folder. Hexes are .m44 [row, col]."""
+
+    format_version: Version1
+    id: Annotated[Str, Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$",
+                             description="the id after memoir44-: 1 .. 16, overlord, a name")]
+    title: Annotated[Str, Field(min_length=1, max_length=120)]
+    number: PosInt | None = Field(None, description="the rulebook's scenario number")
+    date: Str | None = None
+    board: ScenarioBoard
+    first_player: MSide
+    cards: dict[MSide, Cards]
+    medals_to_win: dict[MSide, Medals]
+    terrain: list[ScenarioHex] = Field(description="every hex that is not plain open ground")
+    units: Annotated[list[ScenarioUnit], Field(min_length=1)] = Field(
+        description="units at set-up, in order (a unit's id is its place in this list)")
+    objectives: list[ScenarioObjective] = []
+    special: MemoirSpecial = MemoirSpecial()
+    places: list[ScenarioPlace] = []
+    briefing: Str = ""
+    notes: list[Str] = []
+    provenance: Annotated[Str, Field(min_length=1)]
+
+    @field_validator("cards", "medals_to_win")
+    @classmethod
+    def _both(cls, v: dict[str, int]) -> dict[str, int]:
+        for side in ("AXIS", "ALLIES"):
+            if side not in v:
+                raise expect("a number for AXIS and for ALLIES", v, side)
+        return v
+
+    @field_validator("special")
+    @classmethod
+    def _no_objectives(cls, v: MemoirSpecial) -> MemoirSpecial:
+        if v.objectives is not None:
+            raise expect("objectives in the top-level objectives list", "objectives",
+                         "objectives")
+        return v
+
+    @model_validator(mode="after")
+    def _on_board_once(self) -> MemoirScenarioFile:
+        last = MAX_COL[self.board.size.upper()]
+        for name, items in (("terrain", self.terrain), ("units", self.units),
+                            ("places", self.places)):
+            seen: set[tuple[int, int]] = set()
+            for i, item in enumerate(items):
+                row, col = item.at
+                if col > last:
+                    raise expect(f"a hex of the {self.board.size} board (col 0 to {last})",
+                                 item.at, f"{name}[{i}].at")
+                if name != "places" and (row, col) in seen:
+                    raise expect("each hex listed once (one unit a hex, M44 p.6)", item.at,
+                                 f"{name}[{i}].at")
+                seen.add((row, col))
+        for i, o in enumerate(self.objectives):
+            for j, (_, col) in enumerate(o.hexes):
+                if col > last:
+                    raise expect(f"a hex of the {self.board.size} board (col 0 to {last})",
+                                 o.hexes[j], f"objectives[{i}].hexes[{j}]")
+        return self

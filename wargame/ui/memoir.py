@@ -31,7 +31,7 @@ from wargame.memoir import (
     scenario_ids,
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
-from wargame.memoir.scenario import load_scenario
+from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.ui.describe import describe_action
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
@@ -343,7 +343,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         super().__init__(store=store, **params)
         self.chooser = pn.widgets.Select(
             label="Scenario", value=store.scenario,
-            options={f"{sid}: {load_scenario(sid).title}": sid for sid in scenario_ids()},
+            options={f"{sid}: {load_scenario(sid).title}": sid
+                     for sid in scenario_ids() + user_scenario_ids()},  # imports last
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
         # New game asks first (issue 15), then deals with fresh dice (new_seed)

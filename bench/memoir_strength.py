@@ -1,0 +1,113 @@
+"""Benchmark: how often the "normal" Memoir '44 player beats "easy" (issue 18 target: 60%).
+
+Plays normal against easy on every bundled scenario (or ``--scenarios``), from both sides,
+seeds ``--seed`` .. ``--seed + --games - 1`` (fixed: a run repeats exactly), in ``--workers``
+processes, and prints normal's win rate with a 95% interval, per side and overall. ``--option
+KEY=VALUE`` (repeatable) passes settings to ``MemoirSearchPolicy`` (``width=6``,
+``horizon=turn``, ``iterations=16`` ...) so variants are compared on the same games. The LAST
+line is one JSON object.
+
+Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--option width=6]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+try:
+    import wargame  # noqa: F401
+except ImportError:  # running from a checkout without an install
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from wargame.bots.memoir_easy import MemoirEasyPolicy  # noqa: E402
+from wargame.bots.memoir_search import MemoirSearchPolicy  # noqa: E402
+from wargame.bots.play import play  # noqa: E402
+from wargame.memoir import MemoirGame, scenario_ids  # noqa: E402
+from wargame.memoir.board import ALLIES, AXIS  # noqa: E402
+
+
+def _value(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def one_game(job: tuple[str, int, str, dict]) -> dict:
+    sid, seed, normal_side, options = job
+    game = MemoirGame.from_scenario(sid)
+    state = game.new_state(seed)
+    normal = MemoirSearchPolicy(seed, **options)
+    easy = MemoirEasyPolicy(seed + 1)
+    policies = {ALLIES: normal if normal_side == ALLIES else easy,
+                AXIS: normal if normal_side == AXIS else easy}
+    t = time.perf_counter()
+    play(state, policies, max_actions=20_000)
+    return {"scenario": sid, "seed": seed, "normal_side": normal_side,
+            "winner": state.winner, "normal_won": state.winner == normal_side,
+            "seconds": time.perf_counter() - t}
+
+
+def interval(won: int, n: int) -> tuple[float, float]:
+    """Wilson 95% interval of a win rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    z, p = 1.96, won / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3, help="seeds per scenario and side")
+    ap.add_argument("--seed", type=int, default=0, help="first seed")
+    ap.add_argument("--scenarios", default="", help="comma-separated ids (default: all)")
+    ap.add_argument("--workers", type=int, default=1, help="processes")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a MemoirSearchPolicy setting, repeatable")
+    ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
+    args = ap.parse_args(argv)
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
+        options[key] = _value(value)
+    scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
+    jobs = [(sid, seed, side, options) for seed in range(args.seed, args.seed + args.games)
+            for sid in scenarios for side in (ALLIES, AXIS)]
+    start = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        for r in pool.map(one_game, jobs):
+            results.append(r)
+            if args.verbose:
+                print(f"  scenario {r['scenario']} seed {r['seed']} normal {r['normal_side']}: "
+                      f"winner {r['winner']} ({r['seconds']:.1f} s)", flush=True)
+    summary: dict = {"options": options, "games": len(results), "seconds": 0.0}
+    for label, subset in (("as Allies", [r for r in results if r["normal_side"] == ALLIES]),
+                          ("as Axis", [r for r in results if r["normal_side"] == AXIS]),
+                          ("overall", results)):
+        won = sum(r["normal_won"] for r in subset)
+        lo, hi = interval(won, len(subset))
+        print(f"normal beats easy {label}: {won}/{len(subset)} = "
+              f"{won / max(1, len(subset)):.0%} (95% interval {lo:.0%}-{hi:.0%})")
+        summary[label.replace(" ", "_")] = {"won": won, "games": len(subset)}
+    summary["normal_vs_easy"] = sum(r["normal_won"] for r in results) / max(1, len(results))
+    summary["seconds"] = round(time.perf_counter() - start, 1)
+    print(f"target: 60%; {len(results)} games in {summary['seconds']} s")
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

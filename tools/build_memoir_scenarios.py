@@ -1,0 +1,188 @@
+"""Write the project's own Memoir '44 scenario files: ``scenarios/memoir44/<id>.json``.
+
+Inputs (documented, none shipped as they are):
+- the reference layouts ``reference/memoir44/<n>.m44`` (Scenario Editor exports; where they come
+  from: ``reference/memoir44/SOURCES.md``): terrain, obstacles, units, medal tags, place names.
+  Their texts are never read.
+- ``scenarios/memoir44/scenarios.yaml`` (hand-written): rulebook number -> layout file, title,
+  cards, first player, medals and the special rules as data, from the pt-PT rulebook
+  (seeds/003_f7d9ee69e5f68196.txt).
+- ``BRIEFINGS`` below: a short briefing per scenario, written for this project in our own words
+  from the rulebook's history and instructions.
+
+Output: one JSON per scenario checked by ``wargame.schema.memoir.MemoirScenarioFile``
+(docs/data-formats.md), with a ``provenance`` note. The conversion is ``wargame.memoir.m44``'s,
+the same as ``wargame scenario import``'s.
+
+    python tools/build_memoir_scenarios.py [--reference DIR] [--out DIR] [--check]
+
+``--check`` writes nothing and exits 1 when a file differs from what the inputs give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from wargame.memoir.m44 import convert, read_m44_file  # noqa: E402
+from wargame.scenario_errors import ScenarioError, load_yaml  # noqa: E402
+from wargame.schema.common import validate  # noqa: E402
+from wargame.schema.memoir import MemoirIndex, MemoirScenarioFile  # noqa: E402
+
+INDEX = REPO / "scenarios" / "memoir44" / "scenarios.yaml"
+OUT = REPO / "scenarios" / "memoir44"
+# the shared reference folder beside the checkout (../shared/reference/memoir44)
+REFERENCE = REPO.parent / "shared" / "reference" / "memoir44"
+SOURCE = ("bga-devs/bga-memoir modules/scenarios/{file} @ 4ef4810973233f7f4bf7fbb56775376210a137a3"
+          " (a Days of Wonder Scenario Editor export; reference/memoir44/SOURCES.md)")
+
+# Our words, from the rulebook's history and instructions (M44 scenarios 1-16 and Overlord).
+BRIEFINGS: dict[str, str] = {
+    "1": "Night of 5 to 6 June 1944. British glider troops land beside the Caen canal to seize "
+         "the two bridges over the canal and the Orne before the defenders wake up. The Allies "
+         "move first with a full hand; the surprised Germans start with 2 cards and draw extra "
+         "cards on their first two turns. Each bridge held by an Allied unit is worth a medal.",
+    "2": "Morning of D-Day. American paratroopers of the 82nd Airborne gather around "
+         "Sainte-Mère-Église and push the German garrison out of the village while a blocking "
+         "force holds the north. Before their first turn the Allies drop one more paratroop "
+         "unit near the village; it may land badly.",
+    "3": "British infantry, commandos and amphibious tanks land together near the mouth of the "
+         "Orne and fight their way off the beach. The Germans may use the bunkers. Each village "
+         "an Allied unit holds is worth a medal; the commandos move 2 hexes and still fight.",
+    "4": "US Rangers climb the cliffs west of Omaha to silence the guns believed to sit on the "
+         "point. Climbing from the beach costs 2 hexes of movement. Every Allied unit is a "
+         "Ranger. A wood behind the German line taken by the Allies is a medal they keep.",
+    "5": "The first wave lands on Omaha under fire from a fortified bluff. The Germans play "
+         "first from their bunkers; tanks cannot climb the bluff from the beach, and the sea "
+         "wall shelters the Allies only. Each village held by an Allied unit is a medal.",
+    "6": "June 1944 in the Massif Central. German columns converge on the Resistance gathered "
+         "at Mont Mouchet. Every Allied unit is French Resistance: 3 figures, able to move into "
+         "terrain and still fight, and to retreat up to 3 hexes. The German tanks have 4 "
+         "figures and each one destroyed gives the Allies 2 medals.",
+    "7": "July 1944 on the Vercors plateau. German glider troops land around Vassieux and the "
+         "airstrip the Resistance was repairing. The Germans move first. The deck is never "
+         "reshuffled: if it runs out before the Allies win, the Germans win.",
+    "8": "Late July 1944: after a carpet bombing, American divisions attack south of St-Lô to "
+         "break out of the hedgerows. Each of the two villages named in the rulebook (Marigny "
+         "and St-Gilles) held by an Allied unit is a medal. The German elite tanks have 4 "
+         "figures.",
+    "9": "August 1944: German armour counter-attacks towards Avranches while American infantry "
+         "holds Hill 317 above Mortain. Climbing a hill costs 2 hexes. While an Allied unit "
+         "holds Hill 317 the Allies may play Recon as Air Power. A German unit in St-Hilaire "
+         "scores a medal.",
+    "10": "Late August 1944: French troops landed in Provence close on the port of Toulon. "
+          "Commandos and Rangers move 2 hexes and still fight. An Allied unit in Toulon at the "
+          "end of an Allied turn wins at once.",
+    "11": "24 August 1944: the French 2nd Armoured Division drives on Paris in two columns. "
+          "Each outskirts hex an Allied unit takes is a medal they keep, even if they leave it.",
+    "12": "25 August 1944: with the Allies' plans in hand, the Germans attack to keep the road "
+          "along the Rhône open. A German unit in Bonlieu or Grane scores a medal each; Allied "
+          "units next to the Rhône score one medal in all. The hills north of the Condillac "
+          "pass cannot be entered. The Germans move first.",
+    "13": "September 1944: British paratroopers hold the north end of the Arnhem road bridge "
+          "against German attacks. Every Allied unit is airborne elite; German tanks have 4 "
+          "figures. Units enter and leave the bridge only at its ends, and infantry cannot fire "
+          "across the wide Rhine.",
+    "14": "September 1944 in Lorraine: German panzer brigades lost in the fog meet the "
+          "American 4th Armored Division near Arracourt. No special rules: a straight tank "
+          "battle. The Germans move first.",
+    "15": "December 1944 in the Ardennes: German infantry and Tigers attack the crossroads town "
+          "of St-Vith held by a mixed American force. The hill beside St-Vith cannot be "
+          "entered; German elite tanks have 4 figures. The Germans move first.",
+    "16": "November 1944 in the Vosges: American and French armour try to force the Saverne "
+          "gap towards Strasbourg. Hills cannot be entered and artillery cannot fire over them. "
+          "Allied units in two Saverne hexes at the end of an Allied turn win at once.",
+    "overlord": "Omaha Beach on the double Overlord board, for teams. The first wave lands "
+                "under the bluff; the Germans move first. Tanks cannot climb the bluff from "
+                "the beach, the sea wall shelters the Allies only, Recon may be played as a "
+                "barrage, and Allied units leaving by the German edge score medals.",
+}
+
+
+def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, str]:
+    """File name -> text of every scenario file."""
+    data = load_yaml(index_path)
+    validate(MemoirIndex, data, index_path)
+    out: dict[str, str] = {}
+    for key, entry in data["scenarios"].items():
+        sid = str(key)
+        if sid not in BRIEFINGS:
+            raise ScenarioError(Path(__file__), "BRIEFINGS", f"a briefing for scenario {sid}")
+        raw = read_m44_file(reference / entry["file"])
+        scenario = convert(
+            raw, scenario_id=sid, title=entry["title"], entry=entry,
+            number=int(sid) if sid.isdigit() else None, briefing=BRIEFINGS[sid],
+            notes=list(entry.get("m44_differences") or []),
+            provenance=(f"Layout (terrain, obstacles, units, medal hexes, place names) from "
+                        f"{SOURCE.format(file=entry['file'])}; its texts are not used. Cards, "
+                        f"first player, medals and special rules from the Memoir '44 rulebook "
+                        f"(pt-PT, seeds/003) via scenarios/memoir44/scenarios.yaml. Briefing "
+                        f"written for this project. Built by tools/build_memoir_scenarios.py."),
+        )
+        validate(MemoirScenarioFile, scenario, f"{sid}.json")
+        out[f"{sid}.json"] = dump(scenario)
+    return out
+
+
+def dump(data: dict[str, Any]) -> str:
+    """JSON with one line per hex, unit, objective and place (readable diffs)."""
+    lines = ["{"]
+    keys = list(data)
+    for i, key in enumerate(keys):
+        value = data[key]
+        comma = "," if i < len(keys) - 1 else ""
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(f"  {json.dumps(key)}: [")
+            for j, item in enumerate(value):
+                sep = "," if j < len(value) - 1 else ""
+                lines.append(f"    {json.dumps(item, ensure_ascii=False)}{sep}")
+            lines.append(f"  ]{comma}")
+        elif isinstance(value, dict) and key == "special" and value:
+            lines.append(f"  {json.dumps(key)}: {{")
+            items = list(value.items())
+            for j, (k, v) in enumerate(items):
+                sep = "," if j < len(items) - 1 else ""
+                lines.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{sep}")
+            lines.append(f"  }}{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", type=Path, default=REFERENCE,
+                        help="folder of the reference .m44 layouts")
+    parser.add_argument("--index", type=Path, default=INDEX, help="the scenarios.yaml input")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write <id>.json")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files in --out instead of writing")
+    args = parser.parse_args(argv)
+    try:
+        files = build(args.reference, args.index)
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    stale = [name for name, text in files.items()
+             if not (args.out / name).is_file()
+             or (args.out / name).read_text(encoding="utf-8") != text]
+    if args.check:
+        for name in stale:
+            print(f"stale: {args.out / name}")
+        return 1 if stale else 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (args.out / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(files)} scenario files to {args.out} ({len(stale)} changed)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,120 @@
+"""``wargame scenario import FILE.m44``: a user's own Scenario Editor layout as a playable
+scenario in the user scenario folder (``wargame.paths.user_memoir_dir``; docs/memoir44-import.md).
+
+The layout is checked (``wargame.memoir.m44.read_m44_file``: a malformed file is a
+``ScenarioError`` naming the file and the field, a layout using what the engine cannot play an
+``UnsupportedM44`` naming each thing and its hexes), converted to the project's scenario format
+and written atomically as ``<name>.json``; it is then listed by the catalogue and the dashboard
+and played as ``memoir44-<name>``. A layout identical to a bundled scenario's (same board,
+terrain and units) takes that scenario's rulebook set-up and special rules, so importing the
+editor's file of a rulebook scenario plays the same game as the bundled one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wargame.paths import user_memoir_dir
+from wargame.schema.common import validate
+from wargame.schema.memoir import MemoirScenarioFile
+
+from .m44 import convert, m44_notes, read_m44_file
+from .scenario import RESERVED_IDS, index
+from .text import IMPORT_TEXT_EN as TEXT
+
+__all__ = ["ImportResult", "import_m44", "default_id", "ID_PATTERN"]
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    scenario_id: str  # the name; the game id is memoir44-<name>
+    path: Path
+    title: str
+    units: int
+    notes: list[str] = field(default_factory=list)
+    recognised: str | None = None  # the bundled scenario the layout is
+
+
+def default_id(path: Path) -> str:
+    """A scenario name from a file name: lower case, other characters as ``-``."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", path.stem.lower()).strip("-_")[:40].strip("-_")
+    return slug or "imported"
+
+
+def _layout(data: dict[str, Any]) -> Any:
+    """What makes two layouts the same battlefield (rules and texts aside)."""
+    return (data["board"]["size"],
+            [(t["at"], t["terrain"], t.get("bridge", False), t.get("bunker", False),
+              t.get("obstacle")) for t in data["terrain"]],
+            sorted((u["at"], u["side"], u["kind"], u["figures"]) for u in data["units"]))
+
+
+def _title(raw: dict[str, Any], path: Path) -> str:
+    texts = raw.get("text")
+    if isinstance(texts, dict):
+        for lang in ("en", *sorted(k for k in texts if isinstance(k, str))):
+            block = texts.get(lang)
+            name = block.get("name") if isinstance(block, dict) else None
+            if isinstance(name, str):
+                name = " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", name).split())[:120]
+                if name:
+                    return name
+    return path.stem[:120] or "imported"
+
+
+def import_m44(file: str | Path, scenario_id: str | None = None, *, title: str | None = None,
+               replace: bool = False, folder: Path | None = None) -> ImportResult:
+    """Check, convert and write ``file`` as ``<folder>/<scenario_id>.json``.
+
+    Raises ``ScenarioError`` (malformed file, naming file and field), ``UnsupportedM44`` (what
+    the engine cannot play) or ``ValueError`` (a bad or taken name)."""
+    path = Path(file)
+    sid = scenario_id if scenario_id is not None else default_id(path)
+    if not ID_PATTERN.fullmatch(sid) or sid in RESERVED_IDS:
+        raise ValueError(TEXT["id.bad"].format(id=sid))
+    if sid in index():
+        raise ValueError(TEXT["id.bundled"].format(id=sid))
+    folder = folder or user_memoir_dir()
+    target = folder / f"{sid}.json"
+    if target.exists() and not replace:
+        raise ValueError(TEXT["id.exists"].format(id=sid, path=target))
+    raw = read_m44_file(path)
+    notes = m44_notes(raw)
+    name = title if title else _title(raw, path)
+    data = convert(raw, scenario_id=sid, title=name,
+                   provenance=TEXT["provenance"].format(file=path.name),
+                   briefing=TEXT["briefing"].format(file=path.name))
+    recognised = None
+    for bundled_id, bundled in index().items():
+        if _layout(bundled) == _layout(data):
+            recognised = bundled_id
+            notes = [n for n in notes if n != TEXT["note.texts"]] + [TEXT["note.recognised"].format(
+                number=bundled_id, title=bundled["title"])]
+            data = {**bundled, "id": sid, "title": title or bundled["title"], "number": None,
+                    "notes": notes,
+                    "provenance": data["provenance"] + "; " + bundled["provenance"]}
+            break
+    else:
+        if data["objectives"]:
+            notes.append(TEXT["note.tags_objectives"])
+        data["notes"] = notes
+    validate(MemoirScenarioFile, data, path)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{sid}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return ImportResult(sid, target, data["title"], len(data["units"]), notes, recognised)

@@ -1,0 +1,370 @@
+"""Scenario Editor ``.m44`` layouts -> the project's own Memoir '44 scenario files.
+
+An ``.m44`` file (JSON saved by the Days of Wonder Scenario Editor, the format community
+scenarios use) holds a board (terrain, obstacles, units, medal tags on hexes), the game info
+(cards, medals, who starts) and free texts. ``convert`` turns the layout into the dict of
+``wargame.schema.memoir.MemoirScenarioFile``: terrain resolved to the engine's names (the beach
+face's sand and sea written out hex by hex), units with their figures, objectives and special
+rules as data. The texts are never copied. ``check_m44`` lists what the engine cannot play
+(expansion terrain, obstacles and units) with names and hexes.
+
+Used by tools/build_memoir_scenarios.py (the bundled scenarios, with the rulebook's
+instructions from scenarios/memoir44/scenarios.yaml) and ``wargame scenario import``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from wargame.scenario_errors import ScenarioError, load_json, short_repr
+from wargame.schema.common import validate
+from wargame.schema.memoir import M44File
+
+from .board import ALLIES, AXIS, Board, BoardHex, hex_to_m44, m44_to_hex
+from .text import IMPORT_TEXT_EN as TEXT
+
+__all__ = [
+    "UnsupportedM44", "check_m44", "m44_notes", "read_m44_file", "convert", "BASE_FIGURES",
+    "TERRAIN_ALIASES", "NATION_SIDE", "FORMAT_VERSION", "to_m44",
+]
+
+FORMAT_VERSION = 1
+# M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
+BASE_FIGURES = {"inf": 4, "tank": 3, "gun": 2}
+TERRAIN_ALIASES = {"curve": "river", "church": "buildings"}
+PLAYED_TERRAIN = ("woods", "hills", "buildings", "river", "curve", "church", "hedgerow", "plain",
+                  "beach", "ocean")
+PLAYED_RECT = ("bunker", "bridge")
+PLAYED_OBSTACLES = ("wire", "sand", "hedgehog")
+# the nations of the base game's figures in the editor's unit names (infger, tank2us)
+NATION_SIDE = {"ger": AXIS, "us": ALLIES}
+UNIT_NAME = re.compile(r"^(inf|tank|gun)(2?)([a-z]+)$")
+MEDAL_TAGS = {"medal1": ALLIES, "medal2": AXIS}
+BOARD_WIDTH = {"STANDARD": 13, "OVERLORD": 26}
+MAX_LISTED = 6  # hexes named per problem
+MAX_PROBLEMS = 8  # problems named in the one-line message (all are in .problems)
+MAX_PLACES = 120  # place names kept from a layout
+
+
+class UnsupportedM44(ScenarioError):
+    """An ``.m44`` layout uses what the engine cannot play; ``problems`` lists each thing with
+    its name and hexes; ``field`` is the place of the first in the file."""
+
+    def __init__(self, file: str | Path, problems: list[str], field: str = "board") -> None:
+        self.problems = list(problems)
+        super().__init__(file, field, "base-game terrain, obstacles and units only",
+                         "; ".join(problems))
+        # the found part is the whole list (short_repr would cut it): one line all the same
+        shown = "; ".join(problems[:MAX_PROBLEMS]) + (
+            TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
+            if len(problems) > MAX_PROBLEMS else "")
+        self.args = (f"{self.file}: field '{field}': " + TEXT["unsupported"].format(
+            count=len(problems), problems=shown),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _where(hexes: list[tuple[int, int]]) -> str:
+    shown = ", ".join(f"({r},{c})" for r, c in hexes[:MAX_LISTED])
+    more = len(hexes) - MAX_LISTED
+    return shown + (TEXT["more_hexes"].format(count=more) if more > 0 else "")
+
+
+def _name(item: Any, key: str) -> str | None:
+    value = item.get(key) if isinstance(item, dict) else None
+    name = value.get("name") if isinstance(value, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def check_m44(raw: Any) -> list[str]:
+    """What the engine cannot play in a parsed ``.m44`` (only well-formed parts are looked at;
+    the schema reports the rest): each unknown terrain, rectangular terrain, obstacle and unit
+    name with the hexes it stands on, and a board type other than standard and Overlord."""
+    return [message for _, message in _unsupported(raw)]
+
+
+def _unsupported(raw: Any) -> list[tuple[str, str]]:
+    """(field path of the first occurrence, message) of each unsupported thing."""
+    board = raw.get("board") if isinstance(raw, dict) else None
+    if not isinstance(board, dict):
+        return []
+    problems: list[tuple[str, str]] = []
+    kind = board.get("type")
+    if isinstance(kind, str) and kind not in BOARD_WIDTH:
+        problems.append(("board.type", TEXT["unsupported.board"].format(name=short_repr(kind))))
+    found: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    first: dict[tuple[str, str], str] = {}
+    hexagons = board.get("hexagons")
+    for i, item in enumerate(hexagons if isinstance(hexagons, list) else []):
+        if not isinstance(item, dict):
+            continue
+        at = (item.get("row"), item.get("col"))
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
+            continue
+        seen: list[tuple[tuple[str, str], str]] = []
+        for key, known, label in (("terrain", PLAYED_TERRAIN, "terrain"),
+                                  ("rect_terrain", PLAYED_RECT, "terrain"),
+                                  ("obstacle", PLAYED_OBSTACLES, "obstacle")):
+            name = _name(item, key)
+            if name is not None and name not in known:
+                seen.append(((label, name), f"board.hexagons[{i}].{key}.name"))
+        name = _name(item, "unit")
+        if name is not None:
+            m = UNIT_NAME.match(name)
+            if m is None:
+                seen.append((("unit", name), f"board.hexagons[{i}].unit.name"))
+            elif m.group(3) not in NATION_SIDE:
+                seen.append((("nation", name), f"board.hexagons[{i}].unit.name"))
+        for key, where in seen:
+            found[key].append(at)  # type: ignore[arg-type]
+            first.setdefault(key, where)
+    for (label, name), hexes in found.items():
+        problems.append((first[(label, name)], TEXT[f"unsupported.{label}"].format(
+            name=short_repr(name, 40), hexes=_where(hexes))))
+    return problems
+
+
+def m44_notes(raw: dict[str, Any]) -> list[str]:
+    """What an import leaves out without changing the layout (warnings): the texts (special
+    rules written in words are not played), unknown medal tags, editor options."""
+    notes = []
+    if raw.get("text"):
+        notes.append(TEXT["note.texts"])
+    tags: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for item in raw["board"]["hexagons"]:
+        for tag in item.get("tags") or []:
+            if tag.get("name") not in MEDAL_TAGS:
+                tags[str(tag.get("name"))].append((item["row"], item["col"]))
+    for name, hexes in tags.items():
+        notes.append(TEXT["note.tag"].format(name=short_repr(name, 40), hexes=_where(hexes)))
+    info = raw.get("game_info") or {}
+    for key in ("options",):
+        if info.get(key):
+            notes.append(TEXT["note.option"].format(key=key))
+    conditions = info.get("victory_conditions")
+    if isinstance(conditions, list) and any(
+            not (isinstance(c, dict) and set(c) <= {"standard"}) for c in conditions):
+        notes.append(TEXT["note.victory"])
+    return notes
+
+
+def read_m44_file(path: str | Path) -> dict[str, Any]:
+    """A parsed ``.m44`` checked for what the engine plays (``UnsupportedM44``) and against the
+    schema (``ScenarioError`` naming the field). Returns the JSON data (tags and sub-objects as
+    plain dicts)."""
+    path = Path(path)
+    data = load_json(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(path, "(top level)", "a JSON object (an .m44 layout)",
+                            type(data).__name__)
+    problems = _unsupported(data)
+    if problems:  # all of them at once, before the schema names the first
+        raise UnsupportedM44(path, [m for _, m in problems], problems[0][0])
+    validate(M44File, data, path)
+    return data
+
+
+def _background(face: str, row: int) -> str:
+    # BGA Terrains.php getBackgroundSpecialTerrains: on the beach face rows 4-6 are beach and
+    # rows 7-8 ocean, unless a hex has its own terrain.
+    if face != "BEACH":
+        return "plain"
+    if row >= 7:
+        return "ocean"
+    if row >= 4:
+        return "beach"
+    return "plain"
+
+
+def _unit(raw: dict[str, Any], at: list[int], resistance_side: str | None) -> dict[str, Any]:
+    m = UNIT_NAME.match(raw["name"])
+    assert m is not None  # check_m44 refused the others
+    kind, elite, nation = m.groups()
+    side = NATION_SIDE[nation]
+    figures = int(raw.get("nbr_units") or BASE_FIGURES[kind])
+    special = None
+    if elite:
+        if kind == "inf":
+            # M44 Appendix 1: French Resistance (3 figures) in the scenarios that say so,
+            # otherwise special forces (Rangers, Commandos, Panzer Grenadiers...).
+            special = "resistance" if resistance_side == side else "special"
+        elif kind == "tank":
+            special = "elite"  # M44 Appendix 1 Elite Armor: 4 figures
+            figures = int(raw.get("nbr_units") or 4)
+    out: dict[str, Any] = {"at": at, "side": side, "kind": kind, "figures": figures}
+    if special:
+        out["special"] = special
+    if raw.get("badge"):
+        out["badge"] = raw["badge"]
+    return out
+
+
+def _sorted_hexes(hexes: Any) -> list[list[int]]:
+    return sorted([int(r), int(c)] for r, c in hexes)
+
+
+def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: str,
+            entry: dict[str, Any] | None = None, number: int | None = None,
+            briefing: str = "", notes: list[str] | None = None) -> dict[str, Any]:
+    """The scenario file (``MemoirScenarioFile`` dict) of a checked ``.m44`` layout.
+
+    ``entry`` holds the instructions as in scenarios.yaml (cards, starts, medals, special rules
+    with objectives); without it they come from ``game_info`` (player 1 the Axis unless said
+    otherwise, 4 cards and 6 medals each when not given) and the medal tags of the hexes are the
+    objectives (medal1 Allied, medal2 Axis; held, not permanent).
+    """
+    board_raw = raw["board"]
+    size = board_raw["type"]
+    face = board_raw.get("face", "COUNTRY")
+    width = BOARD_WIDTH[size]
+    special = copy.deepcopy(dict((entry or {}).get("special") or {}))
+    objectives_spec = special.pop("objectives", None) if entry is not None else "from_tags"
+
+    terrain: dict[tuple[int, int], dict[str, Any]] = {}
+    units: list[dict[str, Any]] = []
+    tag_objectives: list[dict[str, Any]] = []
+    for item in board_raw["hexagons"]:
+        row, col = int(item["row"]), int(item["col"])
+        name = (item.get("terrain") or {}).get("name")
+        spec: dict[str, Any] = {"at": [row, col],
+                                "terrain": TERRAIN_ALIASES.get(name, name) or _background(face, row)}
+        rect = (item.get("rect_terrain") or {}).get("name")
+        if rect in PLAYED_RECT:
+            spec[rect] = True
+        obstacle = (item.get("obstacle") or {}).get("name")
+        if obstacle:
+            spec["obstacle"] = obstacle
+        if len(spec) > 2 or spec["terrain"] != "plain":
+            terrain[(row, col)] = spec
+        if item.get("unit"):
+            units.append(_unit(item["unit"], [row, col], special.get("resistance_side")))
+        for tag in item.get("tags") or []:
+            if tag.get("name") in MEDAL_TAGS:
+                tag_objectives.append({"side": MEDAL_TAGS[tag["name"]], "hexes": [[row, col]],
+                                       "permanent": False, "medals": 1})
+    if face == "BEACH":
+        for row in range(4, 9):
+            for col in range(row % 2, 2 * (width - 1) + 1, 2):
+                if (row, col) not in terrain:
+                    terrain[(row, col)] = {"at": [row, col], "terrain": _background(face, row)}
+
+    objectives: list[dict[str, Any]] = []
+    if objectives_spec == "from_tags":
+        objectives = tag_objectives
+    elif objectives_spec:
+        for o in objectives_spec:
+            hexes = o["hexes"]
+            if hexes == "adjacent_to_river_row_0":
+                hexes = _adjacent_to_river_row_0(terrain, width)
+            objectives.append({"side": o["side"], "hexes": _sorted_hexes(hexes),
+                               "permanent": bool(o.get("permanent", False)),
+                               "medals": int(o.get("medals", 1))})
+
+    info = raw.get("game_info") or {}
+    if entry is None:
+        first = info.get("side_player1") or (
+            ALLIES if info.get("side_player2") == AXIS else AXIS)
+        second = info.get("side_player2") or (AXIS if first == ALLIES else ALLIES)
+        cards = {first: info.get("cards_player1") or 4, second: info.get("cards_player2") or 4}
+        medals = {first: info.get("victory_player1") or 6,
+                  second: info.get("victory_player2") or 6}
+        starts = second if info.get("starting") == "PLAYER2" else first
+    else:
+        cards, medals, starts = entry["cards"], entry["medals"], entry["starts"]
+    date = info.get("date_begin")
+    places = []
+    labels = board_raw.get("labels")
+    for label in labels[:MAX_PLACES] if isinstance(labels, list) else []:
+        if not isinstance(label, dict) or not isinstance(label.get("text"), list):
+            continue
+        words = " ".join(str(t) for t in label["text"] if isinstance(t, str)).strip()
+        if words and isinstance(label.get("row"), int) and isinstance(label.get("col"), int):
+            places.append({"at": [label["row"], label["col"]], "name": words[:80]})
+    out: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "id": scenario_id,
+        "title": title,
+        "number": number,
+        "date": date if isinstance(date, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", date)
+        else None,
+        "board": {"size": size.lower(), "face": face},
+        "first_player": starts,
+        "cards": {AXIS: int(cards[AXIS]), ALLIES: int(cards[ALLIES])},
+        "medals_to_win": {AXIS: int(medals[AXIS]), ALLIES: int(medals[ALLIES])},
+        "terrain": [terrain[k] for k in sorted(terrain)],
+        "units": units,
+        "objectives": objectives,
+        "special": special,
+        "places": places,
+        "briefing": briefing,
+        "notes": list(notes or []),
+        "provenance": provenance,
+    }
+    return out
+
+
+def _adjacent_to_river_row_0(terrain: dict[tuple[int, int], dict[str, Any]],
+                             width: int) -> list[list[int]]:
+    """Montélimar: every land hex next to the Rhone (the river hexes of row 0)."""
+    board = Board(width=width, hexes={m44_to_hex(r, c): BoardHex(terrain=t["terrain"])
+                                      for (r, c), t in terrain.items()})
+    river = [h for h in board.all_hexes() if h.r == 0 and board.terrain(h) == "river"]
+    return _sorted_hexes({hex_to_m44(n) for rh in river for n in rh.neighbours()
+                          if board.on_board(n) and board.terrain(n) != "river"})
+
+
+def to_m44(scenario: dict[str, Any]) -> dict[str, Any]:
+    """A scenario file back as an ``.m44`` layout (for the Scenario Editor and for tests): board,
+    units, medal tags for one-hex objectives and the game info. No texts; special rules other
+    than objectives have no place in the format and are left out."""
+    side_name = {AXIS: "ger", ALLIES: "us"}
+    hexagons: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def at(rc: list[int]) -> dict[str, Any]:
+        return hexagons.setdefault((rc[0], rc[1]), {"row": rc[0], "col": rc[1]})
+
+    beach = scenario["board"]["face"] == "BEACH"
+    for t in scenario["terrain"]:
+        item = at(t["at"])
+        if t["terrain"] != _background("BEACH" if beach else "COUNTRY", t["at"][0]):
+            item["terrain"] = {"name": t["terrain"]}
+        for rect in PLAYED_RECT:
+            if t.get(rect):
+                item["rect_terrain"] = {"name": rect}
+        if t.get("obstacle"):
+            item["obstacle"] = {"name": t["obstacle"]}
+    for u in scenario["units"]:
+        elite = "2" if u.get("special") else ""
+        unit: dict[str, Any] = {"name": f"{u['kind']}{elite}{side_name[u['side']]}"}
+        default = 4 if (u["kind"] == "tank" and elite) else BASE_FIGURES[u["kind"]]
+        if u["figures"] != default:
+            unit["nbr_units"] = u["figures"]
+        if u.get("badge"):
+            unit["badge"] = u["badge"]
+        at(u["at"])["unit"] = unit
+    for o in scenario.get("objectives", []):
+        if len(o["hexes"]) == 1 and not o.get("permanent") and o.get("medals", 1) == 1:
+            tag = "medal1" if o["side"] == ALLIES else "medal2"
+            at(o["hexes"][0]).setdefault("tags", []).append({"name": tag})
+    p1, p2 = AXIS, ALLIES
+    return {
+        "meta_data": {"software": "wargame (tools/build_memoir_scenarios.py data)"},
+        "game_info": {
+            "side_player1": p1, "side_player2": p2,
+            "starting": "PLAYER1" if scenario["first_player"] == p1 else "PLAYER2",
+            "cards_player1": scenario["cards"][p1], "cards_player2": scenario["cards"][p2],
+            "victory_player1": scenario["medals_to_win"][p1],
+            "victory_player2": scenario["medals_to_win"][p2],
+        },
+        "board": {
+            "type": scenario["board"]["size"].upper(), "face": scenario["board"]["face"],
+            "hexagons": [hexagons[k] for k in sorted(hexagons)],
+            "labels": [{"row": p["at"][0], "col": p["at"][1], "text": [p["name"]]}
+                       for p in scenario.get("places", [])],
+        },
+    }
