@@ -3,7 +3,7 @@ positions from real bot games (issue #19).
 
 Plays greedy-vs-greedy campaigns; at the start of every combat phase of a side with air points
 left (CN/OD 6.1) it keeps the position and the attacks the bot then declared in that phase.
-On each such position it compares, under each objective (wargame.analysis.air_plan):
+On each such position it compares, under each objective (wargame.bots.air_plan):
 - ``bot``: the air points the bot really put on each attack (the greedy bot plans with the
   optimiser at each of its combat decisions, on the position of that moment);
 - ``sequential``: the bot's former rule recomputed on the phase-start position (each attack in
@@ -31,7 +31,7 @@ try:
 except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wargame.analysis.air_plan import (  # noqa: E402
+from wargame.bots.air_plan import (  # noqa: E402
     OBJECTIVES,
     PlannedAttack,
     optimise_air,

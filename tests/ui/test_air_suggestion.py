@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.analysis.air_plan import air_amounts
+from wargame.bots.air_plan import air_amounts
 from wargame.bots.play import make_policy
 from wargame.games import open_game
 from wargame.operational.actions import Attack

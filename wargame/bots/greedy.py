@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from wargame.analysis.air_plan import PlannedAttack, air_amounts, optimise_air
+from wargame.bots.air_plan import PlannedAttack, air_amounts, optimise_air
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
@@ -371,7 +371,7 @@ class GreedyPolicy:
         forced = state.end_phase_refusal() is not None
         # every attack on offer with its value at each amount of air (CN/OD 6.1-6.2), then the
         # air points shared among the attacks worth making by the exact optimiser
-        # (wargame.analysis.air_plan), instead of each attack taking what suits it alone
+        # (wargame.bots.air_plan), instead of each attack taking what suits it alone
         rows: dict[str, tuple[Attack, dict[int, float]]] = {}
         for a in actions:
             if isinstance(a, Attack):

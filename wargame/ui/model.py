@@ -15,7 +15,7 @@ from typing import Any
 
 import param
 
-from wargame.analysis.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
+from wargame.bots.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
@@ -316,7 +316,7 @@ class CampaignState(GameStore):
                                      tuple(self.attack_artillery), self.attack_air)
 
     def air_suggestion(self) -> dict[str, Any] | None:
-        """The air-point optimiser (wargame.analysis.air_plan, issue #19) over the attacks still
+        """The air-point optimiser (wargame.bots.air_plan, issue #19) over the attacks still
         open in this combat phase, the planned one as the player set it up: how many air points
         to put on it, and what the split is worth (expected enemy steps lost, summed over the
         attacks) against spending the points attack by attack. None without a planned attack,

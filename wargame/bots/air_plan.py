@@ -1,5 +1,7 @@
 """The air-point optimiser: how to share the air points left among the attacks of a combat
-phase so that the phase's expected result is the best possible (issue #19).
+phase so that the phase's expected result is the best possible (issue #19). Used by the greedy
+bot and the attack panel; pure Python on the engine only, so it sits with the bots, below the
+rooms and the dashboard (pyproject's import contracts).
 
 Rules: CN/OD 6.1 (the air points of a turn are spent on combats, in attack or defence, and
 what is not spent is lost), CN 6.0 / OD 6.2 (at least ``strike_min`` and at most

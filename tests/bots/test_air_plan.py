@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wargame.analysis.air_plan import (
+from wargame.bots.air_plan import (
     PlannedAttack,
     air_amounts,
     optimise_air,
