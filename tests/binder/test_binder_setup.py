@@ -180,7 +180,10 @@ def test_start_here_notebook_runs_in_jupyterlab(lab, wg_page):
     # ... and answers clicks through the kernel: the cells ended the Allied movement phase, so
     # in the Allied combat phase "End phase" is refused while engaged units must attack
     # (CN 4.1.2), and the kernel's refusal comes back into the page.
-    page.get_by_role("button", name="End phase").first.click()
+    # On turn 0 the dashboard first warns that ending the phase loses the units that could not
+    # land (issue 15); "End phase anyway" then reaches the engine, which refuses.
+    page.get_by_role("button", name="End phase", exact=True).first.click()
+    page.get_by_role("button", name="End phase anyway").click(timeout=60000)
     page.locator(".wg-message.wg-error").filter(has_text="must attack").first.wait_for(
         timeout=60000)
     page.screenshot(path=str(ARTIFACTS / "binder-notebook.png"), full_page=True)

@@ -65,11 +65,12 @@ def test_the_panel_applies_the_suggestion(model):
 
     _plan_first_attack(model)
     panel = AttackPanel(model)
-    panel.refresh()
     tip = model.air_suggestion()
-    assert "optimiser" in panel.suggestion.object
     model.attack_air = 0 if tip["air"] else min(model.air_max(), 3)
     panel.refresh()
-    assert panel.use_air.visible
+    assert panel.use_air.visible and "Optimiser" in panel.use_air.label
+    assert "optimiser" in panel.use_air.description
     panel._use_suggestion()
     assert model.attack_air == tip["air"]
+    panel.refresh()
+    assert not panel.use_air.visible  # nothing to suggest once applied

@@ -230,9 +230,11 @@ class AttackPanel(_View):
         self.bomb_air = pn.widgets.Button(label="Air-only strike", width=125,
                                           description=UI["bombard_air_help"])
         self.result = pn.pane.HTML("", width=SIDE_W)
-        # issue 19: the air-point optimiser's suggestion, and a button that applies it
-        self.suggestion = pn.pane.HTML("", width=SIDE_W, css_classes=["wg-air-suggestion"])
-        self.use_air = pn.widgets.Button(label="", width=160, visible=False)
+        # issue 19: the air-point optimiser's suggestion, one button that applies it (its
+        # label gives the gain, its tooltip the whole explanation: the panel must stay short
+        # enough for a 720-pixel projector)
+        self.use_air = pn.widgets.Button(label="", width=SIDE_W - 40, visible=False,
+                                         css_classes=["wg-air-suggestion"])
         self.use_air.on_click(lambda e: self._use_suggestion())
         self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
                                        name="distribution-source")
@@ -255,7 +257,7 @@ class AttackPanel(_View):
         self._controls = pn.Column(
             pn.pane.HTML(_box("<b>Attacking units</b>"), margin=(0, 5)), self.attackers,
             self.arty_title, self.artillery,
-            self.air, pn.Row(self.suggestion), self.use_air, self.preview, self.chart_pane,
+            self.air, self.use_air, self.preview, self.chart_pane,
             pn.Row(self.roll, self.bomb_arty, self.bomb_air), width=SIDE_W)
 
     def _units(self, event) -> None:
@@ -333,14 +335,12 @@ class AttackPanel(_View):
         except Exception:  # noqa: BLE001 - a hint: the engine judges the attack itself
             tip = None
         self._tip = tip
-        if tip is None:
-            self.suggestion.object = ""
+        if tip is None or tip["air"] == self.model.attack_air:
             self.use_air.visible = False
             return
-        self.suggestion.object = (f"<div class='wg-rule'>"
-                                  f"{_esc(UI['air_suggestion'].format(**tip))}</div>")
-        self.use_air.label = UI["air_use"].format(air=tip["air"])
-        self.use_air.visible = tip["air"] != self.model.attack_air
+        self.use_air.label = UI["air_use"].format(**tip)
+        self.use_air.description = UI["air_suggestion"].format(**tip)
+        self.use_air.visible = True
 
     def _use_suggestion(self) -> None:
         tip = getattr(self, "_tip", None)

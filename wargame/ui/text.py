@@ -300,5 +300,5 @@ UI.update({
                       "over the {attacks} attacks still open: {value:.2f} enemy steps lost "
                       "expected in this phase, {gain:+.2f} over spending the points attack by "
                       "attack)",
-    "air_use": "Use {air} air points",
+    "air_use": "Optimiser: use {air} air points here ({gain:+.2f} steps this phase)",
 })
