@@ -19,7 +19,6 @@ from bokeh.plotting import figure
 from panel.io import hold
 
 from wargame.hexgrid import Hex, Layout
-from wargame.i18n import PHASE_NAMES
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name
@@ -31,6 +30,7 @@ from wargame.ui.text import (
     LEGEND_LETTERS,
     LEGEND_MARKS,
     PHASE_HELP,
+    PHASE_WORDS,
     RESULT_WORDS,
     SIDE_WORDS,
     STATUS_WORDS,
@@ -582,7 +582,7 @@ class TurnPanel(_View):
         date = scn.turn_date(s.turn)
         self.info.object = _box(
             f"<div class='wg-phase'>Turn <b>{s.turn}</b>{' (' + _esc(date) + ')' if date else ''}"
-            f": <b>{_esc(PHASE_NAMES[s.phase.value])}</b>. <span class='wg-rule'>Air points: "
+            f": <b>{_esc(PHASE_WORDS[s.phase.value])}</b>. <span class='wg-rule'>Air points: "
             f"Allied {s.air_points.get('allied', 0)}, Axis {s.air_points.get('axis', 0)}; "
             f"VP Allied {vp['allied']}, Axis {vp['axis']}</span></div>")
         self.reference.object = _box(

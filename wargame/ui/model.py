@@ -18,7 +18,6 @@ import param
 from wargame.analysis.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
-from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -41,7 +40,7 @@ from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
-from wargame.ui.text import UI, result_words
+from wargame.ui.text import PHASE_WORDS, UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
 
@@ -248,7 +247,7 @@ class CampaignState(GameStore):
 
     @property
     def phase_name(self) -> str:
-        return PHASE_NAMES[self.s.phase.value]
+        return PHASE_WORDS[self.s.phase.value]
 
     def reachable(self) -> dict[Hex, Reach]:
         """The selected unit's legal destinations (the engine's legal_destinations)."""

@@ -1,11 +1,18 @@
-"""User-facing text of the dashboards in one place (English now, Portuguese next).
+"""User-facing text of the dashboards in one place, in English and Portuguese (issue #16).
 
 ``wargame/i18n.py`` holds the engine's event messages; these are the dashboard's own labels.
+The tables the dashboards show are ``wargame.i18n.Catalogue`` objects: ``UI["key"]`` gives the
+text in the current language (``wargame.i18n.language()``); the Portuguese is in
+``wargame/locale/pt/LC_MESSAGES/wargame.po`` (``python tools/i18n.py update``, then translate).
 """
 
 from __future__ import annotations
 
-RESULT_WORDS: dict[str, str] = {
+from collections.abc import Callable, Iterator
+
+from wargame.i18n import Catalogue
+
+RESULT_WORDS = Catalogue("ui.results", {
     "DRB": "defender retreats with a loss",
     "DRI": "defender retreats intact",
     "DE": "defender eliminated",
@@ -21,7 +28,7 @@ RESULT_WORDS: dict[str, str] = {
     "DB": "one defending unit takes a loss",
     "DA": "every unit in the hex eliminated",
     "DI": "no effect",
-}
+})
 
 TYPE_LETTERS: dict[str, str] = {
     "infantry": "I",
@@ -45,15 +52,15 @@ TYPE_LETTERS: dict[str, str] = {
     "guerrilla": "FFI",
 }
 
-PHASE_HELP: dict[str, str] = {
+PHASE_HELP = Catalogue("ui.phase_help", {
     "allied_movement": "Allied movement: click a unit, then a shaded hex.",
     "allied_combat": "Allied combat: click an enemy hex to plan an attack.",
     "axis_movement": "Axis movement: click a unit, then a shaded hex.",
     "axis_combat": "Axis combat: click an enemy hex to plan an attack.",
     "game_over": "The game is over.",
-}
+})
 
-UI: dict[str, str] = {
+_UI: dict[str, str] = {
     "no_unit": "No unit selected. Click a counter on the map.",
     "hidden": "hidden (CN 5.1.1)",
     "no_history": "No historical track for this scenario (no history.yaml in its folder).",
@@ -138,7 +145,7 @@ ROOMS = {
 # ---------------------------------------------------------------------- actions in words
 # wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
 # the map's place names), for "Done:", "Undone:" and status texts.
-ACTION_WORDS: dict[str, str] = {
+ACTION_WORDS = Catalogue("ui.actions", {
     "nobody": "no unit",
     "move": "{unit} moves to {to}",
     "enter": "{unit} enters the map at {hex}",
@@ -185,20 +192,21 @@ ACTION_WORDS: dict[str, str] = {
     "m44_remove_wire": "{unit} removes the wire at {hex}",
     "m44_sand": "sandbags at {hex}",
     "m44_reshuffle": "the deck is reshuffled",
-}
+})
 
-MEMOIR_KIND_WORDS: dict[str, str] = {"inf": "infantry", "tank": "armour", "gun": "artillery"}
+MEMOIR_KIND_WORDS = Catalogue("ui.memoir_kinds", {"inf": "infantry", "tank": "armour",
+                                                   "gun": "artillery"})
 
-STATUS_WORDS: dict[str, str] = {
+STATUS_WORDS = Catalogue("ui.status", {
     "on_map": "on the map",
     "waiting": "waiting to enter",
     "at_sea": "at sea, landing this turn",
     "eliminated": "eliminated",
     "exited": "left the map",
     "removed": "removed",
-}
+})
 
-UI.update({
+_UI.update({
     "done": "Done: {what}.",
     "new_game_confirm": "Really start a new game? (this game is lost unless saved)",
     "new_game_cancel": "Keep playing",
@@ -210,38 +218,77 @@ UI.update({
     "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column} "
                       "before your answer.",
     "at_sea": "At sea, off {beach}",
-    "legend": "",
 })
 
-SIDE_WORDS: dict[str, str] = {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
-                              "AXIS": "Axis"}
+SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
+                                    "AXIS": "Axis"})
 
 # the dashboard's Legend tab (wargame.ui.campaign.legend_html)
-LEGEND_LETTERS: list[tuple[str, str]] = [
-    (letter, kind.replace("_", " ")) for kind, letter in TYPE_LETTERS.items()] + [
-    ("a-d-m", "attack, defence and movement under the letter"),
-    ("number in a black circle", "units in the stack (hover to list them)"),
-    ("striped, pale counter", "reduced unit (flipped)"),
-    ("dashed outline, off the coast", "units at sea, landing on the beach next to them"),
-]
-LEGEND_COLOURS: list[tuple[str, str]] = [
-    ("American", "#a9bf72"), ("British", "#d8b77a"), ("Canadian", "#e0a070"),
-    ("French", "#8fb0e0"), ("German", "#9aa39a"),
-    ("hexes you can reach (green: many points left, yellow: few)", "#b8c35a"),
-    ("entry hexes of a reinforcement", "#1f77b4"), ("the hex you attack", "#d62728"),
-    ("hexes a decision asks for (click one)", "#9467bd"),
-]
-LEGEND_MARKS: list[tuple[str, str]] = [
-    ("small red x on land", "zone of engagement of an enemy unit: moving in stops you"),
-    ("red ring round a counter", "this unit must attack before the combat phase ends"),
-    ("gold outline", "the selected unit or hex"),
-    ("number on a reachable hex", "movement points left there (! = engaged)"),
-    ("triangles, circles, y marks", "hills, forest, bocage (terrain: hover a hex)"),
-    ("blue lines", "rivers and canals"),
-    ("brown lines", "roads"),
-]
+UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
+    kind: kind.replace("_", " ") for kind in TYPE_LETTERS})
+LEGEND = Catalogue("ui.legend", {
+    "adm": "attack, defence and movement under the letter",
+    "stack.key": "number in a black circle",
+    "stack": "units in the stack (hover to list them)",
+    "reduced.key": "striped, pale counter",
+    "reduced": "reduced unit (flipped)",
+    "at_sea.key": "dashed outline, off the coast",
+    "at_sea": "units at sea, landing on the beach next to them",
+    "nation.american": "American",
+    "nation.british": "British",
+    "nation.canadian": "Canadian",
+    "nation.french": "French",
+    "nation.german": "German",
+    "reach": "hexes you can reach (green: many points left, yellow: few)",
+    "entry": "entry hexes of a reinforcement",
+    "target": "the hex you attack",
+    "decision": "hexes a decision asks for (click one)",
+    "zde.key": "small red x on land",
+    "zde": "zone of engagement of an enemy unit: moving in stops you",
+    "must_attack.key": "red ring round a counter",
+    "must_attack": "this unit must attack before the combat phase ends",
+    "selected.key": "gold outline",
+    "selected": "the selected unit or hex",
+    "mp.key": "number on a reachable hex",
+    "mp": "movement points left there (! = engaged)",
+    "terrain.key": "triangles, circles, y marks",
+    "terrain": "hills, forest, bocage (terrain: hover a hex)",
+    "rivers.key": "blue lines",
+    "rivers": "rivers and canals",
+    "roads.key": "brown lines",
+    "roads": "roads",
+})
 
-UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
+
+class Rows:
+    """The (text, text) rows of a legend table, in the language current when iterated."""
+
+    def __init__(self, make: Callable[[], list[tuple[str, str]]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._make())
+
+    def __len__(self) -> int:
+        return len(self._make())
+
+
+LEGEND_LETTERS = Rows(lambda: [
+    (letter, UNIT_TYPE_WORDS[kind]) for kind, letter in TYPE_LETTERS.items()] + [
+    ("a-d-m", LEGEND["adm"])] + [
+    (LEGEND[f"{k}.key"], LEGEND[k]) for k in ("stack", "reduced", "at_sea")])
+LEGEND_COLOURS = Rows(lambda: [
+    (LEGEND["nation.american"], "#a9bf72"), (LEGEND["nation.british"], "#d8b77a"),
+    (LEGEND["nation.canadian"], "#e0a070"), (LEGEND["nation.french"], "#8fb0e0"),
+    (LEGEND["nation.german"], "#9aa39a"), (LEGEND["reach"], "#b8c35a"),
+    (LEGEND["entry"], "#1f77b4"), (LEGEND["target"], "#d62728"),
+    (LEGEND["decision"], "#9467bd"),
+])
+LEGEND_MARKS = Rows(lambda: [
+    (LEGEND[f"{k}.key"], LEGEND[k])
+    for k in ("zde", "must_attack", "selected", "mp", "terrain", "rivers", "roads")])
+
+_UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
 
 # Memoir '44 command cards in our own words (short; from the pt-PT rulebook's card list,
 # M44 pp. 20-21): shown under each card of the hand
@@ -290,7 +337,7 @@ MEMOIR_LEGEND: list[tuple[str, str]] = [
     ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
 ]
 
-UI.update({
+_UI.update({
     "bombard_arty_help": "Artillery-only bombardment (8.0): tick artillery in range first.",
     "bombard_air_help": "Air-only strike (6.2): choose air points first.",
     "bombard_arty": "Artillery-only bombardment",
@@ -301,4 +348,16 @@ UI.update({
                       "expected in this phase, {gain:+.2f} over spending the points attack by "
                       "attack)",
     "air_use": "Use {air} air points",
+})
+
+UI = Catalogue("ui", _UI)
+
+# the phases' names as the dashboards show them (the engine's own, wargame.i18n.PHASE_NAMES,
+# stay English in its refusals and events for now)
+PHASE_WORDS = Catalogue("ui.phases", {
+    "allied_movement": "Allied movement",
+    "allied_combat": "Allied combat",
+    "axis_movement": "Axis movement",
+    "axis_combat": "Axis combat",
+    "game_over": "game over",
 })
