@@ -112,3 +112,18 @@ def test_the_dashboards_tables_follow_the_language_with_the_rulebooks_terms():
         assert UI["air_use"].format(air=2) == "Usar 2 pontos aéreos"
     assert PHASE_WORDS["allied_movement"] == "Allied movement"
     assert all("Engajamento" not in text for _, text in LEGEND_MARKS)
+
+
+def test_serve_passes_the_language_down(monkeypatch):
+    import sys
+    import types
+
+    calls = []
+    fake = types.ModuleType("wargame.ui.serve")
+    fake.serve_dashboard = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "wargame.ui.serve", fake)
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert _run("--lang", "pt", "serve", "--scenario", "dragoon", "--no-show")[0] == 0
+    assert _run("serve", "--scenario", "dragoon", "--no-show")[0] == 0
+    assert calls[0]["lang"] == "pt" and calls[1].get("lang", "en") == "en"

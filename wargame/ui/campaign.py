@@ -19,6 +19,7 @@ from bokeh.plotting import figure
 from panel.io import hold
 
 from wargame.hexgrid import Hex, Layout
+from wargame.i18n import check_language, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name
@@ -533,6 +534,10 @@ class TurnPanel(_View):
     def _end_phase(self, confirmed: bool = False) -> None:
         """End phase; when ending it now would lose units (e.g. landing units that could not
         land), the first click only warns and a second button confirms."""
+        with using_language(self.model.lang):
+            self._end_phase_in_language(confirmed)
+
+    def _end_phase_in_language(self, confirmed: bool) -> None:
         losses = [] if confirmed else self.model.end_phase_losses()
         if losses:
             names = ", ".join(self.model.game.units[u].name for u, _ in losses)
@@ -720,11 +725,26 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), computer: str = "none",
-                 model: CampaignState | None = None, **params: Any) -> None:
+                 model: CampaignState | None = None, lang: str | None = None,
+                 **params: Any) -> None:
         super().__init__(**params)
-        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats)
-        self.model = model or CampaignState(game_or_scenario_id, seed=seed, variants=variants,
-                                            computer=computer)
+        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats); ``lang``: the
+        # language of the texts (default: the store's; wargame.ui.store, module doc)
+        if model is None:
+            model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
+                                  computer=computer, lang=lang)
+        elif lang:
+            model.lang = check_language(lang)
+        self.model = model
+        with using_language(model.lang):
+            self._build()
+
+    @property
+    def lang(self) -> str:
+        """The language of this dashboard's texts (its store's)."""
+        return self.model.lang
+
+    def _build(self) -> None:
         # served: the map fills the window's height too; in a notebook cell (no height to
         # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
         self.served = _served()
@@ -894,11 +914,12 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def refresh(self, changed: set[str] | None = None) -> None:
         """Refresh the parts showing a changed store field (all of them when ``changed`` is
-        None); one batched message to the browser, one repaint (panel.io.hold)."""
+        None); one batched message to the browser, one repaint (panel.io.hold); in the
+        dashboard's language."""
         def due(fields: tuple[str, ...]) -> bool:
             return changed is None or not changed.isdisjoint(fields)
 
-        with hold():
+        with using_language(self.model.lang), hold():
             if due(COUNTER_FIELDS):
                 self.map.set_counters(self.counters(), self.model.selected_unit)
             if due(HIGHLIGHT_FIELDS):
@@ -932,7 +953,8 @@ class CampaignDashboard(pn.viewable.Viewer):
     def _send_predictions(self, key: tuple) -> None:
         if key != self._prediction_key():
             return  # the position changed again meanwhile: a newer call follows
-        self.map.set_predictions(*self.predictions())
+        with using_language(self.model.lang):
+            self.map.set_predictions(*self.predictions())
 
     def predictions(self) -> tuple[dict[str, list[tuple[Hex, float, float, bool]]], set[Hex]]:
         """For each hex holding units of the side to move: the rows the map would draw if the

@@ -23,6 +23,7 @@ import param
 from panel.io import hold
 
 from wargame.hexgrid import Hex
+from wargame.i18n import check_language, using_language
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -338,9 +339,23 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def __init__(self, scenario: str | int = "1", seed: int = 44,
                  store: MemoirStore | None = None, computer: str = "none",
-                 **params: Any) -> None:
-        store = store or MemoirStore(scenario, seed, computer=computer)
+                 lang: str | None = None, **params: Any) -> None:
+        # ``lang``: the language of the texts (default: the store's; wargame.ui.store)
+        if store is None:
+            store = MemoirStore(scenario, seed, computer=computer, lang=lang)
+        elif lang:
+            store.lang = check_language(lang)
         super().__init__(store=store, **params)
+        with using_language(store.lang):
+            self._build()
+
+    @property
+    def lang(self) -> str:
+        """The language of this dashboard's texts (its store's)."""
+        return self.store.lang
+
+    def _build(self) -> None:
+        store = self.store
         self.chooser = pn.widgets.Select(
             label="Scenario", value=store.scenario,
             options={f"{sid}: {load_scenario(sid).title}": sid
@@ -450,7 +465,10 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.store.click(board_hex(Hex.from_id(hex_id)))
 
     def _changed(self, *events: param.parameterized.Event) -> None:
-        changed = {e.name for e in events}
+        with using_language(self.store.lang):
+            self._changed_in_language({e.name for e in events})
+
+    def _changed_in_language(self, changed: set[str] | None) -> None:
         if "scenario" in changed:  # another board: a new figure (never on a click)
             self._build_map()
             self.map_holder[:] = [self.map]
@@ -464,7 +482,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         def due(fields: tuple[str, ...]) -> bool:
             return changed is None or not changed.isdisjoint(fields)
 
-        with hold():
+        with using_language(self.store.lang), hold():
             if due(MAP_FIELDS):
                 self._refresh_map()
             for v in self.views:
