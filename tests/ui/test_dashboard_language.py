@@ -102,3 +102,23 @@ def test_the_url_chooses_the_language_else_the_environment(monkeypatch):
     monkeypatch.setattr(app, "build_dashboard", lambda *a, **k: built.append(k) or "dashboard")
     args.update(lang="pt", scenario="normandy")
     assert app._app() == "dashboard" and built == [{"lang": "pt"}]
+
+
+def test_the_memoir_dashboard_in_portuguese():
+    from wargame.ui.memoir import MemoirDashboard
+    from wargame.ui.memoir_model import TEXT
+    from wargame.ui.text import CARD_TEXT, MEMOIR_LEGEND_WORDS
+
+    dash = MemoirDashboard("1", 44, lang="pt")
+    pt_doc = document_json(dash)
+    en_doc = document_json(MemoirDashboard("1", 44))
+    for catalogue, key in [(TEXT, "undo"), (TEXT, "auto"), (TEXT, "scenario"),
+                           (TEXT, "computer_player"), (TEXT, "section.left"),
+                           (MEMOIR_LEGEND_WORDS, "wire"), (CARD_TEXT, "probe")]:
+        english, portuguese = catalogue.english[key], pt(catalogue, key)
+        assert english != portuguese
+        assert shown(portuguese, pt_doc) and not shown(english, pt_doc), key
+        assert shown(english, en_doc) and not shown(portuguese, en_doc), key
+    status = dash.status.pane.object  # the status line, side to act in capitals
+    assert "Turno 1: joga ALIADOS" in status and "ALLIES" not in status
+    assert "ALLIES to act" in MemoirDashboard("1", 44).status.pane.object

@@ -155,7 +155,7 @@ class GameStore(param.Parameterized):
     def seed_label(self) -> str:
         """"Seed N, " for the status line; nothing in a side's seat: the seed and the action
         log replay the whole game, the opponent's hand and the dice to come included."""
-        return "" if self.seat_side() is not None else f"Seed {self.state.seed}, "
+        return "" if self.seat_side() is not None else UI["seed_label"].format(seed=self.state.seed)
 
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""

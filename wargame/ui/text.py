@@ -292,7 +292,7 @@ _UI["target"] = "Target {target}: choose attackers, artillery and air points, th
 
 # Memoir '44 command cards in our own words (short; from the pt-PT rulebook's card list,
 # M44 pp. 20-21): shown under each card of the hand
-CARD_TEXT: dict[str, str] = {
+CARD_TEXT = Catalogue("ui.cards", {
     "recon": "Order 1 unit in this section. At the end of the turn draw two cards and keep one.",
     "probe": "Order 2 units in this section.",
     "attack": "Order 3 units in this section.",
@@ -325,17 +325,24 @@ CARD_TEXT: dict[str, str] = {
     "move_out": "Order 4 infantry units. No infantry: order 1 unit.",
     "finest_hour": "Roll a die per card in your hand: each symbol orders a unit of that kind, "
                    "each star any unit; they fight with 1 extra die.",
-}
+})
 
-MEMOIR_LEGEND: list[tuple[str, str]] = [
-    ("INF / ARM / ART", "infantry, armour, artillery; figures left / at the start"),
-    ("dashed lines", "the three sections: left flank, centre, right flank (as the Allied "
-                     "player sees them)"),
-    ("orange outline", "units ordered this turn"),
-    ("grey cross-hatched edge", "barbed wire: a unit entering stops; infantry on it rolls 1 "
-                                "die less"),
-    ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
-]
+MEMOIR_LEGEND_WORDS = Catalogue("ui.memoir_legend", {
+    "units.key": "INF / ARM / ART",
+    "units": "infantry, armour, artillery; figures left / at the start",
+    "sections.key": "dashed lines",
+    "sections": "the three sections: left flank, centre, right flank (as the Allied player sees "
+                "them)",
+    "ordered.key": "orange outline",
+    "ordered": "units ordered this turn",
+    "wire.key": "grey cross-hatched edge",
+    "wire": "barbed wire: a unit entering stops; infantry on it rolls 1 die less",
+    "sandbags.key": "brown thick edge",
+    "sandbags": "sandbags: the unit inside takes no hit from a flag",
+})
+MEMOIR_LEGEND = Rows(lambda: [
+    (MEMOIR_LEGEND_WORDS[f"{k}.key"], MEMOIR_LEGEND_WORDS[k])
+    for k in ("units", "sections", "ordered", "wire", "sandbags")])
 
 _UI.update({
     "bombard_arty_help": "Artillery-only bombardment (8.0): tick artillery in range first.",
@@ -348,6 +355,7 @@ _UI.update({
                       "expected in this phase, {gain:+.2f} over spending the points attack by "
                       "attack)",
     "air_use": "Use {air} air points",
+    "seed_label": "Seed {seed}, ",
 })
 
 UI = Catalogue("ui", _UI)
