@@ -122,3 +122,13 @@ def test_the_memoir_dashboard_in_portuguese():
     status = dash.status.pane.object  # the status line, side to act in capitals
     assert "Turno 1: joga ALIADOS" in status and "ALLIES" not in status
     assert "ALLIES to act" in MemoirDashboard("1", 44).status.pane.object
+
+
+def test_the_campaign_panels_own_words_are_portuguese_too():
+    from wargame.ui.text import WORDS
+
+    pt_doc = document_json(CampaignDashboard("normandy", seed=3, lang="pt"))
+    for key in ("end_phase", "undo", "roll", "tab.game", "tab.history", "event_log",
+                "hide_enemy", "counters", "marks"):
+        english, portuguese = WORDS.english[key], pt(WORDS, key)
+        assert shown(portuguese, pt_doc) and not shown(english, pt_doc), key

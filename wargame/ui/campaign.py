@@ -36,6 +36,8 @@ from wargame.ui.text import (
     SIDE_WORDS,
     STATUS_WORDS,
     UI,
+    UNIT_TYPE_WORDS,
+    WORDS,
     result_words,
     type_letter,
 )
@@ -126,7 +128,7 @@ class UnitCard(_View):
         self.pane = pn.pane.HTML("", width=SIDE_W)
         # with a unit selected, a click on a reachable friendly stack moves there: this button
         # (or a click on the selected unit's own hex, which cycles the stack) picks another
-        self.deselect = pn.widgets.Button(label="Deselect", width=100, visible=False)
+        self.deselect = pn.widgets.Button(label=WORDS["deselect"], width=100, visible=False)
         self.deselect.on_click(lambda _e: self.model.select_unit(None))
 
     def refresh(self) -> None:
@@ -136,22 +138,24 @@ class UnitCard(_View):
         if uid is None and m.reinforcement:
             uid = m.reinforcement
         if uid is None:
-            self.pane.object = _box(f"<h4>Unit</h4>{_esc(UI['no_unit'])}")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['unit'])}</h4>{_esc(UI['no_unit'])}")
             return
         c = m.unit_card(uid)
         rows = [
-            ("name", c["name"]), ("type", c["type"].replace("_", " ")),
-            ("nation / side", f"{c['nation']} / {c['side']}"), ("division", c["division"]),
-            ("attack-defence-movement", f"{c['attack']}-{c['defence']}-{c['movement']}"),
-            ("status", status_words(c["status"])),
-            ("hex", place_name(m.s, c["hex"]) if c["hex"] else "-"),
+            (WORDS["card.name"], c["name"]),
+            (WORDS["card.type"], UNIT_TYPE_WORDS.get(c["type"], c["type"].replace("_", " "))),
+            (WORDS["card.nation"], f"{c['nation']} / {SIDE_WORDS.get(c['side'], c['side'])}"),
+            (WORDS["card.division"], c["division"]),
+            (WORDS["card.adm"], f"{c['attack']}-{c['defence']}-{c['movement']}"),
+            (WORDS["card.status"], status_words(c["status"])),
+            (WORDS["card.hex"], place_name(m.s, c["hex"]) if c["hex"] else "-"),
         ]
         if c["range"]:
-            rows.append(("artillery range", c["range"]))
+            rows.append((WORDS["card.range"], c["range"]))
         if c["mp_left"] is not None and m.s.phase.is_movement and m.s.side_of(uid) == m.side:
-            rows.append(("MP left", c["mp_left"]))
+            rows.append((WORDS["card.mp_left"], c["mp_left"]))
         if c["engaged"]:
-            rows.append(("engaged", "yes: next to an enemy unit"))
+            rows.append((WORDS["card.engaged"], WORDS["card.engaged_yes"]))
         body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
         stack = ""
         us = m.s.units[uid]
@@ -159,8 +163,9 @@ class UnitCard(_View):
             others = [u for u in m.s.units_at(us.hex) if u != uid]
             if others:
                 names = ", ".join(_esc(m.game.units[u].name) for u in others)
-                stack = f"<div>Also in {us.hex.id}: {names} (click the hex again to cycle)</div>"
-        self.pane.object = _box(f'<h4>Unit</h4><table class="wg-unit">{body}</table>{stack}')
+                stack = f"<div>{WORDS['also_in'].format(hex=us.hex.id, units=names)}</div>"
+        self.pane.object = _box(f'<h4>{_esc(WORDS["unit"])}</h4><table class="wg-unit">{body}'
+                                f'</table>{stack}')
 
     def __panel__(self):
         return pn.Column(self.pane, self.deselect)
@@ -198,11 +203,12 @@ class ReinforcementPanel(_View):
         finally:
             self._updating = False
         upcoming = m.upcoming_units()[:8]
-        later = ", ".join(f"{_esc(m.game.units[u].name)} (turn {t})" for t, u in upcoming)
+        later = ", ".join(_esc(WORDS["later_unit"].format(unit=m.game.units[u].name, turn=t))
+                          for t, u in upcoming)
         text = "" if waiting else _esc(UI["no_reinforcements"])
         if later:
-            text += f"<div class='wg-rule'>Later: {later}</div>"
-        self.info.object = _box(f"<h4>Reinforcements</h4>{text}")
+            text += f"<div class='wg-rule'>{_esc(WORDS['later'])} {later}</div>"
+        self.info.object = _box(f"<h4>{_esc(WORDS['reinforcements'])}</h4>{text}")
         self.choice.visible = bool(waiting)
 
     def __panel__(self):
@@ -219,16 +225,16 @@ class AttackPanel(_View):
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.header = pn.pane.HTML("", width=SIDE_W)
-        self.attackers = pn.widgets.CheckBoxGroup(label="Attackers", options={}, inline=False)
-        self.artillery = pn.widgets.CheckBoxGroup(label="Artillery", options={}, inline=False)
-        self.air = pn.widgets.IntSlider(label="Air points", start=0, end=10, value=0,
+        self.attackers = pn.widgets.CheckBoxGroup(label=WORDS["attackers"], options={}, inline=False)
+        self.artillery = pn.widgets.CheckBoxGroup(label=WORDS["artillery"], options={}, inline=False)
+        self.air = pn.widgets.IntSlider(label=WORDS["air_points"], start=0, end=10, value=0,
                                         width=SIDE_W - 40)
         self.preview = pn.pane.HTML("", width=SIDE_W)
-        self.roll = pn.widgets.Button(label="Roll the attack", color="danger",
+        self.roll = pn.widgets.Button(label=WORDS["roll"], color="danger",
                                       width=125)
-        self.bomb_arty = pn.widgets.Button(label="Artillery only", width=125,
+        self.bomb_arty = pn.widgets.Button(label=WORDS["artillery_only"], width=125,
                                            description=UI["bombard_arty_help"])
-        self.bomb_air = pn.widgets.Button(label="Air-only strike", width=125,
+        self.bomb_air = pn.widgets.Button(label=WORDS["air_only"], width=125,
                                           description=UI["bombard_air_help"])
         self.result = pn.pane.HTML("", width=SIDE_W)
         # issue 19: the air-point optimiser's suggestion, and a button that applies it
@@ -239,9 +245,10 @@ class AttackPanel(_View):
                                        name="distribution-source")
         fig = figure(x_range=FactorRange(factors=[]), height=100, width=SIDE_W - 10,
                      toolbar_location=None, tools="", name="distribution",
-                     y_axis_label="probability")
+                     y_axis_label=WORDS["probability"])
         fig.vbar(x="result", top="p", width=0.8, source=self.source, color="#6a8caf")
-        fig.add_tools(HoverTool(tooltips=[("result", "@words"), ("probability", "@frac")]))
+        fig.add_tools(HoverTool(tooltips=[(WORDS["result"], "@words"),
+                                          (WORDS["probability"], "@frac")]))
         fig.y_range.start = 0
         fig.xaxis.major_label_orientation = 0.6
         self.chart = fig
@@ -252,9 +259,9 @@ class AttackPanel(_View):
         self.roll.on_click(lambda e: self.model.declare_attack())
         self.bomb_arty.on_click(lambda e: self.model.bombard(air=False))
         self.bomb_air.on_click(lambda e: self.model.bombard(air=True))
-        self.arty_title = pn.pane.HTML(_box("<b>Artillery in range</b>"), margin=(0, 5))
+        self.arty_title = pn.pane.HTML(_box(f"<b>{_esc(WORDS['artillery_in_range'])}</b>"), margin=(0, 5))
         self._controls = pn.Column(
-            pn.pane.HTML(_box("<b>Attacking units</b>"), margin=(0, 5)), self.attackers,
+            pn.pane.HTML(_box(f"<b>{_esc(WORDS['attacking_units'])}</b>"), margin=(0, 5)), self.attackers,
             self.arty_title, self.artillery,
             self.air, pn.Row(self.suggestion), self.use_air, self.preview, self.chart_pane,
             pn.Row(self.roll, self.bomb_arty, self.bomb_air), width=SIDE_W)
@@ -274,7 +281,8 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return f"{d.name} ({m.shown_attack(uid)}) in {m.s.units[uid].hex.id}"
+        return WORDS["attacker_label"].format(unit=d.name, attack=m.shown_attack(uid),
+                                              hex=m.s.units[uid].hex.id)
 
     def refresh(self) -> None:
         m = self.model
@@ -284,8 +292,8 @@ class AttackPanel(_View):
         self._controls.visible = active
         self.result.object = _box(_esc(m.result_text())) if m.result_text() else ""
         if not active:
-            text = UI["no_target"] if s.phase.is_combat else "Attacks happen in combat phases."
-            self.header.object = _box(f"<h4>Attack</h4>{_esc(text)}")
+            text = UI["no_target"] if s.phase.is_combat else WORDS["attacks_in_combat"]
+            self.header.object = _box(f"<h4>{_esc(WORDS['attack'])}</h4>{_esc(text)}")
             return
         h = Hex.from_id(target)
         defenders = s.units_at(h)
@@ -294,8 +302,8 @@ class AttackPanel(_View):
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
-            f"<h4>Attack on {_esc(place_name(s, target))}</h4>Defenders: {names}; "
-            f"terrain: {_esc(info.terrain)}")
+            f"<h4>{_esc(WORDS['attack_on'].format(target=place_name(s, target)))}</h4>"
+            f"{WORDS['defenders'].format(units=names, terrain=_esc(info.terrain))}")
         eligible = m.eligible_attackers()
         arty = m.artillery_options()
         amax = m.air_max()
@@ -315,7 +323,8 @@ class AttackPanel(_View):
             self.air.end = max(1, amax)
             self.air.value = min(m.attack_air, amax)
             self.air.disabled = amax == 0
-            self.air.label = f"Air points (0-{amax}; {s.air_points.get(m.side, 0)} left this turn)"
+            self.air.label = WORDS["air_points_range"].format(
+                max=amax, left=s.air_points.get(m.side, 0))
             # issue 15: buttons for what cannot be done are disabled
             self.bomb_air.disabled = amax == 0 or m.attack_air == 0
             self.bomb_arty.disabled = not m.attack_artillery
@@ -369,35 +378,37 @@ class AttackPanel(_View):
         a = m.preview()
         hidden = any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target)))
         if a is None:
-            self.preview.object = _box("Pick at least one attacking unit (or bombard).")
+            self.preview.object = _box(_esc(WORDS["pick_attackers"]))
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
             return
         shifts = "".join(
             f"<tr><td>{_esc(sh.reason)}</td><td>{sh.columns:+d}</td>"
             f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
-            "<tr><td colspan=3>no column shifts</td></tr>"
+            f"<tr><td colspan=3>{_esc(WORDS['no_shifts'])}</td></tr>"
         if hidden:
-            odds = (f"Attack {a.attack} (air {a.attack_air}) against defence "
-                    f"{_esc(UI['hidden'])}")
+            odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
+                                                    hidden=UI["hidden"]))
             self.preview.object = _box(f'<div class="wg-odds">{odds}</div>')
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
             return
-        odds = (f'<div class="wg-odds">Attack <b>{a.attack}</b> (air {a.attack_air}) against '
-                f'defence <b>{a.defence}</b> = ratio <b>{_esc(a.ratio)}</b>; base column '
-                f'{_esc(m.game.tables.crt_columns[a.base_column])}, net shift {a.net_shift:+d}'
-                f' &rarr; column <b class="wg-column">{_esc(a.column_label)}</b></div>')
+        odds = '<div class="wg-odds">' + WORDS["odds"].format(
+            attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
+            base=_esc(m.game.tables.crt_columns[a.base_column]), shift=a.net_shift,
+            column=_esc(a.column_label)) + "</div>"
         dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
         rows = "".join(
             f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"
             f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
-            f"{odds}<table class='wg-shifts'><tr><th>shift</th><th>columns</th><th>rule</th></tr>"
+            f"{odds}<table class='wg-shifts'><tr><th>{_esc(WORDS['shift'])}</th>"
+            f"<th>{_esc(WORDS['columns'])}</th><th>{_esc(WORDS['rule'])}</th></tr>"
             f"{shifts}</table>"
-            f"<details><summary>Results in words</summary><table class='wg-dist'><tr>"
-            f"<th>result</th><th>probability</th><th></th></tr>{rows}</table></details>")
+            f"<details><summary>{_esc(WORDS['results_in_words'])}</summary>"
+            f"<table class='wg-dist'><tr><th>{_esc(WORDS['result'])}</th>"
+            f"<th>{_esc(WORDS['probability'])}</th><th></th></tr>{rows}</table></details>")
         results = [r for r, _ in dist]
         self.chart.x_range.factors = results
         self.source.data = dict(
@@ -419,8 +430,8 @@ class DecisionPanel(_View):
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", width=SIDE_W)
         self.options = pn.widgets.RadioBoxGroup(options={}, inline=False)
-        self.confirm = pn.widgets.Button(label="Confirm", color="primary", width=120)
-        self.auto = pn.widgets.Button(label="Auto", color="default", width=120)
+        self.confirm = pn.widgets.Button(label=WORDS["confirm"], color="primary", width=120)
+        self.auto = pn.widgets.Button(label=WORDS["auto"], color="default", width=120)
         self.confirm.on_click(self._confirm)
         self.auto.on_click(lambda e: self.model.auto())
         self._controls = pn.Column(self.options, pn.Row(self.confirm, self.auto))
@@ -434,14 +445,15 @@ class DecisionPanel(_View):
         m = self.model
         d = m.s.pending
         if d is None:
-            self.info.object = _box(f"<h4>Decision</h4>{_esc(UI['no_decision'])}")
+            self.info.object = _box(f"<h4>{_esc(WORDS['decision'])}</h4>"
+                                    f"{_esc(UI['no_decision'])}")
             self._controls.visible = False
             return
-        extra = " Click a purple hex on the map, or pick below." if m.retreat_targets() else ""
+        extra = " " + _esc(WORDS["click_purple"]) if m.retreat_targets() else ""
         answers = m.attack_being_answered()
         answers = f"<div class='wg-answers'>{_esc(answers)}</div>" if answers else ""
         self.info.object = _box(
-            f"<h4>Decision for the {_esc(SIDE_WORDS.get(d.side, d.side))} player</h4>"
+            f"<h4>{_esc(WORDS['decision_for'].format(side=SIDE_WORDS.get(d.side, d.side)))}</h4>"
             f"{answers}<div class='wg-decision'>"
             f"{_esc(d.prompt)} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
@@ -472,28 +484,29 @@ class TurnPanel(_View):
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", sizing_mode="stretch_width", min_width=160)
         self.reference = pn.pane.HTML("", width=SIDE_W - 20)
-        self.end = pn.widgets.Button(label="End phase", color="primary", width=110)
-        self.undo = pn.widgets.Button(label="Undo", width=80)
+        self.end = pn.widgets.Button(label=WORDS["end_phase"], color="primary", width=110)
+        self.undo = pn.widgets.Button(label=WORDS["undo"], width=80)
         self.save = pn.widgets.FileDownload(callback=self._save, filename="wargame-save.json",
-                                            label="Save", color="default", width=90,
+                                            label=WORDS["save"], color="default", width=90,
                                             embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
         # an empty seed: a fresh one per new game (new_seed); a typed seed repeats a game.
         # Never the game's own seed here: in a room's seat it would reveal the dice to come.
-        self.seed = pn.widgets.IntInput(label="Seed (empty: new dice)", value=None,
+        self.seed = pn.widgets.IntInput(label=WORDS["seed"], value=None,
                                         placeholder=UI["seed_placeholder"], width=150)
-        self.new = pn.widgets.Button(label="New game", width=100)
+        self.new = pn.widgets.Button(label=WORDS["new_game"], width=100)
         self.really = pn.widgets.Button(label=UI["new_game_confirm"], color="danger",
                                         width=SIDE_W - 40, visible=False)
         self.cancel = pn.widgets.Button(label=UI["new_game_cancel"], width=130, visible=False)
-        self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
+        self.hide = pn.widgets.Toggle(label=WORDS["hide_enemy"], value=False,
                                       width=240)
         self.computer = pn.widgets.Select(
-            label="Computer plays", value=model.computer, width=180,
-            options={"nobody (two players)": "none", "the Axis": "axis", "the Allies": "allied"})
-        self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
+            label=WORDS["computer_plays"], value=model.computer, width=180,
+            options={WORDS["computer.none"]: "none", WORDS["computer.axis"]: "axis",
+                     WORDS["computer.allied"]: "allied"})
+        self.carpet_target = pn.widgets.Select(label=WORDS["carpet_centre"], options=[],
                                                width=160)
-        self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
+        self.carpet = pn.widgets.Button(label=WORDS["carpet_bomb"], width=110)
         self.end_warning = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
         self.end_anyway = pn.widgets.Button(label=UI["end_phase_confirm"], color="danger",
                                             width=150, visible=False)
@@ -508,7 +521,7 @@ class TurnPanel(_View):
 
         choices = variant_choices() if model.game.scenario.id == "normandy" else []
         self.variants = pn.widgets.MultiChoice(
-            label="Variant rules for a new game (Battle for Normandy 19)",
+            label=WORDS["variants"],
             options={f"{c['title']} ({c['rule']})": c["name"] for c in choices},
             value=[v for v in model.game.variants if v in {c["name"] for c in choices}],
             width=SIDE_W - 20, visible=bool(choices))
@@ -580,25 +593,29 @@ class TurnPanel(_View):
                          f"{_esc(date[5:] if date else '')}</span></td>")
         vp = s.victory_points()
         carpet = m.game.rule("carpet_bombing")
-        bombers = (f"<br>Heavy bombers: {len(s.carpet_turns)} of {carpet['uses']} uses "
-                   f"(from turn {carpet['from_turn']}, CN 6.3)") if carpet else ""
+        bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
+            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
+            if carpet else ""
         lines = "".join(f"<tr><td>{_esc(side)}</td><td>{_esc(what)}</td><td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
         date = scn.turn_date(s.turn)
         self.info.object = _box(
-            f"<div class='wg-phase'>Turn <b>{s.turn}</b>{' (' + _esc(date) + ')' if date else ''}"
-            f": <b>{_esc(PHASE_WORDS[s.phase.value])}</b>. <span class='wg-rule'>Air points: "
-            f"Allied {s.air_points.get('allied', 0)}, Axis {s.air_points.get('axis', 0)}; "
-            f"VP Allied {vp['allied']}, Axis {vp['axis']}</span></div>")
+            "<div class='wg-phase'>" + WORDS["turn_line"].format(
+                turn=s.turn, date=f" ({_esc(date)})" if date else "",
+                phase=_esc(PHASE_WORDS[s.phase.value]))
+            + " <span class='wg-rule'>" + _esc(WORDS["turn_points"].format(
+                air_allied=s.air_points.get("allied", 0), air_axis=s.air_points.get("axis", 0),
+                vp_allied=vp["allied"], vp_axis=vp["axis"])) + "</span></div>")
         self.reference.object = _box(
             f"<h4>{_esc(scn.title)}</h4>"
             f"<div style='overflow-x:auto;max-width:{SIDE_W - 30}px'><table class='wg-track'>"
             f"<tr>{''.join(track)}</tr></table></div>"
-            f"Air points left: Allied {s.air_points.get('allied', 0)}, Axis "
-            f"{s.air_points.get('axis', 0)}{bombers}"
-            f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
-            f"<b>{vp['axis']}</b></div><table>{lines}</table>"
-            f"<div class='wg-rule'>{_esc(m.seed_label())}{len(s.log)} actions</div>")
+            + _esc(WORDS["air_left"].format(allied=s.air_points.get("allied", 0),
+                                            axis=s.air_points.get("axis", 0)))
+            + f"{bombers}<div class='wg-vp'>"
+            + WORDS["vp_now"].format(allied=vp["allied"], axis=vp["axis"])
+            + f"</div><table>{lines}</table><div class='wg-rule'>{_esc(m.seed_label())}"
+            + _esc(WORDS["actions"].format(n=len(s.log))) + "</div>")
         targets = [h.id for h in s.carpet_targets()]
         self._updating = True
         try:
@@ -627,9 +644,9 @@ class TurnPanel(_View):
             pn.Row(self.seed, self.new), self.really, self.cancel,
             self.computer,
             self.variants,
-            pn.Card(self.variant_help, title="About the variants", collapsed=True,
+            pn.Card(self.variant_help, title=WORDS["about_variants"], collapsed=True,
                     width=SIDE_W - 20, visible=self.variants.visible),
-            pn.Row(pn.pane.HTML(_box("Load a save:")), self.load),
+            pn.Row(pn.pane.HTML(_box(_esc(WORDS["load"]))), self.load),
             width=SIDE_W - 10,
         )
 
@@ -656,7 +673,8 @@ class LogPanel(_View):
         rows = "".join(
             f"<li>{_esc(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
             for text, rule in reversed(self.model.log_lines(150)))
-        self.pane.object = _box(f"<h4>Event log</h4><ul class='wg-log'>{rows}</ul>")
+        self.pane.object = _box(f"<h4>{_esc(WORDS['event_log'])}</h4>"
+                                f"<ul class='wg-log'>{rows}</ul>")
 
     def __panel__(self):
         return self.pane
@@ -671,7 +689,7 @@ class HistoryPanel(_View):
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", width=SIDE_W)
-        self.overlay = pn.widgets.Toggle(label="Show cities the Allies really held", width=260)
+        self.overlay = pn.widgets.Toggle(label=WORDS["history_overlay"], width=260)
         self.overlay.param.watch(self._overlay, "value")
 
     def _overlay(self, event) -> None:
@@ -680,22 +698,26 @@ class HistoryPanel(_View):
     def refresh(self) -> None:
         m = self.model
         if m.history is None:
-            self.pane.object = _box(f"<h4>History</h4>{_esc(UI['no_history'])}")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['history'])}</h4>"
+                                    f"{_esc(UI['no_history'])}")
             self.overlay.visible = False
             return
         entry = m.history_entry()
         if entry is None:
-            self.pane.object = _box(f"<h4>History</h4>No entry for turn {m.s.turn}.")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['history'])}</h4>"
+                                    f"{_esc(WORDS['no_entry'].format(turn=m.s.turn))}")
             return
-        cities = ", ".join(_esc(c) for c in entry.allied_cities) or "none"
+        cities = ", ".join(_esc(c) for c in entry.allied_cities) or _esc(WORDS["none"])
         if entry.allied_hexes:
-            cities += f" (and in part: hexes {', '.join(_esc(h) for h in entry.allied_hexes)})"
+            cities += " " + _esc(WORDS["in_part"].format(
+                hexes=", ".join(entry.allied_hexes)))
         title = f"{_esc(entry.title)}, " if entry.title else ""
         events = "".join(f"<li><b>{_esc(d)}</b>: {_esc(t)}</li>" for d, t in entry.events)
         self.pane.object = _box(
-            f"<h4>History: {title}{_esc(entry.dates)}</h4><div>{_esc(entry.text)}</div>"
+            f"<h4>{_esc(WORDS['history'])}: {title}{_esc(entry.dates)}</h4>"
+            f"<div>{_esc(entry.text)}</div>"
             + (f"<ul class='wg-log'>{events}</ul>" if events else "")
-            + f"<div class='wg-rule'>Allied-held cities at the end of the turn: {cities}</div>")
+            + f"<div class='wg-rule'>{_esc(WORDS['allied_cities'])} {cities}</div>")
 
     def __panel__(self):
         return pn.Column(self.pane, self.overlay, width=SIDE_W)
@@ -710,8 +732,9 @@ def legend_html() -> str:
         f"background:{c};border:1px solid #333'></span></td><td>{_esc(n)}</td></tr>"
         for n, c in LEGEND_COLOURS)
     marks = "".join(f"<tr><td>{_esc(k)}</td><td>{_esc(v)}</td></tr>" for k, v in LEGEND_MARKS)
-    return _box(f"<h4>Counters</h4><table>{letters}</table><h4>Colours</h4>"
-                f"<table>{colours}</table><h4>Marks on the map</h4><table>{marks}</table>")
+    return _box(f"<h4>{_esc(WORDS['counters'])}</h4><table>{letters}</table>"
+                f"<h4>{_esc(WORDS['colours'])}</h4><table>{colours}</table>"
+                f"<h4>{_esc(WORDS['marks'])}</h4><table>{marks}</table>")
 
 
 # the store fields the map's counters and highlights show
@@ -781,10 +804,10 @@ class CampaignDashboard(pn.viewable.Viewer):
                                      css_classes=["wg-action"])
         self.must_attack = pn.pane.HTML("", width=SIDE_W, visible=False)
         self.reference = pn.Tabs(
-            ("Game", self.turn.game_tab()), ("Log", self.log.__panel__()),
-            ("New game", self.turn.setup_tab()),
-            ("History", self.history.__panel__()), ("Legend", pn.pane.HTML(legend_html(),
-                                                                              width=SIDE_W - 20)),
+            (WORDS["tab.game"], self.turn.game_tab()), (WORDS["tab.log"], self.log.__panel__()),
+            (WORDS["tab.new_game"], self.turn.setup_tab()),
+            (WORDS["tab.history"], self.history.__panel__()),
+            (WORDS["tab.legend"], pn.pane.HTML(legend_html(), width=SIDE_W - 20)),
             width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)

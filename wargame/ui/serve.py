@@ -27,11 +27,13 @@ COMPUTER_SIDES = {"campaign": {"none": "none", "axis": "axis", "allied": "allied
 
 def _fallback(scenario: str, seed: int, exc: Exception, lang: str | None = None) -> Any:
     """The small demo campaign, with a note in the message bar saying why."""
+    from wargame.i18n import using_language
     from wargame.ui.campaign import CampaignDashboard
+    from wargame.ui.text import WORDS
 
     dash = CampaignDashboard("demo", seed=seed, lang=lang)
-    dash.model.say(f"Scenario {scenario!r} could not be loaded ({exc}); showing the small demo "
-                   "scenario instead.", error=True)
+    with using_language(dash.lang):
+        dash.model.say(WORDS["fallback"].format(scenario=scenario, error=exc), error=True)
     return dash
 
 
