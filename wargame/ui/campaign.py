@@ -525,9 +525,9 @@ class TurnPanel(_View):
             options={f"{c['title']} ({c['rule']})": c["name"] for c in choices},
             value=[v for v in model.game.variants if v in {c["name"] for c in choices}],
             width=SIDE_W - 20, visible=bool(choices))
-        self.variant_help = pn.pane.HTML(_box("".join(
+        self.variant_help = pn.pane.HTML(_box("<div class='wg-variant-help'>" + "".join(
             f"<div class='wg-rule'><b>{_esc(c['rule'])}</b> {_esc(c['title'])}: "
-            f"{_esc(c['description'])}</div>" for c in choices)), width=SIDE_W - 20,
+            f"{_esc(c['description'])}</div>" for c in choices) + "</div>"), width=SIDE_W - 20,
             visible=bool(choices))
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
@@ -715,7 +715,7 @@ class HistoryPanel(_View):
         events = "".join(f"<li><b>{_esc(d)}</b>: {_esc(t)}</li>" for d, t in entry.events)
         self.pane.object = _box(
             f"<h4>{_esc(WORDS['history'])}: {title}{_esc(entry.dates)}</h4>"
-            f"<div>{_esc(entry.text)}</div>"
+            f"<div class='wg-history-text'>{_esc(entry.text)}</div>"
             + (f"<ul class='wg-log'>{events}</ul>" if events else "")
             + f"<div class='wg-rule'>{_esc(WORDS['allied_cities'])} {cities}</div>")
 

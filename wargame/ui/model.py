@@ -18,6 +18,7 @@ import param
 from wargame.analysis.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
+from wargame.i18n import language
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -182,8 +183,12 @@ class CampaignState(GameStore):
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
 
-        return " ".join(e.text for e in events[-3:]) or UI["done"].format(
-            what=describe_action(self.s, action))
+        done = UI["done"].format(what=describe_action(self.s, action))
+        if language() != "en":
+            # the engine's event texts are English still (wargame.i18n.MESSAGES): in another
+            # language the message says what was done in it; the events stay in the log
+            return done
+        return " ".join(e.text for e in events[-3:]) or done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
