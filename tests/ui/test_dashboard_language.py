@@ -132,3 +132,14 @@ def test_the_campaign_panels_own_words_are_portuguese_too():
                 "hide_enemy", "counters", "marks"):
         english, portuguese = WORDS.english[key], pt(WORDS, key)
         assert shown(portuguese, pt_doc) and not shown(english, pt_doc), key
+
+
+def test_a_memoir_action_is_told_in_the_stores_language():
+    from wargame.ui.memoir_model import MemoirStore
+
+    store = MemoirStore("1", 44, lang="pt")
+    english = MemoirStore("1", 44)
+    for st in (store, english):
+        st.act(st.state.legal_actions()[0])  # the first card played
+    assert store.message.startswith("Feito: carta jogada:")
+    assert not english.message.startswith("Done:") and "Feito" not in english.message

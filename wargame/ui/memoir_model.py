@@ -18,7 +18,7 @@ import param
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
-from wargame.i18n import Catalogue
+from wargame.i18n import Catalogue, language
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -135,8 +135,10 @@ class MemoirStore(GameStore):
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
 
-        return events[-1].text if events else UI["done"].format(
-            what=describe_action(self.state, action))
+        done = UI["done"].format(what=describe_action(self.state, action))
+        if language() != "en":  # the engine's event texts are English still: what was done
+            return done
+        return events[-1].text if events else done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
