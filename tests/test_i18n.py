@@ -99,3 +99,31 @@ def test_an_unknown_language_is_one_line_and_exit_code_2():
     code, out, err = _run("--lang", "klingon", "odds", "--game", "normandy", "--attack", "1",
                           "--defense", "1")
     assert code == 2 and out == "" and err.count("\n") == 1 and "en, pt" in err
+
+
+def test_the_dashboards_tables_follow_the_language_with_the_rulebooks_terms():
+    from wargame.ui.text import LEGEND_MARKS, PHASE_WORDS, UI, result_words
+
+    assert "wargame.ui.text" in i18n.CATALOGUE_MODULES
+    with i18n.using_language("pt"):
+        assert PHASE_WORDS["allied_movement"] == "Fase de Movimentação Aliada"
+        assert result_words("DRB AVB") == "DRB AVB: Defesa Recua com Baixas; Ataque Vence com Baixas"
+        assert any("Zona de Engajamento (ZDE)" in text for _, text in LEGEND_MARKS)
+        assert UI["air_use"].format(air=2) == "Usar 2 pontos aéreos"
+    assert PHASE_WORDS["allied_movement"] == "Allied movement"
+    assert all("Engajamento" not in text for _, text in LEGEND_MARKS)
+
+
+def test_serve_passes_the_language_down(monkeypatch):
+    import sys
+    import types
+
+    calls = []
+    fake = types.ModuleType("wargame.ui.serve")
+    fake.serve_dashboard = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "wargame.ui.serve", fake)
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert _run("--lang", "pt", "serve", "--scenario", "dragoon", "--no-show")[0] == 0
+    assert _run("serve", "--scenario", "dragoon", "--no-show")[0] == 0
+    assert calls[0]["lang"] == "pt" and calls[1].get("lang", "en") == "en"

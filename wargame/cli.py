@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from wargame.i18n import LANGUAGES, Catalogue, resolve_language, using_language
+from wargame.i18n import LANGUAGES, Catalogue, language, resolve_language, using_language
 
 __all__ = ["main", "build_parser", "TEXT"]
 
@@ -705,6 +705,8 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     options = {"scenario": args.scenario, "port": args.port, "seed": args.seed,
                "variants": list(args.variant), "show": args.show, "computer": args.computer}
+    if language() != "en":  # --lang / LANG, resolved by main(); English is the default
+        options["lang"] = language()
     if args.address is not None or args.allow_origin:
         options.update(address=args.address, allow_origins=list(args.allow_origin))
     try:

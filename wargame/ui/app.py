@@ -2,8 +2,9 @@
 
 The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``,
 ``?scenario=memoir44-1`` for Memoir '44, ``?demo=1`` for the small demo scenario,
-``&computer=axis`` for a computer opponent) or the environment (``WARGAME_SCENARIO``,
-``WARGAME_SEED``, ``WARGAME_COMPUTER``). ``scenario`` must be the id of a bundled scenario
+``&computer=axis`` for a computer opponent, ``&lang=pt`` for the texts in Portuguese) or the
+environment (``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``; the language from
+``LANGUAGE``/``LC_ALL``/``LANG``). ``scenario`` must be the id of a bundled scenario
 (``wargame scenario list``), never a path: an unknown id shows the list of known ones. The
 dashboard is built by ``wargame.ui.serve.build_dashboard``, the one serve path.
 """
@@ -65,7 +66,21 @@ def _app() -> Any:
     computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER", "none")
     if computer not in ("none", "axis", "allied"):
         computer = "none"
-    return build_dashboard("demo" if demo else scenario, seed, variants, computer)
+    return build_dashboard("demo" if demo else scenario, seed, variants, computer,
+                           lang=app_language())
+
+
+def app_language() -> str:
+    """``?lang=`` of the URL when it names one of our languages, else the environment's
+    (``wargame.i18n.resolve_language``), else English."""
+    from wargame.i18n import check_language, resolve_language
+
+    for choice in (lambda: check_language((_arg("lang") or "")[:20]), resolve_language):
+        try:
+            return choice()
+        except ValueError:
+            continue
+    return "en"
 
 
 if __name__.startswith("bokeh"):

@@ -19,7 +19,7 @@ from bokeh.plotting import figure
 from panel.io import hold
 
 from wargame.hexgrid import Hex, Layout
-from wargame.i18n import PHASE_NAMES
+from wargame.i18n import check_language, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name
@@ -31,10 +31,13 @@ from wargame.ui.text import (
     LEGEND_LETTERS,
     LEGEND_MARKS,
     PHASE_HELP,
+    PHASE_WORDS,
     RESULT_WORDS,
     SIDE_WORDS,
     STATUS_WORDS,
     UI,
+    UNIT_TYPE_WORDS,
+    WORDS,
     result_words,
     type_letter,
 )
@@ -125,7 +128,7 @@ class UnitCard(_View):
         self.pane = pn.pane.HTML("", width=SIDE_W)
         # with a unit selected, a click on a reachable friendly stack moves there: this button
         # (or a click on the selected unit's own hex, which cycles the stack) picks another
-        self.deselect = pn.widgets.Button(label="Deselect", width=100, visible=False)
+        self.deselect = pn.widgets.Button(label=WORDS["deselect"], width=100, visible=False)
         self.deselect.on_click(lambda _e: self.model.select_unit(None))
 
     def refresh(self) -> None:
@@ -135,22 +138,24 @@ class UnitCard(_View):
         if uid is None and m.reinforcement:
             uid = m.reinforcement
         if uid is None:
-            self.pane.object = _box(f"<h4>Unit</h4>{_esc(UI['no_unit'])}")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['unit'])}</h4>{_esc(UI['no_unit'])}")
             return
         c = m.unit_card(uid)
         rows = [
-            ("name", c["name"]), ("type", c["type"].replace("_", " ")),
-            ("nation / side", f"{c['nation']} / {c['side']}"), ("division", c["division"]),
-            ("attack-defence-movement", f"{c['attack']}-{c['defence']}-{c['movement']}"),
-            ("status", status_words(c["status"])),
-            ("hex", place_name(m.s, c["hex"]) if c["hex"] else "-"),
+            (WORDS["card.name"], c["name"]),
+            (WORDS["card.type"], UNIT_TYPE_WORDS.get(c["type"], c["type"].replace("_", " "))),
+            (WORDS["card.nation"], f"{c['nation']} / {SIDE_WORDS.get(c['side'], c['side'])}"),
+            (WORDS["card.division"], c["division"]),
+            (WORDS["card.adm"], f"{c['attack']}-{c['defence']}-{c['movement']}"),
+            (WORDS["card.status"], status_words(c["status"])),
+            (WORDS["card.hex"], place_name(m.s, c["hex"]) if c["hex"] else "-"),
         ]
         if c["range"]:
-            rows.append(("artillery range", c["range"]))
+            rows.append((WORDS["card.range"], c["range"]))
         if c["mp_left"] is not None and m.s.phase.is_movement and m.s.side_of(uid) == m.side:
-            rows.append(("MP left", c["mp_left"]))
+            rows.append((WORDS["card.mp_left"], c["mp_left"]))
         if c["engaged"]:
-            rows.append(("engaged", "yes: next to an enemy unit"))
+            rows.append((WORDS["card.engaged"], WORDS["card.engaged_yes"]))
         body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
         stack = ""
         us = m.s.units[uid]
@@ -158,8 +163,9 @@ class UnitCard(_View):
             others = [u for u in m.s.units_at(us.hex) if u != uid]
             if others:
                 names = ", ".join(_esc(m.game.units[u].name) for u in others)
-                stack = f"<div>Also in {us.hex.id}: {names} (click the hex again to cycle)</div>"
-        self.pane.object = _box(f'<h4>Unit</h4><table class="wg-unit">{body}</table>{stack}')
+                stack = f"<div>{WORDS['also_in'].format(hex=us.hex.id, units=names)}</div>"
+        self.pane.object = _box(f'<h4>{_esc(WORDS["unit"])}</h4><table class="wg-unit">{body}'
+                                f'</table>{stack}')
 
     def __panel__(self):
         return pn.Column(self.pane, self.deselect)
@@ -197,11 +203,12 @@ class ReinforcementPanel(_View):
         finally:
             self._updating = False
         upcoming = m.upcoming_units()[:8]
-        later = ", ".join(f"{_esc(m.game.units[u].name)} (turn {t})" for t, u in upcoming)
+        later = ", ".join(_esc(WORDS["later_unit"].format(unit=m.game.units[u].name, turn=t))
+                          for t, u in upcoming)
         text = "" if waiting else _esc(UI["no_reinforcements"])
         if later:
-            text += f"<div class='wg-rule'>Later: {later}</div>"
-        self.info.object = _box(f"<h4>Reinforcements</h4>{text}")
+            text += f"<div class='wg-rule'>{_esc(WORDS['later'])} {later}</div>"
+        self.info.object = _box(f"<h4>{_esc(WORDS['reinforcements'])}</h4>{text}")
         self.choice.visible = bool(waiting)
 
     def __panel__(self):
@@ -218,16 +225,16 @@ class AttackPanel(_View):
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.header = pn.pane.HTML("", width=SIDE_W)
-        self.attackers = pn.widgets.CheckBoxGroup(label="Attackers", options={}, inline=False)
-        self.artillery = pn.widgets.CheckBoxGroup(label="Artillery", options={}, inline=False)
-        self.air = pn.widgets.IntSlider(label="Air points", start=0, end=10, value=0,
+        self.attackers = pn.widgets.CheckBoxGroup(label=WORDS["attackers"], options={}, inline=False)
+        self.artillery = pn.widgets.CheckBoxGroup(label=WORDS["artillery"], options={}, inline=False)
+        self.air = pn.widgets.IntSlider(label=WORDS["air_points"], start=0, end=10, value=0,
                                         width=SIDE_W - 40)
         self.preview = pn.pane.HTML("", width=SIDE_W)
-        self.roll = pn.widgets.Button(label="Roll the attack", color="danger",
+        self.roll = pn.widgets.Button(label=WORDS["roll"], color="danger",
                                       width=125)
-        self.bomb_arty = pn.widgets.Button(label="Artillery only", width=125,
+        self.bomb_arty = pn.widgets.Button(label=WORDS["artillery_only"], width=125,
                                            description=UI["bombard_arty_help"])
-        self.bomb_air = pn.widgets.Button(label="Air-only strike", width=125,
+        self.bomb_air = pn.widgets.Button(label=WORDS["air_only"], width=125,
                                           description=UI["bombard_air_help"])
         self.result = pn.pane.HTML("", width=SIDE_W)
         # issue 19: the air-point optimiser's suggestion, one button that applies it (its
@@ -240,9 +247,10 @@ class AttackPanel(_View):
                                        name="distribution-source")
         fig = figure(x_range=FactorRange(factors=[]), height=100, width=SIDE_W - 10,
                      toolbar_location=None, tools="", name="distribution",
-                     y_axis_label="probability")
+                     y_axis_label=WORDS["probability"])
         fig.vbar(x="result", top="p", width=0.8, source=self.source, color="#6a8caf")
-        fig.add_tools(HoverTool(tooltips=[("result", "@words"), ("probability", "@frac")]))
+        fig.add_tools(HoverTool(tooltips=[(WORDS["result"], "@words"),
+                                          (WORDS["probability"], "@frac")]))
         fig.y_range.start = 0
         fig.xaxis.major_label_orientation = 0.6
         self.chart = fig
@@ -253,9 +261,9 @@ class AttackPanel(_View):
         self.roll.on_click(lambda e: self.model.declare_attack())
         self.bomb_arty.on_click(lambda e: self.model.bombard(air=False))
         self.bomb_air.on_click(lambda e: self.model.bombard(air=True))
-        self.arty_title = pn.pane.HTML(_box("<b>Artillery in range</b>"), margin=(0, 5))
+        self.arty_title = pn.pane.HTML(_box(f"<b>{_esc(WORDS['artillery_in_range'])}</b>"), margin=(0, 5))
         self._controls = pn.Column(
-            pn.pane.HTML(_box("<b>Attacking units</b>"), margin=(0, 5)), self.attackers,
+            pn.pane.HTML(_box(f"<b>{_esc(WORDS['attacking_units'])}</b>"), margin=(0, 5)), self.attackers,
             self.arty_title, self.artillery,
             self.air, self.use_air, self.preview, self.chart_pane,
             pn.Row(self.roll, self.bomb_arty, self.bomb_air), width=SIDE_W)
@@ -275,7 +283,8 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return f"{d.name} ({m.shown_attack(uid)}) in {m.s.units[uid].hex.id}"
+        return WORDS["attacker_label"].format(unit=d.name, attack=m.shown_attack(uid),
+                                              hex=m.s.units[uid].hex.id)
 
     def refresh(self) -> None:
         m = self.model
@@ -285,8 +294,8 @@ class AttackPanel(_View):
         self._controls.visible = active
         self.result.object = _box(_esc(m.result_text())) if m.result_text() else ""
         if not active:
-            text = UI["no_target"] if s.phase.is_combat else "Attacks happen in combat phases."
-            self.header.object = _box(f"<h4>Attack</h4>{_esc(text)}")
+            text = UI["no_target"] if s.phase.is_combat else WORDS["attacks_in_combat"]
+            self.header.object = _box(f"<h4>{_esc(WORDS['attack'])}</h4>{_esc(text)}")
             return
         h = Hex.from_id(target)
         defenders = s.units_at(h)
@@ -295,8 +304,8 @@ class AttackPanel(_View):
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
-            f"<h4>Attack on {_esc(place_name(s, target))}</h4>Defenders: {names}; "
-            f"terrain: {_esc(info.terrain)}")
+            f"<h4>{_esc(WORDS['attack_on'].format(target=place_name(s, target)))}</h4>"
+            f"{WORDS['defenders'].format(units=names, terrain=_esc(info.terrain))}")
         eligible = m.eligible_attackers()
         arty = m.artillery_options()
         amax = m.air_max()
@@ -316,7 +325,8 @@ class AttackPanel(_View):
             self.air.end = max(1, amax)
             self.air.value = min(m.attack_air, amax)
             self.air.disabled = amax == 0
-            self.air.label = f"Air points (0-{amax}; {s.air_points.get(m.side, 0)} left this turn)"
+            self.air.label = WORDS["air_points_range"].format(
+                max=amax, left=s.air_points.get(m.side, 0))
             # issue 15: buttons for what cannot be done are disabled
             self.bomb_air.disabled = amax == 0 or m.attack_air == 0
             self.bomb_arty.disabled = not m.attack_artillery
@@ -368,35 +378,37 @@ class AttackPanel(_View):
         a = m.preview()
         hidden = any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target)))
         if a is None:
-            self.preview.object = _box("Pick at least one attacking unit (or bombard).")
+            self.preview.object = _box(_esc(WORDS["pick_attackers"]))
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
             return
         shifts = "".join(
             f"<tr><td>{_esc(sh.reason)}</td><td>{sh.columns:+d}</td>"
             f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
-            "<tr><td colspan=3>no column shifts</td></tr>"
+            f"<tr><td colspan=3>{_esc(WORDS['no_shifts'])}</td></tr>"
         if hidden:
-            odds = (f"Attack {a.attack} (air {a.attack_air}) against defence "
-                    f"{_esc(UI['hidden'])}")
+            odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
+                                                    hidden=UI["hidden"]))
             self.preview.object = _box(f'<div class="wg-odds">{odds}</div>')
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
             return
-        odds = (f'<div class="wg-odds">Attack <b>{a.attack}</b> (air {a.attack_air}) against '
-                f'defence <b>{a.defence}</b> = ratio <b>{_esc(a.ratio)}</b>; base column '
-                f'{_esc(m.game.tables.crt_columns[a.base_column])}, net shift {a.net_shift:+d}'
-                f' &rarr; column <b class="wg-column">{_esc(a.column_label)}</b></div>')
+        odds = '<div class="wg-odds">' + WORDS["odds"].format(
+            attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
+            base=_esc(m.game.tables.crt_columns[a.base_column]), shift=a.net_shift,
+            column=_esc(a.column_label)) + "</div>"
         dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
         rows = "".join(
             f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"
             f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
-            f"{odds}<table class='wg-shifts'><tr><th>shift</th><th>columns</th><th>rule</th></tr>"
+            f"{odds}<table class='wg-shifts'><tr><th>{_esc(WORDS['shift'])}</th>"
+            f"<th>{_esc(WORDS['columns'])}</th><th>{_esc(WORDS['rule'])}</th></tr>"
             f"{shifts}</table>"
-            f"<details><summary>Results in words</summary><table class='wg-dist'><tr>"
-            f"<th>result</th><th>probability</th><th></th></tr>{rows}</table></details>")
+            f"<details><summary>{_esc(WORDS['results_in_words'])}</summary>"
+            f"<table class='wg-dist'><tr><th>{_esc(WORDS['result'])}</th>"
+            f"<th>{_esc(WORDS['probability'])}</th><th></th></tr>{rows}</table></details>")
         results = [r for r, _ in dist]
         self.chart.x_range.factors = results
         self.source.data = dict(
@@ -418,8 +430,8 @@ class DecisionPanel(_View):
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", width=SIDE_W)
         self.options = pn.widgets.RadioBoxGroup(options={}, inline=False)
-        self.confirm = pn.widgets.Button(label="Confirm", color="primary", width=120)
-        self.auto = pn.widgets.Button(label="Auto", color="default", width=120)
+        self.confirm = pn.widgets.Button(label=WORDS["confirm"], color="primary", width=120)
+        self.auto = pn.widgets.Button(label=WORDS["auto"], color="default", width=120)
         self.confirm.on_click(self._confirm)
         self.auto.on_click(lambda e: self.model.auto())
         self._controls = pn.Column(self.options, pn.Row(self.confirm, self.auto))
@@ -433,14 +445,15 @@ class DecisionPanel(_View):
         m = self.model
         d = m.s.pending
         if d is None:
-            self.info.object = _box(f"<h4>Decision</h4>{_esc(UI['no_decision'])}")
+            self.info.object = _box(f"<h4>{_esc(WORDS['decision'])}</h4>"
+                                    f"{_esc(UI['no_decision'])}")
             self._controls.visible = False
             return
-        extra = " Click a purple hex on the map, or pick below." if m.retreat_targets() else ""
+        extra = " " + _esc(WORDS["click_purple"]) if m.retreat_targets() else ""
         answers = m.attack_being_answered()
         answers = f"<div class='wg-answers'>{_esc(answers)}</div>" if answers else ""
         self.info.object = _box(
-            f"<h4>Decision for the {_esc(SIDE_WORDS.get(d.side, d.side))} player</h4>"
+            f"<h4>{_esc(WORDS['decision_for'].format(side=SIDE_WORDS.get(d.side, d.side)))}</h4>"
             f"{answers}<div class='wg-decision'>"
             f"{_esc(d.prompt)} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
@@ -471,28 +484,29 @@ class TurnPanel(_View):
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", sizing_mode="stretch_width", min_width=160)
         self.reference = pn.pane.HTML("", width=SIDE_W - 20)
-        self.end = pn.widgets.Button(label="End phase", color="primary", width=110)
-        self.undo = pn.widgets.Button(label="Undo", width=80)
+        self.end = pn.widgets.Button(label=WORDS["end_phase"], color="primary", width=110)
+        self.undo = pn.widgets.Button(label=WORDS["undo"], width=80)
         self.save = pn.widgets.FileDownload(callback=self._save, filename="wargame-save.json",
-                                            label="Save", color="default", width=90,
+                                            label=WORDS["save"], color="default", width=90,
                                             embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
         # an empty seed: a fresh one per new game (new_seed); a typed seed repeats a game.
         # Never the game's own seed here: in a room's seat it would reveal the dice to come.
-        self.seed = pn.widgets.IntInput(label="Seed (empty: new dice)", value=None,
+        self.seed = pn.widgets.IntInput(label=WORDS["seed"], value=None,
                                         placeholder=UI["seed_placeholder"], width=150)
-        self.new = pn.widgets.Button(label="New game", width=100)
+        self.new = pn.widgets.Button(label=WORDS["new_game"], width=100)
         self.really = pn.widgets.Button(label=UI["new_game_confirm"], color="danger",
                                         width=SIDE_W - 40, visible=False)
         self.cancel = pn.widgets.Button(label=UI["new_game_cancel"], width=130, visible=False)
-        self.hide = pn.widgets.Toggle(label="Enemy values hidden (CN 5.1.1)", value=False,
+        self.hide = pn.widgets.Toggle(label=WORDS["hide_enemy"], value=False,
                                       width=240)
         self.computer = pn.widgets.Select(
-            label="Computer plays", value=model.computer, width=180,
-            options={"nobody (two players)": "none", "the Axis": "axis", "the Allies": "allied"})
-        self.carpet_target = pn.widgets.Select(label="Carpet bombing centre", options=[],
+            label=WORDS["computer_plays"], value=model.computer, width=180,
+            options={WORDS["computer.none"]: "none", WORDS["computer.axis"]: "axis",
+                     WORDS["computer.allied"]: "allied"})
+        self.carpet_target = pn.widgets.Select(label=WORDS["carpet_centre"], options=[],
                                                width=160)
-        self.carpet = pn.widgets.Button(label="Carpet bomb", width=110)
+        self.carpet = pn.widgets.Button(label=WORDS["carpet_bomb"], width=110)
         self.end_warning = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
         self.end_anyway = pn.widgets.Button(label=UI["end_phase_confirm"], color="danger",
                                             width=150, visible=False)
@@ -507,13 +521,13 @@ class TurnPanel(_View):
 
         choices = variant_choices() if model.game.scenario.id == "normandy" else []
         self.variants = pn.widgets.MultiChoice(
-            label="Variant rules for a new game (Battle for Normandy 19)",
+            label=WORDS["variants"],
             options={f"{c['title']} ({c['rule']})": c["name"] for c in choices},
             value=[v for v in model.game.variants if v in {c["name"] for c in choices}],
             width=SIDE_W - 20, visible=bool(choices))
-        self.variant_help = pn.pane.HTML(_box("".join(
+        self.variant_help = pn.pane.HTML(_box("<div class='wg-variant-help'>" + "".join(
             f"<div class='wg-rule'><b>{_esc(c['rule'])}</b> {_esc(c['title'])}: "
-            f"{_esc(c['description'])}</div>" for c in choices)), width=SIDE_W - 20,
+            f"{_esc(c['description'])}</div>" for c in choices) + "</div>"), width=SIDE_W - 20,
             visible=bool(choices))
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
@@ -533,6 +547,10 @@ class TurnPanel(_View):
     def _end_phase(self, confirmed: bool = False) -> None:
         """End phase; when ending it now would lose units (e.g. landing units that could not
         land), the first click only warns and a second button confirms."""
+        with using_language(self.model.lang):
+            self._end_phase_in_language(confirmed)
+
+    def _end_phase_in_language(self, confirmed: bool) -> None:
         losses = [] if confirmed else self.model.end_phase_losses()
         if losses:
             names = ", ".join(self.model.game.units[u].name for u, _ in losses)
@@ -575,25 +593,29 @@ class TurnPanel(_View):
                          f"{_esc(date[5:] if date else '')}</span></td>")
         vp = s.victory_points()
         carpet = m.game.rule("carpet_bombing")
-        bombers = (f"<br>Heavy bombers: {len(s.carpet_turns)} of {carpet['uses']} uses "
-                   f"(from turn {carpet['from_turn']}, CN 6.3)") if carpet else ""
+        bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
+            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
+            if carpet else ""
         lines = "".join(f"<tr><td>{_esc(side)}</td><td>{_esc(what)}</td><td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
         date = scn.turn_date(s.turn)
         self.info.object = _box(
-            f"<div class='wg-phase'>Turn <b>{s.turn}</b>{' (' + _esc(date) + ')' if date else ''}"
-            f": <b>{_esc(PHASE_NAMES[s.phase.value])}</b>. <span class='wg-rule'>Air points: "
-            f"Allied {s.air_points.get('allied', 0)}, Axis {s.air_points.get('axis', 0)}; "
-            f"VP Allied {vp['allied']}, Axis {vp['axis']}</span></div>")
+            "<div class='wg-phase'>" + WORDS["turn_line"].format(
+                turn=s.turn, date=f" ({_esc(date)})" if date else "",
+                phase=_esc(PHASE_WORDS[s.phase.value]))
+            + " <span class='wg-rule'>" + _esc(WORDS["turn_points"].format(
+                air_allied=s.air_points.get("allied", 0), air_axis=s.air_points.get("axis", 0),
+                vp_allied=vp["allied"], vp_axis=vp["axis"])) + "</span></div>")
         self.reference.object = _box(
             f"<h4>{_esc(scn.title)}</h4>"
             f"<div style='overflow-x:auto;max-width:{SIDE_W - 30}px'><table class='wg-track'>"
             f"<tr>{''.join(track)}</tr></table></div>"
-            f"Air points left: Allied {s.air_points.get('allied', 0)}, Axis "
-            f"{s.air_points.get('axis', 0)}{bombers}"
-            f"<div class='wg-vp'>Victory points now: Allied <b>{vp['allied']}</b>, Axis "
-            f"<b>{vp['axis']}</b></div><table>{lines}</table>"
-            f"<div class='wg-rule'>{_esc(m.seed_label())}{len(s.log)} actions</div>")
+            + _esc(WORDS["air_left"].format(allied=s.air_points.get("allied", 0),
+                                            axis=s.air_points.get("axis", 0)))
+            + f"{bombers}<div class='wg-vp'>"
+            + WORDS["vp_now"].format(allied=vp["allied"], axis=vp["axis"])
+            + f"</div><table>{lines}</table><div class='wg-rule'>{_esc(m.seed_label())}"
+            + _esc(WORDS["actions"].format(n=len(s.log))) + "</div>")
         targets = [h.id for h in s.carpet_targets()]
         self._updating = True
         try:
@@ -622,9 +644,9 @@ class TurnPanel(_View):
             pn.Row(self.seed, self.new), self.really, self.cancel,
             self.computer,
             self.variants,
-            pn.Card(self.variant_help, title="About the variants", collapsed=True,
+            pn.Card(self.variant_help, title=WORDS["about_variants"], collapsed=True,
                     width=SIDE_W - 20, visible=self.variants.visible),
-            pn.Row(pn.pane.HTML(_box("Load a save:")), self.load),
+            pn.Row(pn.pane.HTML(_box(_esc(WORDS["load"]))), self.load),
             width=SIDE_W - 10,
         )
 
@@ -651,7 +673,8 @@ class LogPanel(_View):
         rows = "".join(
             f"<li>{_esc(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
             for text, rule in reversed(self.model.log_lines(150)))
-        self.pane.object = _box(f"<h4>Event log</h4><ul class='wg-log'>{rows}</ul>")
+        self.pane.object = _box(f"<h4>{_esc(WORDS['event_log'])}</h4>"
+                                f"<ul class='wg-log'>{rows}</ul>")
 
     def __panel__(self):
         return self.pane
@@ -666,7 +689,7 @@ class HistoryPanel(_View):
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.pane = pn.pane.HTML("", width=SIDE_W)
-        self.overlay = pn.widgets.Toggle(label="Show cities the Allies really held", width=260)
+        self.overlay = pn.widgets.Toggle(label=WORDS["history_overlay"], width=260)
         self.overlay.param.watch(self._overlay, "value")
 
     def _overlay(self, event) -> None:
@@ -675,22 +698,26 @@ class HistoryPanel(_View):
     def refresh(self) -> None:
         m = self.model
         if m.history is None:
-            self.pane.object = _box(f"<h4>History</h4>{_esc(UI['no_history'])}")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['history'])}</h4>"
+                                    f"{_esc(UI['no_history'])}")
             self.overlay.visible = False
             return
         entry = m.history_entry()
         if entry is None:
-            self.pane.object = _box(f"<h4>History</h4>No entry for turn {m.s.turn}.")
+            self.pane.object = _box(f"<h4>{_esc(WORDS['history'])}</h4>"
+                                    f"{_esc(WORDS['no_entry'].format(turn=m.s.turn))}")
             return
-        cities = ", ".join(_esc(c) for c in entry.allied_cities) or "none"
+        cities = ", ".join(_esc(c) for c in entry.allied_cities) or _esc(WORDS["none"])
         if entry.allied_hexes:
-            cities += f" (and in part: hexes {', '.join(_esc(h) for h in entry.allied_hexes)})"
+            cities += " " + _esc(WORDS["in_part"].format(
+                hexes=", ".join(entry.allied_hexes)))
         title = f"{_esc(entry.title)}, " if entry.title else ""
         events = "".join(f"<li><b>{_esc(d)}</b>: {_esc(t)}</li>" for d, t in entry.events)
         self.pane.object = _box(
-            f"<h4>History: {title}{_esc(entry.dates)}</h4><div>{_esc(entry.text)}</div>"
+            f"<h4>{_esc(WORDS['history'])}: {title}{_esc(entry.dates)}</h4>"
+            f"<div class='wg-history-text'>{_esc(entry.text)}</div>"
             + (f"<ul class='wg-log'>{events}</ul>" if events else "")
-            + f"<div class='wg-rule'>Allied-held cities at the end of the turn: {cities}</div>")
+            + f"<div class='wg-rule'>{_esc(WORDS['allied_cities'])} {cities}</div>")
 
     def __panel__(self):
         return pn.Column(self.pane, self.overlay, width=SIDE_W)
@@ -705,8 +732,9 @@ def legend_html() -> str:
         f"background:{c};border:1px solid #333'></span></td><td>{_esc(n)}</td></tr>"
         for n, c in LEGEND_COLOURS)
     marks = "".join(f"<tr><td>{_esc(k)}</td><td>{_esc(v)}</td></tr>" for k, v in LEGEND_MARKS)
-    return _box(f"<h4>Counters</h4><table>{letters}</table><h4>Colours</h4>"
-                f"<table>{colours}</table><h4>Marks on the map</h4><table>{marks}</table>")
+    return _box(f"<h4>{_esc(WORDS['counters'])}</h4><table>{letters}</table>"
+                f"<h4>{_esc(WORDS['colours'])}</h4><table>{colours}</table>"
+                f"<h4>{_esc(WORDS['marks'])}</h4><table>{marks}</table>")
 
 
 # the store fields the map's counters and highlights show
@@ -720,11 +748,26 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), computer: str = "none",
-                 model: CampaignState | None = None, **params: Any) -> None:
+                 model: CampaignState | None = None, lang: str | None = None,
+                 **params: Any) -> None:
         super().__init__(**params)
-        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats)
-        self.model = model or CampaignState(game_or_scenario_id, seed=seed, variants=variants,
-                                            computer=computer)
+        # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats); ``lang``: the
+        # language of the texts (default: the store's; wargame.ui.store, module doc)
+        if model is None:
+            model = CampaignState(game_or_scenario_id, seed=seed, variants=variants,
+                                  computer=computer, lang=lang)
+        elif lang:
+            model.lang = check_language(lang)
+        self.model = model
+        with using_language(model.lang):
+            self._build()
+
+    @property
+    def lang(self) -> str:
+        """The language of this dashboard's texts (its store's)."""
+        return self.model.lang
+
+    def _build(self) -> None:
         # served: the map fills the window's height too; in a notebook cell (no height to
         # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
         self.served = _served()
@@ -761,10 +804,10 @@ class CampaignDashboard(pn.viewable.Viewer):
                                      css_classes=["wg-action"])
         self.must_attack = pn.pane.HTML("", width=SIDE_W, visible=False)
         self.reference = pn.Tabs(
-            ("Game", self.turn.game_tab()), ("Log", self.log.__panel__()),
-            ("New game", self.turn.setup_tab()),
-            ("History", self.history.__panel__()), ("Legend", pn.pane.HTML(legend_html(),
-                                                                              width=SIDE_W - 20)),
+            (WORDS["tab.game"], self.turn.game_tab()), (WORDS["tab.log"], self.log.__panel__()),
+            (WORDS["tab.new_game"], self.turn.setup_tab()),
+            (WORDS["tab.history"], self.history.__panel__()),
+            (WORDS["tab.legend"], pn.pane.HTML(legend_html(), width=SIDE_W - 20)),
             width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
@@ -894,11 +937,12 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def refresh(self, changed: set[str] | None = None) -> None:
         """Refresh the parts showing a changed store field (all of them when ``changed`` is
-        None); one batched message to the browser, one repaint (panel.io.hold)."""
+        None); one batched message to the browser, one repaint (panel.io.hold); in the
+        dashboard's language."""
         def due(fields: tuple[str, ...]) -> bool:
             return changed is None or not changed.isdisjoint(fields)
 
-        with hold():
+        with using_language(self.model.lang), hold():
             if due(COUNTER_FIELDS):
                 self.map.set_counters(self.counters(), self.model.selected_unit)
             if due(HIGHLIGHT_FIELDS):
@@ -932,7 +976,8 @@ class CampaignDashboard(pn.viewable.Viewer):
     def _send_predictions(self, key: tuple) -> None:
         if key != self._prediction_key():
             return  # the position changed again meanwhile: a newer call follows
-        self.map.set_predictions(*self.predictions())
+        with using_language(self.model.lang):
+            self.map.set_predictions(*self.predictions())
 
     def predictions(self) -> tuple[dict[str, list[tuple[Hex, float, float, bool]]], set[Hex]]:
         """For each hex holding units of the side to move: the rows the map would draw if the

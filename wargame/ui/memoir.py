@@ -23,6 +23,7 @@ import param
 from panel.io import hold
 
 from wargame.hexgrid import Hex
+from wargame.i18n import check_language, using_language
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -75,7 +76,6 @@ def face_svg(face: str, size: int = 30) -> str:
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 5
 SIDE_W = 420
-SECTION_WORDS = {"left": "left flank", "center": "centre", "right": "right flank"}
 
 
 def display_hex(h: Hex) -> Hex:
@@ -141,7 +141,7 @@ class StatusView(_View):
             f"<span class='m44-status'>{_esc(st.status())}</span><br>{_esc(medals)}"
             f"<br><i class='m44-message' style='color:{colour}'>{_esc(st.message)}</i>"
             f"<div class='m44-actions' style='color:#666;font-size:11px'>{st.seed_label()}"
-            f"{len(s.history)} actions</div>")
+            f"{_esc(TEXT['actions'].format(n=len(s.history)))}</div>")
 
     def __panel__(self):
         return self.pane
@@ -179,7 +179,7 @@ class ControlsView(_View):
         st = self.store
         self.save.filename = self._filename()  # the scenario may have changed
         end_label = {"order": "end.order", "move": "end.move", "battle": "end.battle"}
-        self.end.label = TEXT.get(end_label.get(st.state.phase, ""), "Done")
+        self.end.label = TEXT.get(end_label.get(st.state.phase, ""), TEXT["done"])
         self.end.disabled = not st.can_end_phase()
         self.undo.disabled = not st.state.history
 
@@ -338,11 +338,25 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def __init__(self, scenario: str | int = "1", seed: int = 44,
                  store: MemoirStore | None = None, computer: str = "none",
-                 **params: Any) -> None:
-        store = store or MemoirStore(scenario, seed, computer=computer)
+                 lang: str | None = None, **params: Any) -> None:
+        # ``lang``: the language of the texts (default: the store's; wargame.ui.store)
+        if store is None:
+            store = MemoirStore(scenario, seed, computer=computer, lang=lang)
+        elif lang:
+            store.lang = check_language(lang)
         super().__init__(store=store, **params)
+        with using_language(store.lang):
+            self._build()
+
+    @property
+    def lang(self) -> str:
+        """The language of this dashboard's texts (its store's)."""
+        return self.store.lang
+
+    def _build(self) -> None:
+        store = self.store
         self.chooser = pn.widgets.Select(
-            label="Scenario", value=store.scenario,
+            label=TEXT["scenario"], value=store.scenario,
             options={f"{sid}: {load_scenario(sid).title}": sid
                      for sid in scenario_ids() + user_scenario_ids()},  # imports last
             width=300)
@@ -356,7 +370,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.really.on_click(lambda _e: self._new_game())
         self.computer_side = pn.widgets.Select(
             label=TEXT["computer_side"], value=store.computer, width=140,
-            options={"nobody": "none", "the Allies": ALLIES, "the Axis": AXIS})
+            options={TEXT["computer.none"]: "none", TEXT["computer.allies"]: ALLIES,
+                     TEXT["computer.axis"]: AXIS})
         self.computer_side.param.watch(
             lambda e: setattr(self.store, "computer", e.new), "value")
         self.computer_player = pn.widgets.Select(
@@ -379,10 +394,10 @@ class MemoirDashboard(pn.viewable.Viewer):
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view)
         self.legend = pn.pane.HTML(
-            "<div style='font-size:12px'><b>Legend</b><table>" + "".join(
+            f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
                 for k, v in MEMOIR_LEGEND) + "</table></div>", width=SIDE_W)
-        side.append(pn.Card(self.legend, title="Legend", collapsed=True, width=SIDE_W))
+        side.append(pn.Card(self.legend, title=TEXT["legend"], collapsed=True, width=SIDE_W))
         self.layout = pn.Column(pn.Row(self.chooser, self.new_button, self.computer_side,
                                        self.computer_player),
                                 pn.Row(self.really, self.cancel),
@@ -443,14 +458,17 @@ class MemoirDashboard(pn.viewable.Viewer):
         x1 = LAYOUT.to_xy(display_hex(m44_to_hex(0, board.max_col)))[0]
         for name, (a, b) in zip(SECTIONS, [(x0, xs[0]), (xs[0], xs[1]), (xs[1], x1)],
                                 strict=True):
-            labels.append(((a + b) / 2, bottom - 0.35 * LAYOUT.size, SECTION_WORDS[name]))
+            labels.append(((a + b) / 2, bottom - 0.35 * LAYOUT.size, TEXT[f"section.{name}"]))
         self.map.add_guides(lines, labels, name="sections")
 
     def _on_click(self, hex_id: str) -> None:
         self.store.click(board_hex(Hex.from_id(hex_id)))
 
     def _changed(self, *events: param.parameterized.Event) -> None:
-        changed = {e.name for e in events}
+        with using_language(self.store.lang):
+            self._changed_in_language({e.name for e in events})
+
+    def _changed_in_language(self, changed: set[str] | None) -> None:
         if "scenario" in changed:  # another board: a new figure (never on a click)
             self._build_map()
             self.map_holder[:] = [self.map]
@@ -464,7 +482,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         def due(fields: tuple[str, ...]) -> bool:
             return changed is None or not changed.isdisjoint(fields)
 
-        with hold():
+        with using_language(self.store.lang), hold():
             if due(MAP_FIELDS):
                 self._refresh_map()
             for v in self.views:

@@ -10,6 +10,7 @@ target, choose a retreat hex, take ground, pick Air Power targets).
 
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Any
 
 import param
@@ -17,6 +18,7 @@ import param
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
+from wargame.i18n import Catalogue, language
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -33,8 +35,8 @@ from wargame.ui.text import UI
 
 __all__ = ["MemoirStore", "TEXT", "AutoPolicy", "where"]
 
-# Every user-facing sentence of the Memoir dashboard (English now; Portuguese next).
-TEXT = {
+# Every user-facing sentence of the Memoir dashboard (a catalogue: English and Portuguese).
+TEXT = Catalogue("ui.memoir", {
     "title": "Memoir '44: {title}",
     "status": "Turn {turn}: {side} to act, phase {phase}",
     "winner": "{side} wins{why}",
@@ -66,9 +68,21 @@ TEXT = {
     "new": "New game",
     "save": "Save",
     "load": "Load a save:",
-}
+    "actions": "{n} actions",
+    "scenario": "Scenario",
+    "legend": "Legend",
+    "done": "Done",
+    "computer.none": "nobody",
+    "computer.allies": "the Allies",
+    "computer.axis": "the Axis",
+    "section.left": "left flank",
+    "section.center": "centre",
+    "section.right": "right flank",
+})
 
-SIDE_NAMES = {ALLIES: "Allies", AXIS: "Axis"}
+SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
+# the side to act and the winner on the status line, in capitals like the engine's side ids
+SIDE_LABELS = Catalogue("ui.memoir_side_labels", {ALLIES: "ALLIES", AXIS: "AXIS"})
 # the computer players of the dashboard: the engine's auto answer and the bundled policies
 COMPUTER_PLAYERS = ("auto", *POLICY_NAMES["memoir"])
 END_KINDS = ("end_orders", "end_moves", "end_battles", "air_strike")
@@ -100,7 +114,7 @@ class MemoirStore(GameStore):
                                      doc="how the computer plays: 'auto' answers (first "
                                          "option, end the phase) or a bundled Memoir policy")
 
-    TEXT = {**UI, **TEXT, "nothing_to_undo": TEXT["undo_none"]}
+    TEXT = ChainMap(TEXT, UI)  # type: ignore[assignment]  # Memoir's own words first
 
     def __init__(self, scenario: str | int = "1", seed: int = 44, **params: Any) -> None:
         game = MemoirGame.from_scenario(str(scenario))
@@ -121,8 +135,10 @@ class MemoirStore(GameStore):
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
 
-        return events[-1].text if events else UI["done"].format(
-            what=describe_action(self.state, action))
+        done = UI["done"].format(what=describe_action(self.state, action))
+        if language() != "en":  # the engine's event texts are English still: what was done
+            return done
+        return events[-1].text if events else done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -218,8 +234,9 @@ class MemoirStore(GameStore):
     def status(self) -> str:
         s = self.state
         if s.winner:
-            return TEXT["winner"].format(side=s.winner, why=s.win_reason)
-        return TEXT["status"].format(turn=s.turn, side=s.to_act,
+            return TEXT["winner"].format(side=SIDE_LABELS.get(s.winner, s.winner),
+                                         why=s.win_reason)
+        return TEXT["status"].format(turn=s.turn, side=SIDE_LABELS.get(s.to_act, s.to_act),
                                      phase=TEXT.get(f"phase.{s.phase}", s.phase))
 
     def move_targets(self) -> dict[Hex, int]:

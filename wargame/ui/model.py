@@ -18,7 +18,7 @@ import param
 from wargame.bots.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
-from wargame.i18n import PHASE_NAMES
+from wargame.i18n import language
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -41,7 +41,7 @@ from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
-from wargame.ui.text import UI, result_words
+from wargame.ui.text import PHASE_WORDS, UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
 
@@ -183,8 +183,12 @@ class CampaignState(GameStore):
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
 
-        return " ".join(e.text for e in events[-3:]) or UI["done"].format(
-            what=describe_action(self.s, action))
+        done = UI["done"].format(what=describe_action(self.s, action))
+        if language() != "en":
+            # the engine's event texts are English still (wargame.i18n.MESSAGES): in another
+            # language the message says what was done in it; the events stay in the log
+            return done
+        return " ".join(e.text for e in events[-3:]) or done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -248,7 +252,7 @@ class CampaignState(GameStore):
 
     @property
     def phase_name(self) -> str:
-        return PHASE_NAMES[self.s.phase.value]
+        return PHASE_WORDS[self.s.phase.value]
 
     def reachable(self) -> dict[Hex, Reach]:
         """The selected unit's legal destinations (the engine's legal_destinations)."""

@@ -25,23 +25,30 @@ COMPUTER_SIDES = {"campaign": {"none": "none", "axis": "axis", "allied": "allied
                   "memoir": {"none": "none", "axis": "AXIS", "allied": "ALLIES"}}
 
 
-def _fallback(scenario: str, seed: int, exc: Exception) -> Any:
+def _fallback(scenario: str, seed: int, exc: Exception, lang: str | None = None) -> Any:
     """The small demo campaign, with a note in the message bar saying why."""
+    from wargame.i18n import using_language
     from wargame.ui.campaign import CampaignDashboard
+    from wargame.ui.text import WORDS
 
-    dash = CampaignDashboard("demo", seed=seed)
-    dash.model.say(f"Scenario {scenario!r} could not be loaded ({exc}); showing the small demo "
-                   "scenario instead.", error=True)
+    dash = CampaignDashboard("demo", seed=seed, lang=lang)
+    with using_language(dash.lang):
+        dash.model.say(WORDS["fallback"].format(scenario=scenario, error=exc), error=True)
     return dash
 
 
 def build_dashboard(scenario: str = "normandy", seed: int | None = None,
-                    variants: tuple[str, ...] | list[str] = (), computer: str = "none") -> Any:
+                    variants: tuple[str, ...] | list[str] = (), computer: str = "none",
+                    lang: str | None = None) -> Any:
     """The dashboard for a bundled scenario id: the Memoir '44 dashboard for ``memoir44-<n>``,
     the campaign dashboard otherwise (``demo``: the small demo scenario). ``seed`` None: the
-    game's usual seed. Falls back to the demo scenario (with a note in the message bar) when
-    the scenario's data cannot be loaded."""
+    game's usual seed. ``lang``: the language of its texts (``en``, ``pt``; None: the current
+    one, ``wargame.i18n.language()``). Falls back to the demo scenario (with a note in the
+    message bar) when the scenario's data cannot be loaded."""
+    from wargame.i18n import check_language, language
     from wargame.scenario_errors import ScenarioError
+
+    lang = check_language(lang) if lang else language()
 
     scenario = str(scenario)
     if is_memoir_id(scenario):
@@ -52,17 +59,36 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = None,
         try:
             if variants:
                 raise ValueError("Battle for Normandy variants apply to the campaign games only")
-            return MemoirDashboard(scenario[len(MEMOIR_PREFIX):], seed, computer=side)
+            return MemoirDashboard(scenario[len(MEMOIR_PREFIX):], seed, computer=side, lang=lang)
         except (ScenarioError, FileNotFoundError, OSError, ValueError, KeyError) as exc:
-            return _fallback(scenario, seed, exc)
+            return _fallback(scenario, seed, exc, lang)
     from wargame.ui.campaign import CampaignDashboard
 
     seed = DEFAULT_SEED if seed is None else int(seed)
     try:
         return CampaignDashboard(scenario, seed=seed, variants=tuple(variants),
-                                 computer=COMPUTER_SIDES["campaign"].get(computer, "none"))
+                                 computer=COMPUTER_SIDES["campaign"].get(computer, "none"),
+                                 lang=lang)
     except (ScenarioError, FileNotFoundError, OSError, ValueError) as exc:  # ValueError: variants
-        return _fallback(scenario, seed, exc)
+        return _fallback(scenario, seed, exc, lang)
+
+
+def session_lang(default: str | None = None) -> str | None:
+    """The language a served session asks for with ``?lang=`` in its URL (``pt``, ``en``,
+    ``pt-PT``...), else ``default``; an unknown one is ignored (``default``)."""
+    import panel as pn
+
+    from wargame.i18n import check_language
+
+    values = (pn.state.session_args or {}).get("lang")
+    if not values:
+        return default
+    value = values[0]
+    text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
+    try:
+        return check_language(text[:20])
+    except ValueError:
+        return default
 
 
 LOCAL_ADDRESSES = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -167,9 +193,13 @@ def _limited_component_handler() -> type:
 def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | None = None,
                     variants: tuple[str, ...] | list[str] = (), show: bool = False,
                     address: str | None = None, computer: str = "none",
-                    allow_origins: tuple[str, ...] | list[str] = (), threaded: bool = False) -> Any:
+                    allow_origins: tuple[str, ...] | list[str] = (), threaded: bool = False,
+                    lang: str | None = None) -> Any:
     """Serve one dashboard per browser session at ``http://<address>:<port>/`` (blocks, unless
     ``threaded``: then returns Panel's server thread, ``.stop()`` ends it).
+
+    ``lang``: the dashboards' language (``wargame serve --lang pt``; None: the language current
+    when called); a session's ``?lang=pt`` or ``?lang=en`` in the URL wins (``session_lang``).
 
     ``address`` defaults to ``WARGAME_ADDRESS`` or 127.0.0.1; any other address than localhost
     (0.0.0.0 for a LAN or a container) needs ``allow_origins`` (``websocket_origins``).
@@ -178,6 +208,9 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     """
     if not 1 <= int(port) <= 65535:
         raise ValueError(f"port must be a number from 1 to 65535, got {port}")
+    from wargame.i18n import check_language, language
+
+    lang = check_language(lang) if lang else language()
     address = resolve_address(address)
     origins = websocket_origins(address, port, allow_origins)
     check_address(address, port)
@@ -196,7 +229,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         pn.config.nthreads = SERVE_THREADS
 
     def app() -> Any:
-        return build_dashboard(scenario, seed, variants, computer)
+        return build_dashboard(scenario, seed, variants, computer, session_lang(lang))
 
     title = "wargame: Memoir '44" if memoir else "wargame: campaign dashboard"
     return pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,

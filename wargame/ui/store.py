@@ -20,6 +20,11 @@ Threads: the served dashboards run callbacks on Panel's thread pool (``pn.config
 of one session may then run at once on two threads. Every command holds the store's lock
 (``batch``, re-entrant) for its whole run, watchers included, so one session's commands run one
 after the other and never see a half-changed game.
+
+Language (issue #16): each store has its ``lang`` (``lang=`` when made, else the language
+current then, ``wargame.i18n.language()``); every command (``batch``) and the computer's turn
+run in it, watchers included, so a session's texts are in its own language whatever thread
+runs its callbacks (the language is a context variable, not copied to Panel's thread pool).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from param.parameterized import batch_call_watchers
 
 from wargame.checkpoints import Checkpoints
 from wargame.errors import IllegalAction
+from wargame.i18n import check_language, language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
 from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay, to_save
 from wargame.scenario_errors import ScenarioError
@@ -91,8 +97,10 @@ class GameStore(param.Parameterized):
 
     def __init__(self, game: GameDefinition, seed: int, **params: Any) -> None:
         computer = params.pop("computer", "none")
+        lang = params.pop("lang", None)
         super().__init__(**params)
         self._lock = threading.RLock()  # one command at a time (module doc: threads)
+        self.lang = check_language(lang) if lang else language()  # module doc: language
         self.game = game
         self._depth = 0
         self._policy: Policy | None = None
@@ -147,7 +155,7 @@ class GameStore(param.Parameterized):
     def seed_label(self) -> str:
         """"Seed N, " for the status line; nothing in a side's seat: the seed and the action
         log replay the whole game, the opponent's hand and the dice to come included."""
-        return "" if self.seat_side() is not None else f"Seed {self.state.seed}, "
+        return "" if self.seat_side() is not None else UI["seed_label"].format(seed=self.state.seed)
 
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""
@@ -160,8 +168,8 @@ class GameStore(param.Parameterized):
     @contextmanager
     def batch(self) -> Iterator[None]:
         """Watchers of the fields changed inside run once, after the outermost batch; the
-        store's lock is held throughout (module doc: threads)."""
-        with self._lock:
+        store's lock is held throughout (module doc: threads), in the store's language."""
+        with using_language(self.lang), self._lock:
             with self._batch():
                 yield
 
@@ -398,7 +406,7 @@ class GameStore(param.Parameterized):
     def computer_play(self, limit: int = 5000) -> int:
         """Let the computer act until it is the player's turn to act again; returns the
         number of actions it made (each one legal: the engine applies it)."""
-        with self._lock:
+        with using_language(self.lang), self._lock:
             return self._computer_play(limit)
 
     def _computer_play(self, limit: int) -> int:

@@ -1,11 +1,18 @@
-"""User-facing text of the dashboards in one place (English now, Portuguese next).
+"""User-facing text of the dashboards in one place, in English and Portuguese (issue #16).
 
 ``wargame/i18n.py`` holds the engine's event messages; these are the dashboard's own labels.
+The tables the dashboards show are ``wargame.i18n.Catalogue`` objects: ``UI["key"]`` gives the
+text in the current language (``wargame.i18n.language()``); the Portuguese is in
+``wargame/locale/pt/LC_MESSAGES/wargame.po`` (``python tools/i18n.py update``, then translate).
 """
 
 from __future__ import annotations
 
-RESULT_WORDS: dict[str, str] = {
+from collections.abc import Callable, Iterator
+
+from wargame.i18n import Catalogue
+
+RESULT_WORDS = Catalogue("ui.results", {
     "DRB": "defender retreats with a loss",
     "DRI": "defender retreats intact",
     "DE": "defender eliminated",
@@ -21,7 +28,7 @@ RESULT_WORDS: dict[str, str] = {
     "DB": "one defending unit takes a loss",
     "DA": "every unit in the hex eliminated",
     "DI": "no effect",
-}
+})
 
 TYPE_LETTERS: dict[str, str] = {
     "infantry": "I",
@@ -45,15 +52,15 @@ TYPE_LETTERS: dict[str, str] = {
     "guerrilla": "FFI",
 }
 
-PHASE_HELP: dict[str, str] = {
+PHASE_HELP = Catalogue("ui.phase_help", {
     "allied_movement": "Allied movement: click a unit, then a shaded hex.",
     "allied_combat": "Allied combat: click an enemy hex to plan an attack.",
     "axis_movement": "Axis movement: click a unit, then a shaded hex.",
     "axis_combat": "Axis combat: click an enemy hex to plan an attack.",
     "game_over": "The game is over.",
-}
+})
 
-UI: dict[str, str] = {
+_UI: dict[str, str] = {
     "no_unit": "No unit selected. Click a counter on the map.",
     "hidden": "hidden (CN 5.1.1)",
     "no_history": "No historical track for this scenario (no history.yaml in its folder).",
@@ -138,7 +145,7 @@ ROOMS = {
 # ---------------------------------------------------------------------- actions in words
 # wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
 # the map's place names), for "Done:", "Undone:" and status texts.
-ACTION_WORDS: dict[str, str] = {
+ACTION_WORDS = Catalogue("ui.actions", {
     "nobody": "no unit",
     "move": "{unit} moves to {to}",
     "enter": "{unit} enters the map at {hex}",
@@ -185,20 +192,21 @@ ACTION_WORDS: dict[str, str] = {
     "m44_remove_wire": "{unit} removes the wire at {hex}",
     "m44_sand": "sandbags at {hex}",
     "m44_reshuffle": "the deck is reshuffled",
-}
+})
 
-MEMOIR_KIND_WORDS: dict[str, str] = {"inf": "infantry", "tank": "armour", "gun": "artillery"}
+MEMOIR_KIND_WORDS = Catalogue("ui.memoir_kinds", {"inf": "infantry", "tank": "armour",
+                                                   "gun": "artillery"})
 
-STATUS_WORDS: dict[str, str] = {
+STATUS_WORDS = Catalogue("ui.status", {
     "on_map": "on the map",
     "waiting": "waiting to enter",
     "at_sea": "at sea, landing this turn",
     "eliminated": "eliminated",
     "exited": "left the map",
     "removed": "removed",
-}
+})
 
-UI.update({
+_UI.update({
     "done": "Done: {what}.",
     "new_game_confirm": "Really start a new game? (this game is lost unless saved)",
     "new_game_cancel": "Keep playing",
@@ -210,42 +218,81 @@ UI.update({
     "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column} "
                       "before your answer.",
     "at_sea": "At sea, off {beach}",
-    "legend": "",
 })
 
-SIDE_WORDS: dict[str, str] = {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
-                              "AXIS": "Axis"}
+SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
+                                    "AXIS": "Axis"})
 
 # the dashboard's Legend tab (wargame.ui.campaign.legend_html)
-LEGEND_LETTERS: list[tuple[str, str]] = [
-    (letter, kind.replace("_", " ")) for kind, letter in TYPE_LETTERS.items()] + [
-    ("a-d-m", "attack, defence and movement under the letter"),
-    ("number in a black circle", "units in the stack (hover to list them)"),
-    ("striped, pale counter", "reduced unit (flipped)"),
-    ("dashed outline, off the coast", "units at sea, landing on the beach next to them"),
-]
-LEGEND_COLOURS: list[tuple[str, str]] = [
-    ("American", "#a9bf72"), ("British", "#d8b77a"), ("Canadian", "#e0a070"),
-    ("French", "#8fb0e0"), ("German", "#9aa39a"),
-    ("hexes you can reach (green: many points left, yellow: few)", "#b8c35a"),
-    ("entry hexes of a reinforcement", "#1f77b4"), ("the hex you attack", "#d62728"),
-    ("hexes a decision asks for (click one)", "#9467bd"),
-]
-LEGEND_MARKS: list[tuple[str, str]] = [
-    ("small red x on land", "zone of engagement of an enemy unit: moving in stops you"),
-    ("red ring round a counter", "this unit must attack before the combat phase ends"),
-    ("gold outline", "the selected unit or hex"),
-    ("number on a reachable hex", "movement points left there (! = engaged)"),
-    ("triangles, circles, y marks", "hills, forest, bocage (terrain: hover a hex)"),
-    ("blue lines", "rivers and canals"),
-    ("brown lines", "roads"),
-]
+UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
+    kind: kind.replace("_", " ") for kind in TYPE_LETTERS})
+LEGEND = Catalogue("ui.legend", {
+    "adm": "attack, defence and movement under the letter",
+    "stack.key": "number in a black circle",
+    "stack": "units in the stack (hover to list them)",
+    "reduced.key": "striped, pale counter",
+    "reduced": "reduced unit (flipped)",
+    "at_sea.key": "dashed outline, off the coast",
+    "at_sea": "units at sea, landing on the beach next to them",
+    "nation.american": "American",
+    "nation.british": "British",
+    "nation.canadian": "Canadian",
+    "nation.french": "French",
+    "nation.german": "German",
+    "reach": "hexes you can reach (green: many points left, yellow: few)",
+    "entry": "entry hexes of a reinforcement",
+    "target": "the hex you attack",
+    "decision": "hexes a decision asks for (click one)",
+    "zde.key": "small red x on land",
+    "zde": "zone of engagement of an enemy unit: moving in stops you",
+    "must_attack.key": "red ring round a counter",
+    "must_attack": "this unit must attack before the combat phase ends",
+    "selected.key": "gold outline",
+    "selected": "the selected unit or hex",
+    "mp.key": "number on a reachable hex",
+    "mp": "movement points left there (! = engaged)",
+    "terrain.key": "triangles, circles, y marks",
+    "terrain": "hills, forest, bocage (terrain: hover a hex)",
+    "rivers.key": "blue lines",
+    "rivers": "rivers and canals",
+    "roads.key": "brown lines",
+    "roads": "roads",
+})
 
-UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
+
+class Rows:
+    """The (text, text) rows of a legend table, in the language current when iterated."""
+
+    def __init__(self, make: Callable[[], list[tuple[str, str]]]) -> None:
+        self._make = make
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._make())
+
+    def __len__(self) -> int:
+        return len(self._make())
+
+
+LEGEND_LETTERS = Rows(lambda: [
+    (letter, UNIT_TYPE_WORDS[kind]) for kind, letter in TYPE_LETTERS.items()] + [
+    ("a-d-m", LEGEND["adm"])] + [
+    (LEGEND[f"{k}.key"], LEGEND[k]) for k in ("stack", "reduced", "at_sea")])
+LEGEND_COLOURS = Rows(lambda: [
+    (LEGEND["nation.american"], "#a9bf72"), (LEGEND["nation.british"], "#d8b77a"),
+    (LEGEND["nation.canadian"], "#e0a070"), (LEGEND["nation.french"], "#8fb0e0"),
+    (LEGEND["nation.german"], "#9aa39a"), (LEGEND["reach"], "#b8c35a"),
+    (LEGEND["entry"], "#1f77b4"), (LEGEND["target"], "#d62728"),
+    (LEGEND["decision"], "#9467bd"),
+])
+LEGEND_MARKS = Rows(lambda: [
+    (LEGEND[f"{k}.key"], LEGEND[k])
+    for k in ("zde", "must_attack", "selected", "mp", "terrain", "rivers", "roads")])
+
+_UI["target"] = "Target {target}: choose attackers, artillery and air points, then roll."
 
 # Memoir '44 command cards in our own words (short; from the pt-PT rulebook's card list,
 # M44 pp. 20-21): shown under each card of the hand
-CARD_TEXT: dict[str, str] = {
+CARD_TEXT = Catalogue("ui.cards", {
     "recon": "Order 1 unit in this section. At the end of the turn draw two cards and keep one.",
     "probe": "Order 2 units in this section.",
     "attack": "Order 3 units in this section.",
@@ -278,19 +325,26 @@ CARD_TEXT: dict[str, str] = {
     "move_out": "Order 4 infantry units. No infantry: order 1 unit.",
     "finest_hour": "Roll a die per card in your hand: each symbol orders a unit of that kind, "
                    "each star any unit; they fight with 1 extra die.",
-}
+})
 
-MEMOIR_LEGEND: list[tuple[str, str]] = [
-    ("INF / ARM / ART", "infantry, armour, artillery; figures left / at the start"),
-    ("dashed lines", "the three sections: left flank, centre, right flank (as the Allied "
-                     "player sees them)"),
-    ("orange outline", "units ordered this turn"),
-    ("grey cross-hatched edge", "barbed wire: a unit entering stops; infantry on it rolls 1 "
-                                "die less"),
-    ("brown thick edge", "sandbags: the unit inside takes no hit from a flag"),
-]
+MEMOIR_LEGEND_WORDS = Catalogue("ui.memoir_legend", {
+    "units.key": "INF / ARM / ART",
+    "units": "infantry, armour, artillery; figures left / at the start",
+    "sections.key": "dashed lines",
+    "sections": "the three sections: left flank, centre, right flank (as the Allied player sees "
+                "them)",
+    "ordered.key": "orange outline",
+    "ordered": "units ordered this turn",
+    "wire.key": "grey cross-hatched edge",
+    "wire": "barbed wire: a unit entering stops; infantry on it rolls 1 die less",
+    "sandbags.key": "brown thick edge",
+    "sandbags": "sandbags: the unit inside takes no hit from a flag",
+})
+MEMOIR_LEGEND = Rows(lambda: [
+    (MEMOIR_LEGEND_WORDS[f"{k}.key"], MEMOIR_LEGEND_WORDS[k])
+    for k in ("units", "sections", "ordered", "wire", "sandbags")])
 
-UI.update({
+_UI.update({
     "bombard_arty_help": "Artillery-only bombardment (8.0): tick artillery in range first.",
     "bombard_air_help": "Air-only strike (6.2): choose air points first.",
     "bombard_arty": "Artillery-only bombardment",
@@ -301,4 +355,108 @@ UI.update({
                       "expected in this phase, {gain:+.2f} over spending the points attack by "
                       "attack)",
     "air_use": "Optimiser: use {air} air points here ({gain:+.2f} steps this phase)",
+    "seed_label": "Seed {seed}, ",
+})
+
+UI = Catalogue("ui", _UI)
+
+# the campaign dashboard's own labels, headings and lines (wargame.ui.campaign)
+WORDS = Catalogue("ui.campaign", {
+    "deselect": "Deselect",
+    "unit": "Unit",
+    "card.name": "name",
+    "card.type": "type",
+    "card.nation": "nation / side",
+    "card.division": "division",
+    "card.adm": "attack-defence-movement",
+    "card.status": "status",
+    "card.hex": "hex",
+    "card.range": "artillery range",
+    "card.mp_left": "MP left",
+    "card.engaged": "engaged",
+    "card.engaged_yes": "yes: next to an enemy unit",
+    "also_in": "Also in {hex}: {units} (click the hex again to cycle)",
+    "reinforcements": "Reinforcements",
+    "later": "Later:",
+    "later_unit": "{unit} (turn {turn})",
+    "attack": "Attack",
+    "attack_on": "Attack on {target}",
+    "attacks_in_combat": "Attacks happen in combat phases.",
+    "defenders": "Defenders: {units}; terrain: {terrain}",
+    "attackers": "Attackers",
+    "attacking_units": "Attacking units",
+    "attacker_label": "{unit} ({attack}) in {hex}",
+    "artillery": "Artillery",
+    "artillery_in_range": "Artillery in range",
+    "air_points": "Air points",
+    "air_points_range": "Air points (0-{max}; {left} left this turn)",
+    "roll": "Roll the attack",
+    "artillery_only": "Artillery only",
+    "air_only": "Air-only strike",
+    "pick_attackers": "Pick at least one attacking unit (or bombard).",
+    "odds": "Attack <b>{attack}</b> (air {air}) against defence <b>{defence}</b> = ratio "
+            "<b>{ratio}</b>; base column {base}, net shift {shift:+d} &rarr; column "
+            "<b class=\"wg-column\">{column}</b>",
+    "odds_hidden": "Attack {attack} (air {air}) against defence {hidden}",
+    "shift": "shift",
+    "columns": "columns",
+    "rule": "rule",
+    "no_shifts": "no column shifts",
+    "results_in_words": "Results in words",
+    "result": "result",
+    "probability": "probability",
+    "decision": "Decision",
+    "decision_for": "Decision for the {side} player",
+    "click_purple": "Click a purple hex on the map, or pick below.",
+    "confirm": "Confirm",
+    "auto": "Auto",
+    "turn_line": "Turn <b>{turn}</b>{date}: <b>{phase}</b>.",
+    "turn_points": "Air points: Allied {air_allied}, Axis {air_axis}; VP Allied {vp_allied}, "
+                   "Axis {vp_axis}",
+    "air_left": "Air points left: Allied {allied}, Axis {axis}",
+    "heavy_bombers": "Heavy bombers: {used} of {uses} uses (from turn {turn}, CN 6.3)",
+    "vp_now": "Victory points now: Allied <b>{allied}</b>, Axis <b>{axis}</b>",
+    "actions": "{n} actions",
+    "end_phase": "End phase",
+    "undo": "Undo",
+    "save": "Save",
+    "load": "Load a save:",
+    "seed": "Seed (empty: new dice)",
+    "new_game": "New game",
+    "hide_enemy": "Enemy values hidden (CN 5.1.1)",
+    "computer_plays": "Computer plays",
+    "computer.none": "nobody (two players)",
+    "computer.axis": "the Axis",
+    "computer.allied": "the Allies",
+    "carpet_centre": "Carpet bombing centre",
+    "carpet_bomb": "Carpet bomb",
+    "variants": "Variant rules for a new game (Battle for Normandy 19)",
+    "about_variants": "About the variants",
+    "event_log": "Event log",
+    "history": "History",
+    "history_overlay": "Show cities the Allies really held",
+    "no_entry": "No entry for turn {turn}.",
+    "none": "none",
+    "in_part": "(and in part: hexes {hexes})",
+    "allied_cities": "Allied-held cities at the end of the turn:",
+    "counters": "Counters",
+    "colours": "Colours",
+    "marks": "Marks on the map",
+    "tab.game": "Game",
+    "tab.log": "Log",
+    "tab.new_game": "New game",
+    "tab.history": "History",
+    "tab.legend": "Legend",
+    "fallback": "Scenario {scenario!r} could not be loaded ({error}); showing the small demo "
+                "scenario instead.",
+})
+
+# the phases' names as the dashboards show them (the engine's own, wargame.i18n.PHASE_NAMES,
+# stay English in its refusals and events for now)
+PHASE_WORDS = Catalogue("ui.phases", {
+    "allied_movement": "Allied movement",
+    "allied_combat": "Allied combat",
+    "axis_movement": "Axis movement",
+    "axis_combat": "Axis combat",
+    "game_over": "game over",
 })
