@@ -109,7 +109,8 @@ def test_the_dashboards_tables_follow_the_language_with_the_rulebooks_terms():
         assert PHASE_WORDS["allied_movement"] == "Fase de Movimentação Aliada"
         assert result_words("DRB AVB") == "DRB AVB: Defesa Recua com Baixas; Ataque Vence com Baixas"
         assert any("Zona de Engajamento (ZDE)" in text for _, text in LEGEND_MARKS)
-        assert UI["air_use"].format(air=2) == "Usar 2 pontos aéreos"
+        assert UI["air_use"].format(air=2, gain=0.25).startswith(
+            "Otimizador: usar aqui 2 pontos aéreos")
     assert PHASE_WORDS["allied_movement"] == "Allied movement"
     assert all("Engajamento" not in text for _, text in LEGEND_MARKS)
 
