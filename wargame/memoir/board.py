@@ -23,6 +23,7 @@ __all__ = [
     "Board",
     "BoardHex",
     "other_side",
+    "line_interiors",
 ]
 
 AXIS = "AXIS"
@@ -165,6 +166,17 @@ def line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
 
 
 _LINES: dict[tuple[Hex, Hex], tuple[list[Hex], list[Hex]]] = {}
+_INTERIORS: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = {}
+
+
+def line_interiors(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
+    """The hexes strictly between ``a`` and ``b`` on each nudged line of ``line_variants``
+    (read-only tuples, shared: what line-of-sight checks read; memoised, pure geometry)."""
+    cached = _INTERIORS.get((a, b))
+    if cached is None:
+        one, two = line_variants(a, b)
+        cached = _INTERIORS[(a, b)] = (tuple(one[1:-1]), tuple(two[1:-1]))
+    return cached
 
 
 def _line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
@@ -234,7 +246,7 @@ def _sampled_line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
 def line_blocked(a: Hex, b: Hex, blocks: Iterable[Hex] | callable) -> bool:
     """True if every nudged line from a to b crosses a blocking hex (endpoints excluded)."""
     test = blocks if callable(blocks) else set(blocks).__contains__
-    for line in line_variants(a, b):
-        if not any(test(h) for h in line[1:-1]):
+    for inner in line_interiors(a, b):
+        if not any(test(h) for h in inner):
             return False
     return True

@@ -17,6 +17,8 @@ from .position import StateBase
 
 __all__ = ["MovementMixin"]
 
+_NO_HEXES: frozenset[int] = frozenset()
+
 
 class MovementMixin(StateBase):
     """The move phase (and Behind Enemy Lines' second move)."""
@@ -42,33 +44,49 @@ class MovementMixin(StateBase):
         move; paths of that length stay within that distance)."""
         u = self.units[uid]
         key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
-        cache = self.__dict__.setdefault("_moves", {})
+        cache = self.__dict__.get("_moves")
+        if cache is None:
+            cache = self.__dict__["_moves"] = {}
         version = self._positions
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
-            return hit[2]
-        st = rules.static_of(self.scenario)
-        i = st.index.get(u.hex)
-        radius = 3 if self.phase == "battle" else max(1, min(3, self.max_move(u)))
-        near = st.within[radius][i] & self._occupied_ix() if i is not None else frozenset()
-        if hit is not None and hit[1] == near:
-            cache[key] = (version, near, hit[2])
-            return hit[2]
+            return hit[1]
         if len(cache) > 256:
             cache.clear()
         result = self._move_options(uid)
-        cache[key] = (version, near, result)
+        cache[key] = (version, result)
         return result
 
     def _move_options(self, uid: int) -> dict[Hex, int]:
+        """The destinations, from a table shared by every game of the scenario (the result
+        is a pure function of the unit's kind, hex and move length and of the units and wire
+        within that length: paths of that length stay within that distance). Shared: callers
+        must not change it."""
         u = self.units[uid]
         if self.board.at(u.hex).bunker and u.kind == "gun":
             return {}  # M44 Bunkers: artillery starting in a bunker may not leave it
-        t = self._terrain(ignore=u)
         limit = self.max_move(u)
         if self.phase == "battle":
             limit = 3  # Behind Enemy Lines second move
-        return rules.reachable(t, u.kind, u.hex, limit)
+        st = rules.static_of(self.scenario)
+        i = st.index.get(u.hex)
+        if i is None or limit <= 0:
+            return {}
+        if limit > 3:  # no card moves further today; the plain search if one ever does
+            return rules.reachable(self._terrain(ignore=u), u.kind, u.hex, limit)
+        within = st.within[limit][i]
+        near = within & self._occupied_ix()
+        ix = st.index
+        wire = (within.intersection([ix[h] for h in self.wire if h in ix]) if self.wire
+                else _NO_HEXES)
+        key = (u.kind, i, limit, near, wire)
+        memo = st.reach_memo
+        result = memo.get(key)
+        if result is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            result = memo[key] = rules.reach_ix(st, u.kind, i, limit, near, wire)
+        return result
 
     def _movable(self) -> list[int]:
         ctx = self.ctx
