@@ -42,6 +42,18 @@ class MovementMixin(StateBase):
         Cached (speed only): a result stays valid while the unit, the phase, the card and the
         wire are the same and no unit appeared or left within reach of the unit (its longest
         move; paths of that length stay within that distance)."""
+        return self._move_entry(uid)[1]
+
+    def _move_actions(self, uid: int) -> list[Action]:
+        """The move actions of unit ``uid`` (``move_options`` as actions; shared list)."""
+        entry = self._move_entry(uid)
+        acts = entry[2]
+        if acts is None:
+            acts = entry[2] = [Action("move", unit=uid, hex=h) for h in entry[1]]
+        return acts
+
+    def _move_entry(self, uid: int) -> list:
+        """[positions version, destinations, their actions or None] (speed only)."""
         u = self.units[uid]
         key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
         cache = self.__dict__.get("_moves")
@@ -50,12 +62,15 @@ class MovementMixin(StateBase):
         version = self._positions
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
-            return hit[1]
+            return hit
+        result = self._move_options(uid)
+        if hit is not None and hit[1] is result:  # the same shared destinations
+            hit[0] = version
+            return hit
         if len(cache) > 256:
             cache.clear()
-        result = self._move_options(uid)
-        cache[key] = (version, result)
-        return result
+        entry = cache[key] = [version, result, None]
+        return entry
 
     def _move_options(self, uid: int) -> dict[Hex, int]:
         """The destinations, from a table shared by every game of the scenario (the result

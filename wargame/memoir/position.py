@@ -158,6 +158,9 @@ class StateBase:
         return self._occ[3]
 
     def unit_at(self, h: Hex) -> Unit | None:
+        occ = self._occ
+        if occ is not None and occ[0] == self._positions and occ[1] is self.units:
+            return occ[2].get(h)
         return self.occupancy().get(h)
 
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -167,6 +170,17 @@ class StateBase:
 
     def _terrain(self, ignore: Unit | None = None) -> rules.Terrainish:
         occ = self.occupancy()
+        if ignore is None:
+            # the same object while the position, the obstacles' sets and the scenario are
+            # (speed only; read-only for callers)
+            t = self.__dict__.get("_terr")
+            if (t is not None and t.occupied is occ and t.sandbags is self.sandbags
+                    and t.wire is self.wire and t.scenario is self.scenario):
+                return t
+            t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
+            t.occupied_ix = self._occ[3]
+            self.__dict__["_terr"] = t
+            return t
         t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
         index = rules.static_of(self.scenario).index
         occ_ix = self._occupied_ix()
@@ -192,13 +206,14 @@ class StateBase:
 
     def _medals(self, side: str) -> int:
         total = sum(n for _, n in self.medal_units[side])
+        occ = self.occupancy()
         for i, obj in enumerate(self.scenario.objectives):
             if obj.side != side:
                 continue
             if obj.permanent:
                 if self.permanent.get(str(i)) == side:
                     total += obj.medals
-            elif any((u := self.unit_at(h)) is not None and u.side == side for h in obj.hexes):
+            elif any((u := occ.get(h)) is not None and u.side == side for h in obj.hexes):
                 total += obj.medals
         return total
 
@@ -212,7 +227,8 @@ class StateBase:
                 new.game = v
             elif k in ("history", "setup_events"):
                 new.__dict__[k] = list(v)
-            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked"):
+            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked",
+                       "_terr"):
                 new.__dict__[k] = {} if k == "_moves" else None
             else:
                 new.__dict__[k] = copy.deepcopy(v)

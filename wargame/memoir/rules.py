@@ -160,6 +160,8 @@ class _Static:
                                  for x in self.i_terrain]
         self.i_hedgerow: list[bool] = [x == "hedgerow" for x in self.i_terrain]
         self.i_stop: list[bool] = [x in STOP_TERRAIN for x in self.i_terrain]
+        # the board sections of each hex (orders)
+        self.sections: dict[Hex, frozenset[str]] = {h: board.board_sections(h) for h in hexes}
         # (kind, hex number, move length, units and wire near) -> destinations (movement.py)
         self.reach_memo: dict[tuple, dict[Hex, int]] = {}
         # line of sight (``blocks_sight`` without units): 1 blocks (bunkers, blocking terrain),

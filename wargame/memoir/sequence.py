@@ -319,11 +319,14 @@ class SequenceMixin(StateBase):
     # ------------------------------------------------------------------ victory
     def _check_objectives(self) -> list[Event]:
         ev = []
+        occ = None
         for i, obj in enumerate(self.scenario.objectives):
             if not obj.permanent or str(i) in self.permanent:
                 continue
+            if occ is None:
+                occ = self.occupancy()
             for h in obj.hexes:
-                u = self.unit_at(h)
+                u = occ.get(h)
                 if u is not None and u.side == obj.side:
                     self.permanent[str(i)] = obj.side
                     ev.append(Event("objective", {"side": obj.side, "how": "takes",
@@ -382,8 +385,7 @@ class SequenceMixin(StateBase):
             for uid in self._movable():
                 if only_unit is not None and uid != only_unit:
                     continue
-                for h in self.move_options(uid):
-                    out.append(Action("move", unit=uid, hex=h))
+                out += self._move_actions(uid)
                 if self.scenario.opt("exit_medals") and self._can_exit(uid):
                     out.append(Action("exit", unit=uid))
             return out + [Action("end_moves")]
@@ -404,8 +406,7 @@ class SequenceMixin(StateBase):
             for uid in self._movable():
                 if only_unit is not None and uid != only_unit:
                     continue
-                for h in self.move_options(uid):
-                    out.append(Action("move", unit=uid, hex=h))
+                out += self._move_actions(uid)
             return out + [Action("end_battles")]
         if ph == "medics":
             damaged = [u for u in self.live_units(self.active) if u.figures < u.max_figures]
