@@ -47,13 +47,13 @@ class MovementMixin(StateBase):
     def _move_actions(self, uid: int) -> list[Action]:
         """The move actions of unit ``uid`` (``move_options`` as actions; shared list)."""
         entry = self._move_entry(uid)
-        acts = entry[2]
+        acts = entry[2].get(uid)
         if acts is None:
-            acts = entry[2] = [Action("move", unit=uid, hex=h) for h in entry[1]]
+            acts = entry[2][uid] = [Action("move", unit=uid, hex=h) for h in entry[1]]
         return acts
 
     def _move_entry(self, uid: int) -> list:
-        """[positions version, destinations, their actions or None] (speed only)."""
+        """[positions version, destinations, unit id -> their actions] (speed only)."""
         u = self.units[uid]
         key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
         cache = self.__dict__.get("_moves")
@@ -63,45 +63,53 @@ class MovementMixin(StateBase):
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
             return hit
-        result = self._move_options(uid)
-        if hit is not None and hit[1] is result:  # the same shared destinations
-            hit[0] = version
-            return hit
+        result, acts = self._reach_entry(u)
         if len(cache) > 256:
             cache.clear()
-        entry = cache[key] = [version, result, None]
+        entry = cache[key] = [version, result, acts]
         return entry
 
     def _move_options(self, uid: int) -> dict[Hex, int]:
-        """The destinations, from a table shared by every game of the scenario (the result
-        is a pure function of the unit's kind, hex and move length and of the units and wire
-        within that length: paths of that length stay within that distance). Shared: callers
-        must not change it."""
-        u = self.units[uid]
+        return self._reach_entry(self.units[uid])[0]
+
+    def _reach_entry(self, u: Unit) -> tuple[dict[Hex, int], dict[int, list[Action]]]:
+        """The destinations of ``u``'s move (and a table of their actions by unit id), from a
+        table shared by every game of the scenario: the result is a pure function of the
+        unit's kind, hex and move length and of the units and wire within that length (paths
+        of that length stay within that distance). Shared: callers must not change them."""
         if self.board.at(u.hex).bunker and u.kind == "gun":
-            return {}  # M44 Bunkers: artillery starting in a bunker may not leave it
+            return {}, {}  # M44 Bunkers: artillery starting in a bunker may not leave it
         limit = self.max_move(u)
         if self.phase == "battle":
             limit = 3  # Behind Enemy Lines second move
         st = rules.static_of(self.scenario)
         i = st.index.get(u.hex)
         if i is None or limit <= 0:
-            return {}
+            return {}, {}
         if limit > 3:  # no card moves further today; the plain search if one ever does
-            return rules.reachable(self._terrain(ignore=u), u.kind, u.hex, limit)
+            return rules.reachable(self._terrain(ignore=u), u.kind, u.hex, limit), {}
         within = st.within[limit][i]
         near = within & self._occupied_ix()
-        ix = st.index
-        wire = (within.intersection([ix[h] for h in self.wire if h in ix]) if self.wire
-                else _NO_HEXES)
+        wire = within & self._wire_ix(st) if self.wire else _NO_HEXES
         key = (u.kind, i, limit, near, wire)
         memo = st.reach_memo
-        result = memo.get(key)
-        if result is None:
+        hit = memo.get(key)
+        if hit is None:
             if len(memo) > 50_000:
                 memo.clear()
-            result = memo[key] = rules.reach_ix(st, u.kind, i, limit, near, wire)
-        return result
+            hit = memo[key] = (rules.reach_ix(st, u.kind, i, limit, near, wire), {})
+        return hit
+
+    def _wire_ix(self, st: rules._Static) -> frozenset[int]:
+        """The wire hexes as board index numbers (cached while the wire set has the same
+        object and size: wire is only ever removed during a game)."""
+        wire = self.wire
+        hit = self.__dict__.get("_wire")
+        if hit is None or hit[0] is not wire or hit[1] != len(wire) or hit[2] is not st:
+            ix = st.index
+            hit = self.__dict__["_wire"] = (wire, len(wire), st,
+                                            frozenset(ix[h] for h in wire if h in ix))
+        return hit[3]
 
     def _movable(self) -> list[int]:
         ctx = self.ctx

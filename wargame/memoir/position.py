@@ -116,15 +116,48 @@ class StateBase:
     # ------------------------------------------------------------------ changing units
     def place(self, u: Unit, h: Hex | None) -> None:
         """Put unit ``u`` on hex ``h`` (``None``: off the board)."""
+        old = u.hex
         object.__setattr__(u, "hex", h)
         self._positions += 1
+        if u.figures > 0 and old is not None:
+            self._occ_update(u, old, h)
 
     def set_figures(self, u: Unit, n: int) -> None:
         """Set the figures of unit ``u``; at 0 it no longer counts as on the board."""
         dies_or_revives = (n <= 0) != (u.figures <= 0)
+        dies = n <= 0 < u.figures
         object.__setattr__(u, "figures", n)
         if dies_or_revives:
             self._positions += 1
+            if dies and u.hex is not None:
+                self._occ_update(u, u.hex, None)
+
+    def _occ_update(self, u: Unit, old: Hex, new: Hex | None) -> None:
+        """The occupancy cache after live unit ``u`` left ``old`` for ``new`` (``None``: off
+        the board or dead), as new objects (callers may hold the old ones); when the cache
+        was not current or the move is unusual it is left to be rebuilt (speed only)."""
+        occ = self._occ
+        if occ is None or occ[0] != self._positions - 1 or occ[1] is not self.units:
+            return
+        table = occ[2]
+        if table.get(old) is not u or (new is not None and new in table):
+            return
+        index = rules.static_of(self.scenario).index
+        table = dict(table)
+        del table[old]
+        occ_ix = set(occ[3])
+        i = index.get(old)
+        if i is not None:
+            occ_ix.discard(i)
+        by_side = occ[4]
+        if new is None:
+            by_side = {k: [x for x in v if x is not u] for k, v in by_side.items()}
+        else:
+            table[new] = u
+            i = index.get(new)
+            if i is not None:
+                occ_ix.add(i)
+        self._occ = (self._positions, self.units, table, occ_ix, by_side)
 
     def add_unit(self, u: Unit) -> None:
         """A new unit (airdrops, positions built in tests)."""
@@ -228,7 +261,7 @@ class StateBase:
             elif k in ("history", "setup_events"):
                 new.__dict__[k] = list(v)
             elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked",
-                       "_terr"):
+                       "_terr", "_wire"):
                 new.__dict__[k] = {} if k == "_moves" else None
             else:
                 new.__dict__[k] = copy.deepcopy(v)
