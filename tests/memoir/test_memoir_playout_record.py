@@ -82,3 +82,21 @@ if __name__ == "__main__" and "--write" in sys.argv:
     RECORD.write_text(json.dumps({sid: record_of(sid) for sid in scenario_ids()}, indent=1)
                       + "\n", encoding="utf-8")
     print(f"wrote {RECORD}")
+
+
+def test_line_interiors_are_the_lines_moved_from_the_origin():
+    """``line_interiors`` computes each line once per offset (the geometry does not depend on
+    where the line starts): it must equal the interior of ``_line_variants`` computed at the
+    line's own hexes, everywhere on a board (every 3rd hex of the standard board, every
+    target within the longest range)."""
+    from wargame.hexgrid import Hex
+    from wargame.memoir.board import _line_variants, line_interiors, m44_to_hex
+
+    starts = [m44_to_hex(row, col) for row in range(9) for col in range(row % 2, 25, 2)]
+    n = 0
+    for a in starts[::3]:
+        for b in a.within(6):
+            one, two = _line_variants(a, b)
+            assert line_interiors(a, b) == (tuple(one[1:-1]), tuple(two[1:-1])), (a, b)
+            n += 1
+    assert n > 4000 and line_interiors(Hex(0, 0), Hex(3, 0)) != ((), ())

@@ -169,13 +169,26 @@ _LINES: dict[tuple[Hex, Hex], tuple[list[Hex], list[Hex]]] = {}
 _INTERIORS: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = {}
 
 
+_OFFSET_INTERIORS: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
 def line_interiors(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
     """The hexes strictly between ``a`` and ``b`` on each nudged line of ``line_variants``
-    (read-only tuples, shared: what line-of-sight checks read; memoised, pure geometry)."""
+    (read-only tuples, shared: what line-of-sight checks read; memoised, pure geometry).
+
+    The lines only depend on ``b - a``: they are computed once per offset from the origin and
+    moved to ``a`` (the test suite compares both ways on whole boards)."""
     cached = _INTERIORS.get((a, b))
     if cached is None:
-        one, two = line_variants(a, b)
-        cached = _INTERIORS[(a, b)] = (tuple(one[1:-1]), tuple(two[1:-1]))
+        dq, dr = b.q - a.q, b.r - a.r
+        rel = _OFFSET_INTERIORS.get((dq, dr))
+        if rel is None:
+            lines = _line_variants(Hex(0, 0), Hex(dq, dr))
+            rel = _OFFSET_INTERIORS[(dq, dr)] = tuple(
+                tuple((h.q, h.r) for h in line[1:-1]) for line in lines)
+        q, r = a.q, a.r
+        one, two = (tuple(Hex(q + x, r + y) for x, y in part) for part in rel)
+        cached = _INTERIORS[(a, b)] = (one, two)
     return cached
 
 

@@ -18,6 +18,13 @@ from .position import StateBase
 __all__ = ["MovementMixin"]
 
 _NO_HEXES: frozenset[int] = frozenset()
+# unit id -> hex -> Action("move", ...): actions are values, made once (speed only)
+_MOVE_ACTIONS: dict[int, dict[Hex, Action]] = {}
+
+
+def _move_action(made: dict[Hex, Action], uid: int, h: Hex) -> Action:
+    a = made[h] = Action("move", unit=uid, hex=h)
+    return a
 
 
 class MovementMixin(StateBase):
@@ -49,7 +56,11 @@ class MovementMixin(StateBase):
         entry = self._move_entry(uid)
         acts = entry[2].get(uid)
         if acts is None:
-            acts = entry[2][uid] = [Action("move", unit=uid, hex=h) for h in entry[1]]
+            made = _MOVE_ACTIONS.get(uid)
+            if made is None:
+                made = _MOVE_ACTIONS[uid] = {}
+            acts = entry[2][uid] = [made.get(h) or _move_action(made, uid, h)
+                                    for h in entry[1]]
         return acts
 
     def _move_entry(self, uid: int) -> list:

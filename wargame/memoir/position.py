@@ -239,14 +239,18 @@ class StateBase:
 
     def _medals(self, side: str) -> int:
         total = sum(n for _, n in self.medal_units[side])
-        occ = self.occupancy()
+        held: set[Hex] | None = None  # the hexes of side's units on the board
         for i, obj in enumerate(self.scenario.objectives):
             if obj.side != side:
                 continue
             if obj.permanent:
                 if self.permanent.get(str(i)) == side:
                     total += obj.medals
-            elif any((u := occ.get(h)) is not None and u.side == side for h in obj.hexes):
+                continue
+            if held is None:
+                self.occupancy()
+                held = {u.hex for u in self._occ[4][side]}
+            if not held.isdisjoint(obj.hexes):
                 total += obj.medals
         return total
 
