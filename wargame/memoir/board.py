@@ -93,7 +93,8 @@ class Board:
         return self.hexes.get(h, _PLAIN)
 
     def terrain(self, h: Hex) -> str:
-        return self.at(h).terrain
+        bh = self.hexes.get(h)
+        return "plain" if bh is None else bh.terrain
 
     # M44 Battlefield: three sections; left/right are seen from the Allied (bottom) player, and
     # mirrored for the Axis player (see ``player_section``).

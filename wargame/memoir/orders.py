@@ -46,7 +46,9 @@ class OrdersMixin(StateBase):
                     fits: dict[int, list[int]] | None = None) -> bool:
         """Can these units all be ordered by the card's slots? (small bipartite matching)
 
-        ``fits`` caches unit id -> indices of the slots it fits (``_orderable``)."""
+        ``fits`` caches unit id -> indices of the slots it fits (``_fits_table``)."""
+        if fits is None:
+            fits = self._fits_table()
         slots = self.ctx.slots
         caps = [s.count for s in slots]
         options = []
@@ -72,16 +74,20 @@ class OrdersMixin(StateBase):
             known = _MATCHES[key] = _matching(caps, options)
         return known
 
-    def _orderable(self) -> list[int]:
-        ordered = self.ctx.ordered
-        slots = self.ctx.slots
-        # which slots each unit fits does not change during the order phase (nothing moves)
-        key = (self.turn, self.active, self._positions, slots)
+    def _fits_table(self) -> dict[int, list[int]]:
+        """unit id -> the indices of the card's slots it fits, cached: which slots a unit
+        fits does not change during the order phase (nothing moves; speed only)."""
+        key = (self.turn, self.active, self._positions, self.ctx.slots)
         cached = self.__dict__.get("_fits")
         if cached is None or cached[0] != key:
             cached = (key, {})
             self.__dict__["_fits"] = cached
-        fits = cached[1]
+        return cached[1]
+
+    def _orderable(self) -> list[int]:
+        ordered = self.ctx.ordered
+        slots = self.ctx.slots
+        fits = self._fits_table()
         if len(slots) == 1:  # one slot (most cards): room left, then the units that fit it
             cap = slots[0].count
             if cap is not None and len(ordered) >= cap:
