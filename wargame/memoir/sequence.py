@@ -378,8 +378,7 @@ class SequenceMixin(StateBase):
         if ph == "card":
             return self.playable_cards()
         if ph == "order":
-            return [Action("order", unit=uid) for uid in self._orderable()] + [
-                Action("end_orders")]
+            return [_order_action(uid) for uid in self._orderable()] + [END_ORDERS]
         if ph == "move":
             out = []
             for uid in self._movable():
@@ -388,7 +387,8 @@ class SequenceMixin(StateBase):
                 out += self._move_actions(uid)
                 if self.scenario.opt("exit_medals") and self._can_exit(uid):
                     out.append(Action("exit", unit=uid))
-            return out + [Action("end_moves")]
+            out.append(END_MOVES)
+            return out
         if ph == "battle":
             focus = self._overrun_focus()
             if focus is not None:
@@ -399,15 +399,22 @@ class SequenceMixin(StateBase):
                 u = self.units[uid]
                 if not u.alive or (only_unit is not None and uid != only_unit):
                     continue
+                made = _BATTLE_ACTIONS.get(uid)
+                if made is None:
+                    made = _BATTLE_ACTIONS[uid] = {}
                 for h in self.battle_targets(uid):
-                    out.append(Action("battle", unit=uid, hex=h))
+                    a = made.get(h)
+                    if a is None:
+                        a = made[h] = Action("battle", unit=uid, hex=h)
+                    out.append(a)
                 if u.kind == "inf" and u.hex in self.wire and self.can_battle(u)[0]:
                     out.append(Action("remove_wire", unit=uid))
             for uid in self._movable():
                 if only_unit is not None and uid != only_unit:
                     continue
                 out += self._move_actions(uid)
-            return out + [Action("end_battles")]
+            out.append(END_BATTLES)
+            return out
         if ph == "medics":
             damaged = [u for u in self.live_units(self.active) if u.figures < u.max_figures]
             if not damaged:
@@ -424,3 +431,17 @@ class SequenceMixin(StateBase):
                 return [Action("end_orders")]
             return [Action("barrage", hex=e.hex) for e in enemies]
         return []
+
+
+# Actions are values: the common ones made once (speed only)
+END_ORDERS, END_MOVES, END_BATTLES = Action("end_orders"), Action("end_moves"), Action(
+    "end_battles")
+_ORDER_ACTIONS: dict[int, Action] = {}
+_BATTLE_ACTIONS: dict[int, dict[Hex, Action]] = {}
+
+
+def _order_action(uid: int) -> Action:
+    a = _ORDER_ACTIONS.get(uid)
+    if a is None:
+        a = _ORDER_ACTIONS[uid] = Action("order", unit=uid)
+    return a
