@@ -136,18 +136,10 @@ class SequenceMixin(StateBase):
         if self.pending:
             ev += self._answer_pending(a)
         else:
-            handler = {
-                "card": self._do_card,
-                "order": self._do_order,
-                "move": self._do_move,
-                "battle": self._do_battle,
-                "medics": self._do_medics,
-                "air": self._do_air,
-                "barrage": self._do_barrage_phase,
-            }.get(self.phase)
-            if handler is None:
+            name = _HANDLERS.get(self.phase)
+            if name is None:
                 raise WrongPhase(f"no action possible in phase {self.phase}", R_TURN)
-            ev += handler(a)
+            ev += getattr(self, name)(a)
         ev += self._continue()
         return ev
 
@@ -432,6 +424,11 @@ class SequenceMixin(StateBase):
             return [Action("barrage", hex=e.hex) for e in enemies]
         return []
 
+
+# the method playing an action in each phase
+_HANDLERS = {"card": "_do_card", "order": "_do_order", "move": "_do_move",
+             "battle": "_do_battle", "medics": "_do_medics", "air": "_do_air",
+             "barrage": "_do_barrage_phase"}
 
 # Actions are values: the common ones made once (speed only)
 END_ORDERS, END_MOVES, END_BATTLES = Action("end_orders"), Action("end_moves"), Action(
