@@ -405,8 +405,10 @@ def reach_ix(st: _Static, kind: str, s0: int, max_dist: int, blocked: set[int] |
     limit0 = min(max_dist, cap[s0])  # M44 Ocean / Beaches: a move starting there
     if hedgerow[s0]:
         limit0 = min(limit0, 1)  # M44 Hedgerows: leave only to an adjacent hex
-    best_cost: dict[int, int] = {s0: 0}
-    best_limit: dict[int, int] = {s0: limit0}
+    # per hex number: the cheapest cost seen (-1: not yet) and its limit
+    best_cost = [-1] * len(cap)
+    best_limit = [0] * len(cap)
+    best_cost[s0], best_limit[s0] = 0, limit0
     found: dict[int, int] = {}
     stack = [(s0, 0, limit0)]
     pop, push = stack.pop, stack.append
@@ -421,15 +423,16 @@ def reach_ix(st: _Static, kind: str, s0: int, max_dist: int, blocked: set[int] |
                 continue
             if hedgerow[nxt] and cur != s0:
                 continue  # M44 Hedgerows: must start the move adjacent to the hedgerow
-            seen = best_cost.get(nxt)
-            if seen is not None:
+            seen = best_cost[nxt]
+            if seen >= 0:
                 if seen <= new_cost and best_limit[nxt] >= new_limit:
                     continue
                 if new_cost <= seen:
                     best_cost[nxt], best_limit[nxt] = new_cost, new_limit
             else:
                 best_cost[nxt], best_limit[nxt] = new_cost, new_limit
-            if nxt not in found or found[nxt] > new_cost:
+            was = found.get(nxt)
+            if was is None or was > new_cost:
                 found[nxt] = new_cost
             if not (stop[nxt] or nxt in wire):
                 push((nxt, new_cost, new_limit))
