@@ -188,9 +188,22 @@ def line_interiors(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
             rel = _OFFSET_INTERIORS[(dq, dr)] = tuple(
                 tuple((h.q, h.r) for h in line[1:-1]) for line in lines)
         q, r = a.q, a.r
-        one, two = (tuple(Hex(q + x, r + y) for x, y in part) for part in rel)
-        cached = _INTERIORS[(a, b)] = (one, two)
+        get = _HEXES.get
+        lines = []
+        for part in rel:
+            line = []
+            for x, y in part:
+                qr = (q + x, r + y)
+                h = get(qr)
+                if h is None:
+                    h = _HEXES[qr] = Hex(*qr)
+                line.append(h)
+            lines.append(tuple(line))
+        cached = _INTERIORS[(a, b)] = (lines[0], lines[1])
     return cached
+
+
+_HEXES: dict[tuple[int, int], Hex] = {}  # (q, r) -> Hex: one object each (speed only)
 
 
 def _line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
