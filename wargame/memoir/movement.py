@@ -88,7 +88,7 @@ class MovementMixin(StateBase):
         table shared by every game of the scenario: the result is a pure function of the
         unit's kind, hex and move length and of the units and wire within that length (paths
         of that length stay within that distance). Shared: callers must not change them."""
-        if self.board.at(u.hex).bunker and u.kind == "gun":
+        if u.kind == "gun" and self.board.at(u.hex).bunker:
             return {}, {}  # M44 Bunkers: artillery starting in a bunker may not leave it
         limit = self.max_move(u)
         if self.phase == "battle":
@@ -99,9 +99,14 @@ class MovementMixin(StateBase):
             return {}, {}
         if limit > 3:  # no card moves further today; the plain search if one ever does
             return rules.reachable(self._terrain(ignore=u), u.kind, u.hex, limit), {}
-        within = st.within[limit][i]
-        near = within & self._occupied_ix()
-        wire = within & self._wire_ix(st) if self.wire else _NO_HEXES
+        # only the hexes the search may enter count (the start is never re-entered)
+        zone = st.reach_zone.get((u.kind, limit, i))
+        if zone is None:
+            enter = st.i_enter[u.kind]
+            zone = st.reach_zone[(u.kind, limit, i)] = frozenset(
+                j for j in st.within[limit][i] if enter[j] and j != i)
+        near = zone & self._occupied_ix()
+        wire = zone & self._wire_ix(st) if self.wire else _NO_HEXES
         key = (u.kind, i, limit, near, wire)
         memo = st.reach_memo
         hit = memo.get(key)

@@ -163,7 +163,9 @@ class _Static:
         # the board sections of each hex (orders)
         self.sections: dict[Hex, frozenset[str]] = {h: board.board_sections(h) for h in hexes}
         # (kind, hex number, move length, units and wire near) -> destinations (movement.py)
-        self.reach_memo: dict[tuple, dict[Hex, int]] = {}
+        self.reach_memo: dict[tuple, tuple] = {}
+        # (kind, move length, hex number) -> the hexes within that length the kind may enter
+        self.reach_zone: dict[tuple[str, int, int], frozenset[int]] = {}
         # line of sight (``blocks_sight`` without units): 1 blocks (bunkers, blocking terrain),
         # 2 blocks unless on the plateau (hills); each hill hex's connected hill mass
         self.sight: dict[Hex, int] = {}
