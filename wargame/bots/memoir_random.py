@@ -7,6 +7,7 @@ They use the engine only through its public API (``legal_actions``, ``pending``,
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 from wargame.errors import GameOver
 from wargame.memoir.actions import R_TURN, Action
@@ -37,24 +38,28 @@ def random_action(state: MemoirState, rng: random.Random, aggressive: bool = Tru
     acts = state.legal_actions()
     if not aggressive or state.pending:
         return rng.choice(acts)
-    kinds = {a.kind for a in acts}
+    by_kind: dict[str, list[Action]] = {}  # the actions of each kind, in their order
+    for a in acts:
+        same = by_kind.get(a.kind)
+        if same is None:
+            by_kind[a.kind] = [a]
+        else:
+            same.append(a)
     for pref in ("battle", "air_target", "barrage", "medics"):
-        if pref in kinds:
-            return rng.choice([a for a in acts if a.kind == pref])
-    if "order" in kinds:
-        return rng.choice([a for a in acts if a.kind == "order"])
-    if "move" in kinds and rng.random() < 0.85:
-        moves = [a for a in acts if a.kind == "move"]
-        # prefer moves toward the enemy edge
-        side = state.active
-
-        def advance(a: Action) -> int:
-            return -a.hex.r if side == ALLIES else a.hex.r
-
-        moves.sort(key=advance, reverse=True)
+        if pref in by_kind:
+            return rng.choice(by_kind[pref])
+    if "order" in by_kind:
+        return rng.choice(by_kind["order"])
+    if "move" in by_kind and rng.random() < 0.85:
+        moves = by_kind["move"]
+        # prefer moves toward the enemy edge (a stable sort: ties keep their order)
+        moves.sort(key=_ROW, reverse=state.active != ALLIES)
         top = moves[: max(1, len(moves) // 3)]
         return rng.choice(top)
     return rng.choice(acts)
+
+
+_ROW = attrgetter("hex.r")
 
 
 class MemoirRandomPolicy:

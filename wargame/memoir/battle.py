@@ -27,10 +27,12 @@ class BattleMixin(StateBase):
 
     # ------------------------------------------------------------------ battle
     def _adjacent_enemies(self, u: Unit) -> list[Unit]:
+        occ = self.occupancy()
         out = []
+        side = u.side
         for n in u.hex.neighbours():
-            e = self.unit_at(n)
-            if e is not None and e.side != u.side:
+            e = occ.get(n)
+            if e is not None and e.side != side:
                 out.append(e)
         return out
 
@@ -66,16 +68,20 @@ class BattleMixin(StateBase):
             ok, why = self.can_battle(u)
             if not ok:
                 return 0, why
+        return self._battle_dice(u, target, bool(self._adjacent_enemies(u)), self._terrain())
+
+    def _battle_dice(self, u: Unit, target: Unit, adjacent: bool,
+                     t: rules.Terrainish) -> tuple[int, str]:
+        """``battle_dice`` after the order check, given whether ``u`` is next to an enemy and
+        the position's terrain (``battle_targets`` computes them once for every target)."""
         if target.side == u.side:
             return 0, "the target is not an enemy unit"
         dist = u.hex.distance(target.hex)
         base = rules.base_dice(u.kind, dist)
         if base == 0:
             return 0, f"target out of range ({dist} hexes)"
-        adj = self._adjacent_enemies(u)
-        if adj and dist > 1:
+        if adjacent and dist > 1:
             return 0, "a unit adjacent to an enemy must battle an adjacent unit"
-        t = self._terrain()
         if u.kind != "gun":
             if not rules.has_line_of_sight(t, u.hex, target.hex):
                 return 0, "no line of sight"
@@ -117,9 +123,12 @@ class BattleMixin(StateBase):
         if key in cache:
             return list(cache[key])
         reach = len(rules.RANGE[u.kind]) - 1
-        out = [e.hex for e in self.live_units(other_side(u.side))
-               if u.hex.distance(e.hex) <= reach
-               and self.battle_dice(u, e, check_order=False)[0] > 0]
+        adjacent, t = bool(self._adjacent_enemies(u)), self._terrain()
+        here = u.hex
+        self.occupancy()
+        out = [e.hex for e in self._occ[4][other_side(u.side)]
+               if here.distance(e.hex) <= reach
+               and self._battle_dice(u, e, adjacent, t)[0] > 0]
         cache[key] = out
         return list(out)
 

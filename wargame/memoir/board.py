@@ -23,6 +23,7 @@ __all__ = [
     "Board",
     "BoardHex",
     "other_side",
+    "line_interiors",
 ]
 
 AXIS = "AXIS"
@@ -92,7 +93,8 @@ class Board:
         return self.hexes.get(h, _PLAIN)
 
     def terrain(self, h: Hex) -> str:
-        return self.at(h).terrain
+        bh = self.hexes.get(h)
+        return "plain" if bh is None else bh.terrain
 
     # M44 Battlefield: three sections; left/right are seen from the Allied (bottom) player, and
     # mirrored for the Axis player (see ``player_section``).
@@ -165,6 +167,43 @@ def line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
 
 
 _LINES: dict[tuple[Hex, Hex], tuple[list[Hex], list[Hex]]] = {}
+_INTERIORS: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[Hex, ...]]] = {}
+
+
+_OFFSET_INTERIORS: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def line_interiors(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
+    """The hexes strictly between ``a`` and ``b`` on each nudged line of ``line_variants``
+    (read-only tuples, shared: what line-of-sight checks read; memoised, pure geometry).
+
+    The lines only depend on ``b - a``: they are computed once per offset from the origin and
+    moved to ``a`` (the test suite compares both ways on whole boards)."""
+    cached = _INTERIORS.get((a, b))
+    if cached is None:
+        dq, dr = b.q - a.q, b.r - a.r
+        rel = _OFFSET_INTERIORS.get((dq, dr))
+        if rel is None:
+            lines = _line_variants(Hex(0, 0), Hex(dq, dr))
+            rel = _OFFSET_INTERIORS[(dq, dr)] = tuple(
+                tuple((h.q, h.r) for h in line[1:-1]) for line in lines)
+        q, r = a.q, a.r
+        get = _HEXES.get
+        lines = []
+        for part in rel:
+            line = []
+            for x, y in part:
+                qr = (q + x, r + y)
+                h = get(qr)
+                if h is None:
+                    h = _HEXES[qr] = Hex(*qr)
+                line.append(h)
+            lines.append(tuple(line))
+        cached = _INTERIORS[(a, b)] = (lines[0], lines[1])
+    return cached
+
+
+_HEXES: dict[tuple[int, int], Hex] = {}  # (q, r) -> Hex: one object each (speed only)
 
 
 def _line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
@@ -234,7 +273,7 @@ def _sampled_line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
 def line_blocked(a: Hex, b: Hex, blocks: Iterable[Hex] | callable) -> bool:
     """True if every nudged line from a to b crosses a blocking hex (endpoints excluded)."""
     test = blocks if callable(blocks) else set(blocks).__contains__
-    for line in line_variants(a, b):
-        if not any(test(h) for h in line[1:-1]):
+    for inner in line_interiors(a, b):
+        if not any(test(h) for h in inner):
             return False
     return True

@@ -41,14 +41,14 @@ class CommandMixin(StateBase):
                     continue
             if c.name == "infantry_assault":
                 for sec in SECTIONS:
-                    out.append(Action("play", card=cid, option=sec))
+                    out.append(_play(cid, sec))
                 continue
-            out.append(Action("play", card=cid))
+            out.append(_play(cid, None))
             if c.name == "recon":
                 if self._recon_air_power_ok(side):
-                    out.append(Action("play", card=cid, option="air_power"))
+                    out.append(_play(cid, "air_power"))
                 if self.scenario.opt("recon_as_barrage"):
-                    out.append(Action("play", card=cid, option="barrage"))
+                    out.append(_play(cid, "barrage"))
         if not out:
             # Only an Ambush in hand: it may be discarded as a turn with no orders.
             out = [Action("play", card=cid) for cid in hand]
@@ -289,3 +289,13 @@ _FALLBACK_ONE = {"armor_assault", "artillery_bombard", "behind_enemy_lines", "di
 def _board_section(section: str, side: str) -> str:
     return player_section(section, side)
 
+
+_PLAYS: dict[tuple[int, str | None], Action] = {}
+
+
+def _play(cid: int, option: str | None) -> Action:
+    """Action("play", card=cid, option=option), made once (actions are values; speed only)."""
+    a = _PLAYS.get((cid, option))
+    if a is None:
+        a = _PLAYS[(cid, option)] = Action("play", card=cid, option=option)
+    return a

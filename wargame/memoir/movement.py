@@ -17,6 +17,15 @@ from .position import StateBase
 
 __all__ = ["MovementMixin"]
 
+_NO_HEXES: frozenset[int] = frozenset()
+# unit id -> hex -> Action("move", ...): actions are values, made once (speed only)
+_MOVE_ACTIONS: dict[int, dict[Hex, Action]] = {}
+
+
+def _move_action(made: dict[Hex, Action], uid: int, h: Hex) -> Action:
+    a = made[h] = Action("move", unit=uid, hex=h)
+    return a
+
 
 class MovementMixin(StateBase):
     """The move phase (and Behind Enemy Lines' second move)."""
@@ -40,35 +49,83 @@ class MovementMixin(StateBase):
         Cached (speed only): a result stays valid while the unit, the phase, the card and the
         wire are the same and no unit appeared or left within reach of the unit (its longest
         move; paths of that length stay within that distance)."""
+        return self._move_entry(uid)[1]
+
+    def _move_actions(self, uid: int) -> list[Action]:
+        """The move actions of unit ``uid`` (``move_options`` as actions; shared list)."""
+        entry = self._move_entry(uid)
+        acts = entry[2].get(uid)
+        if acts is None:
+            made = _MOVE_ACTIONS.get(uid)
+            if made is None:
+                made = _MOVE_ACTIONS[uid] = {}
+            acts = entry[2][uid] = [made.get(h) or _move_action(made, uid, h)
+                                    for h in entry[1]]
+        return acts
+
+    def _move_entry(self, uid: int) -> list:
+        """[positions version, destinations, unit id -> their actions] (speed only)."""
         u = self.units[uid]
         key = (uid, u.hex, self.phase, self.ctx.effect, len(self.wire))
-        cache = self.__dict__.setdefault("_moves", {})
+        cache = self.__dict__.get("_moves")
+        if cache is None:
+            cache = self.__dict__["_moves"] = {}
         version = self._positions
         hit = cache.get(key)
         if hit is not None and hit[0] == version:
-            return hit[2]
-        st = rules.static_of(self.scenario)
-        i = st.index.get(u.hex)
-        radius = 3 if self.phase == "battle" else max(1, min(3, self.max_move(u)))
-        near = st.within[radius][i] & self._occupied_ix() if i is not None else frozenset()
-        if hit is not None and hit[1] == near:
-            cache[key] = (version, near, hit[2])
-            return hit[2]
+            return hit
+        result, acts = self._reach_entry(u)
         if len(cache) > 256:
             cache.clear()
-        result = self._move_options(uid)
-        cache[key] = (version, near, result)
-        return result
+        entry = cache[key] = [version, result, acts]
+        return entry
 
     def _move_options(self, uid: int) -> dict[Hex, int]:
-        u = self.units[uid]
-        if self.board.at(u.hex).bunker and u.kind == "gun":
-            return {}  # M44 Bunkers: artillery starting in a bunker may not leave it
-        t = self._terrain(ignore=u)
+        return self._reach_entry(self.units[uid])[0]
+
+    def _reach_entry(self, u: Unit) -> tuple[dict[Hex, int], dict[int, list[Action]]]:
+        """The destinations of ``u``'s move (and a table of their actions by unit id), from a
+        table shared by every game of the scenario: the result is a pure function of the
+        unit's kind, hex and move length and of the units and wire within that length (paths
+        of that length stay within that distance). Shared: callers must not change them."""
+        if u.kind == "gun" and self.board.at(u.hex).bunker:
+            return {}, {}  # M44 Bunkers: artillery starting in a bunker may not leave it
         limit = self.max_move(u)
         if self.phase == "battle":
             limit = 3  # Behind Enemy Lines second move
-        return rules.reachable(t, u.kind, u.hex, limit)
+        st = rules.static_of(self.scenario)
+        i = st.index.get(u.hex)
+        if i is None or limit <= 0:
+            return {}, {}
+        if limit > 3:  # no card moves further today; the plain search if one ever does
+            return rules.reachable(self._terrain(ignore=u), u.kind, u.hex, limit), {}
+        # only the hexes the search may enter count (the start is never re-entered)
+        zone = st.reach_zone.get((u.kind, limit, i))
+        if zone is None:
+            enter = st.i_enter[u.kind]
+            zone = st.reach_zone[(u.kind, limit, i)] = frozenset(
+                j for j in st.within[limit][i] if enter[j] and j != i)
+        near = zone & self._occupied_ix()
+        wire = zone & self._wire_ix(st) if self.wire else _NO_HEXES
+        key = (u.kind, i, limit, near, wire)
+        memo = st.reach_memo
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            hit = memo[key] = (rules.reach_ix(st, u.kind, i, limit, near, wire), {})
+        return hit
+
+    def _wire_ix(self, st: rules._Static) -> frozenset[int]:
+        """The wire hexes as board index numbers (cached while the wire set has the same
+        object and size: wire is only ever removed during a game)."""
+        wire = self.wire
+        hit = self.__dict__.get("_wire")
+        if hit is None or hit[0] is not wire or hit[1] != len(wire) or hit[2] is not st:
+            ix = st.index
+            hit = self.__dict__["_wire"] = (wire, len(wire), st,
+                                            frozenset(ix[h] for h in wire if h in ix))
+        return hit[3]
 
     def _movable(self) -> list[int]:
         ctx = self.ctx

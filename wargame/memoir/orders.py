@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wargame.errors import OrderRefused, WrongPhase
 
+from . import rules
 from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
 from .context import Slot
 from .position import StateBase
@@ -25,9 +26,12 @@ class OrdersMixin(StateBase):
             return False
         if slot.kinds is not None and u.kind not in slot.kinds:
             return False
-        if slot.sections is not None and self.board.board_sections(u.hex).isdisjoint(
-                slot.sections):
-            return False
+        if slot.sections is not None:
+            secs = rules.static_of(self.scenario).sections.get(u.hex)
+            if secs is None:
+                secs = self.board.board_sections(u.hex)
+            if secs.isdisjoint(slot.sections):
+                return False
         flt = slot.filter
         if flt == "adjacent" and not self._adjacent_enemies(u):
             return False
@@ -42,7 +46,9 @@ class OrdersMixin(StateBase):
                     fits: dict[int, list[int]] | None = None) -> bool:
         """Can these units all be ordered by the card's slots? (small bipartite matching)
 
-        ``fits`` caches unit id -> indices of the slots it fits (``_orderable``)."""
+        ``fits`` caches unit id -> indices of the slots it fits (``_fits_table``)."""
+        if fits is None:
+            fits = self._fits_table()
         slots = self.ctx.slots
         caps = [s.count for s in slots]
         options = []
@@ -59,32 +65,29 @@ class OrdersMixin(StateBase):
             options.append(opts)
         if len(slots) == 1:
             return caps[0] is None or len(uids) <= caps[0]
-        order = sorted(range(len(uids)), key=lambda i: len(options[i]))
-        used = [0] * len(slots)
+        # a pure function of the slots' caps and the units' options (speed only)
+        key = (tuple(caps), tuple(sorted(tuple(o) for o in options)))
+        known = _MATCHES.get(key)
+        if known is None:
+            if len(_MATCHES) > 20_000:
+                _MATCHES.clear()
+            known = _MATCHES[key] = _matching(caps, options)
+        return known
 
-        def place(k: int) -> bool:
-            if k == len(order):
-                return True
-            for si in options[order[k]]:
-                if caps[si] is None or used[si] < caps[si]:
-                    used[si] += 1
-                    if place(k + 1):
-                        return True
-                    used[si] -= 1
-            return False
-
-        return place(0)
-
-    def _orderable(self) -> list[int]:
-        ordered = self.ctx.ordered
-        slots = self.ctx.slots
-        # which slots each unit fits does not change during the order phase (nothing moves)
-        key = (self.turn, self.active, self._positions, slots)
+    def _fits_table(self) -> dict[int, list[int]]:
+        """unit id -> the indices of the card's slots it fits, cached: which slots a unit
+        fits does not change during the order phase (nothing moves; speed only)."""
+        key = (self.turn, self.active, self._positions, self.ctx.slots)
         cached = self.__dict__.get("_fits")
         if cached is None or cached[0] != key:
             cached = (key, {})
             self.__dict__["_fits"] = cached
-        fits = cached[1]
+        return cached[1]
+
+    def _orderable(self) -> list[int]:
+        ordered = self.ctx.ordered
+        slots = self.ctx.slots
+        fits = self._fits_table()
         if len(slots) == 1:  # one slot (most cards): room left, then the units that fit it
             cap = slots[0].count
             if cap is not None and len(ordered) >= cap:
@@ -144,3 +147,26 @@ class OrdersMixin(StateBase):
         else:
             self.phase = "move"
         return ev
+
+
+# (slot caps, the units' slot options) -> can each unit have a slot (``_assignable``)
+_MATCHES: dict[tuple, bool] = {}
+
+
+def _matching(caps: list[int | None], options: list[list[int]]) -> bool:
+    """A small bipartite matching: each unit one of its slots, within the slots' caps."""
+    order = sorted(range(len(options)), key=lambda i: len(options[i]))
+    used = [0] * len(caps)
+
+    def place(k: int) -> bool:
+        if k == len(order):
+            return True
+        for si in options[order[k]]:
+            if caps[si] is None or used[si] < caps[si]:
+                used[si] += 1
+                if place(k + 1):
+                    return True
+                used[si] -= 1
+        return False
+
+    return place(0)

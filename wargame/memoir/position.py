@@ -116,15 +116,48 @@ class StateBase:
     # ------------------------------------------------------------------ changing units
     def place(self, u: Unit, h: Hex | None) -> None:
         """Put unit ``u`` on hex ``h`` (``None``: off the board)."""
+        old = u.hex
         object.__setattr__(u, "hex", h)
         self._positions += 1
+        if u.figures > 0 and old is not None:
+            self._occ_update(u, old, h)
 
     def set_figures(self, u: Unit, n: int) -> None:
         """Set the figures of unit ``u``; at 0 it no longer counts as on the board."""
         dies_or_revives = (n <= 0) != (u.figures <= 0)
+        dies = n <= 0 < u.figures
         object.__setattr__(u, "figures", n)
         if dies_or_revives:
             self._positions += 1
+            if dies and u.hex is not None:
+                self._occ_update(u, u.hex, None)
+
+    def _occ_update(self, u: Unit, old: Hex, new: Hex | None) -> None:
+        """The occupancy cache after live unit ``u`` left ``old`` for ``new`` (``None``: off
+        the board or dead), as new objects (callers may hold the old ones); when the cache
+        was not current or the move is unusual it is left to be rebuilt (speed only)."""
+        occ = self._occ
+        if occ is None or occ[0] != self._positions - 1 or occ[1] is not self.units:
+            return
+        table = occ[2]
+        if table.get(old) is not u or (new is not None and new in table):
+            return
+        index = rules.static_of(self.scenario).index
+        table = dict(table)
+        del table[old]
+        occ_ix = set(occ[3])
+        i = index.get(old)
+        if i is not None:
+            occ_ix.discard(i)
+        by_side = occ[4]
+        if new is None:
+            by_side = {k: [x for x in v if x is not u] for k, v in by_side.items()}
+        else:
+            table[new] = u
+            i = index.get(new)
+            if i is not None:
+                occ_ix.add(i)
+        self._occ = (self._positions, self.units, table, occ_ix, by_side)
 
     def add_unit(self, u: Unit) -> None:
         """A new unit (airdrops, positions built in tests)."""
@@ -158,6 +191,9 @@ class StateBase:
         return self._occ[3]
 
     def unit_at(self, h: Hex) -> Unit | None:
+        occ = self._occ
+        if occ is not None and occ[0] == self._positions and occ[1] is self.units:
+            return occ[2].get(h)
         return self.occupancy().get(h)
 
     def live_units(self, side: str | None = None) -> list[Unit]:
@@ -167,6 +203,17 @@ class StateBase:
 
     def _terrain(self, ignore: Unit | None = None) -> rules.Terrainish:
         occ = self.occupancy()
+        if ignore is None:
+            # the same object while the position, the obstacles' sets and the scenario are
+            # (speed only; read-only for callers)
+            t = self.__dict__.get("_terr")
+            if (t is not None and t.occupied is occ and t.sandbags is self.sandbags
+                    and t.wire is self.wire and t.scenario is self.scenario):
+                return t
+            t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
+            t.occupied_ix = self._occ[3]
+            self.__dict__["_terr"] = t
+            return t
         t = rules.Terrainish(self.scenario, occ, self.sandbags, self.wire)
         index = rules.static_of(self.scenario).index
         occ_ix = self._occupied_ix()
@@ -192,13 +239,18 @@ class StateBase:
 
     def _medals(self, side: str) -> int:
         total = sum(n for _, n in self.medal_units[side])
+        held: set[Hex] | None = None  # the hexes of side's units on the board
         for i, obj in enumerate(self.scenario.objectives):
             if obj.side != side:
                 continue
             if obj.permanent:
                 if self.permanent.get(str(i)) == side:
                     total += obj.medals
-            elif any((u := self.unit_at(h)) is not None and u.side == side for h in obj.hexes):
+                continue
+            if held is None:
+                self.occupancy()
+                held = {u.hex for u in self._occ[4][side]}
+            if not held.isdisjoint(obj.hexes):
                 total += obj.medals
         return total
 
@@ -212,7 +264,8 @@ class StateBase:
                 new.game = v
             elif k in ("history", "setup_events"):
                 new.__dict__[k] = list(v)
-            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked"):
+            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked",
+                       "_terr", "_wire"):
                 new.__dict__[k] = {} if k == "_moves" else None
             else:
                 new.__dict__[k] = copy.deepcopy(v)

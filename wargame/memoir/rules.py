@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from wargame.hexgrid import Hex
 
-from .board import Board, line_variants
+from .board import Board, line_interiors
 from .scenario import Scenario
 
 __all__ = [
@@ -160,6 +160,25 @@ class _Static:
                                  for x in self.i_terrain]
         self.i_hedgerow: list[bool] = [x == "hedgerow" for x in self.i_terrain]
         self.i_stop: list[bool] = [x in STOP_TERRAIN for x in self.i_terrain]
+        # the board sections of each hex (orders)
+        self.sections: dict[Hex, frozenset[str]] = {h: board.board_sections(h) for h in hexes}
+        # (kind, hex number, move length, units and wire near) -> destinations (movement.py)
+        self.reach_memo: dict[tuple, tuple] = {}
+        # (kind, move length, hex number) -> the hexes within that length the kind may enter
+        self.reach_zone: dict[tuple[str, int, int], frozenset[int]] = {}
+        # line of sight (``blocks_sight`` without units): 1 blocks (bunkers, blocking terrain),
+        # 2 blocks unless on the plateau (hills); each hill hex's connected hill mass
+        self.sight: dict[Hex, int] = {}
+        self.hill_comp: dict[Hex, frozenset[Hex]] = {}
+        for h, bh in board.hexes.items():
+            if bh.bunker or (bh.terrain in BLOCKING_TERRAIN and bh.terrain != "hills"):
+                self.sight[h] = 1
+            elif bh.terrain == "hills":
+                self.sight[h] = 2
+            if bh.terrain == "hills" and h not in self.hill_comp:
+                comp = board.hill_component(h)
+                for x in comp:
+                    self.hill_comp[x] = comp
 
 
 def _banks(hexes: list[Hex], nbrs: dict[Hex, tuple[Hex, ...]],
@@ -276,23 +295,38 @@ def has_line_of_sight(t: Terrainish, a: Hex, b: Hex,
     """
     if only is not None:
         hits = 0
-        for line in line_variants(a, b):
-            if any(t.board.terrain(h) in only for h in line[1:-1]):
+        for inner in line_interiors(a, b):
+            if any(t.board.terrain(h) in only for h in inner):
                 hits += 1
         return hits < 2
+    st = static(t)
     plateau = frozenset()
-    comp = t.board.hill_component(a)
+    comp = st.hill_comp.get(a)
     if comp and b in comp:
         plateau = comp
-    blocked = 0
-    for line in line_variants(a, b):
-        if any(blocks_sight(t, h, plateau, extra) for h in line[1:-1]):
-            blocked += 1
-    return blocked < 2
+    if extra:
+        blocked = 0
+        for inner in line_interiors(a, b):
+            if any(blocks_sight(t, h, plateau, extra) for h in inner):
+                blocked += 1
+        return blocked < 2
+    # blocks_sight without ``extra``, from the static table (speed only): in sight as soon
+    # as one nudged line is clear
+    occupied, sight = t.occupied, st.sight
+    for inner in line_interiors(a, b):
+        for h in inner:
+            if h in occupied:
+                break
+            s = sight.get(h)
+            if s is not None and (s == 1 or h not in plateau):
+                break
+        else:
+            return True
+    return False
 
 
 def crosses(a: Hex, b: Hex, hexes: frozenset[Hex]) -> bool:
-    return any(any(h in hexes for h in line[1:-1]) for line in line_variants(a, b))
+    return any(any(h in hexes for h in inner) for inner in line_interiors(a, b))
 
 
 def across_wide_river(t: Terrainish, a: Hex, b: Hex) -> bool:
@@ -349,26 +383,34 @@ def reachable(t: Terrainish, kind: str, start: Hex, max_dist: int) -> dict[Hex, 
     Villages and Wire: stop on entry; Hedgerows: entered only from an adjacent hex at the start
     of the move and left only to an adjacent hex.
     """
-    out: dict[Hex, int] = {}
     if max_dist <= 0:
-        return out
+        return {}
     st = static(t)
     s0 = st.index.get(start)
     if s0 is None:
-        return out
-    steps = st.i_steps[kind]
-    cap = st.i_cap
-    hedgerow = st.i_hedgerow
-    stop = st.i_stop
+        return {}
     ix = st.index
     blocked = t.occupied_ix if t.occupied_ix is not None else {
         ix[h] for h in t.occupied if h in ix}
     wire = {ix.get(h) for h in t.wire} if t.wire else ()
+    return reach_ix(st, kind, s0, max_dist, blocked, wire)
+
+
+def reach_ix(st: _Static, kind: str, s0: int, max_dist: int, blocked: set[int] | frozenset[int],
+             wire: set[int | None] | frozenset[int] | tuple) -> dict[Hex, int]:
+    """``reachable`` on the board's index numbers: from hex number ``s0``, ``blocked`` and
+    ``wire`` hex numbers (the start's own number may be in ``blocked``)."""
+    steps = st.i_steps[kind]
+    cap = st.i_cap
+    hedgerow = st.i_hedgerow
+    stop = st.i_stop
     limit0 = min(max_dist, cap[s0])  # M44 Ocean / Beaches: a move starting there
     if hedgerow[s0]:
         limit0 = min(limit0, 1)  # M44 Hedgerows: leave only to an adjacent hex
-    best_cost: dict[int, int] = {s0: 0}
-    best_limit: dict[int, int] = {s0: limit0}
+    # per hex number: the cheapest cost seen (-1: not yet) and its limit
+    best_cost = [-1] * len(cap)
+    best_limit = [0] * len(cap)
+    best_cost[s0], best_limit[s0] = 0, limit0
     found: dict[int, int] = {}
     stack = [(s0, 0, limit0)]
     pop, push = stack.pop, stack.append
@@ -383,15 +425,16 @@ def reachable(t: Terrainish, kind: str, start: Hex, max_dist: int) -> dict[Hex, 
                 continue
             if hedgerow[nxt] and cur != s0:
                 continue  # M44 Hedgerows: must start the move adjacent to the hedgerow
-            seen = best_cost.get(nxt)
-            if seen is not None:
+            seen = best_cost[nxt]
+            if seen >= 0:
                 if seen <= new_cost and best_limit[nxt] >= new_limit:
                     continue
                 if new_cost <= seen:
                     best_cost[nxt], best_limit[nxt] = new_cost, new_limit
             else:
                 best_cost[nxt], best_limit[nxt] = new_cost, new_limit
-            if nxt not in found or found[nxt] > new_cost:
+            was = found.get(nxt)
+            if was is None or was > new_cost:
                 found[nxt] = new_cost
             if not (stop[nxt] or nxt in wire):
                 push((nxt, new_cost, new_limit))

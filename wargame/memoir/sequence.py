@@ -136,18 +136,10 @@ class SequenceMixin(StateBase):
         if self.pending:
             ev += self._answer_pending(a)
         else:
-            handler = {
-                "card": self._do_card,
-                "order": self._do_order,
-                "move": self._do_move,
-                "battle": self._do_battle,
-                "medics": self._do_medics,
-                "air": self._do_air,
-                "barrage": self._do_barrage_phase,
-            }.get(self.phase)
-            if handler is None:
+            name = _HANDLERS.get(self.phase)
+            if name is None:
                 raise WrongPhase(f"no action possible in phase {self.phase}", R_TURN)
-            ev += handler(a)
+            ev += getattr(self, name)(a)
         ev += self._continue()
         return ev
 
@@ -319,11 +311,14 @@ class SequenceMixin(StateBase):
     # ------------------------------------------------------------------ victory
     def _check_objectives(self) -> list[Event]:
         ev = []
+        occ = None
         for i, obj in enumerate(self.scenario.objectives):
             if not obj.permanent or str(i) in self.permanent:
                 continue
+            if occ is None:
+                occ = self.occupancy()
             for h in obj.hexes:
-                u = self.unit_at(h)
+                u = occ.get(h)
                 if u is not None and u.side == obj.side:
                     self.permanent[str(i)] = obj.side
                     ev.append(Event("objective", {"side": obj.side, "how": "takes",
@@ -375,18 +370,17 @@ class SequenceMixin(StateBase):
         if ph == "card":
             return self.playable_cards()
         if ph == "order":
-            return [Action("order", unit=uid) for uid in self._orderable()] + [
-                Action("end_orders")]
+            return [_order_action(uid) for uid in self._orderable()] + [END_ORDERS]
         if ph == "move":
             out = []
             for uid in self._movable():
                 if only_unit is not None and uid != only_unit:
                     continue
-                for h in self.move_options(uid):
-                    out.append(Action("move", unit=uid, hex=h))
+                out += self._move_actions(uid)
                 if self.scenario.opt("exit_medals") and self._can_exit(uid):
                     out.append(Action("exit", unit=uid))
-            return out + [Action("end_moves")]
+            out.append(END_MOVES)
+            return out
         if ph == "battle":
             focus = self._overrun_focus()
             if focus is not None:
@@ -397,16 +391,22 @@ class SequenceMixin(StateBase):
                 u = self.units[uid]
                 if not u.alive or (only_unit is not None and uid != only_unit):
                     continue
+                made = _BATTLE_ACTIONS.get(uid)
+                if made is None:
+                    made = _BATTLE_ACTIONS[uid] = {}
                 for h in self.battle_targets(uid):
-                    out.append(Action("battle", unit=uid, hex=h))
+                    a = made.get(h)
+                    if a is None:
+                        a = made[h] = Action("battle", unit=uid, hex=h)
+                    out.append(a)
                 if u.kind == "inf" and u.hex in self.wire and self.can_battle(u)[0]:
                     out.append(Action("remove_wire", unit=uid))
             for uid in self._movable():
                 if only_unit is not None and uid != only_unit:
                     continue
-                for h in self.move_options(uid):
-                    out.append(Action("move", unit=uid, hex=h))
-            return out + [Action("end_battles")]
+                out += self._move_actions(uid)
+            out.append(END_BATTLES)
+            return out
         if ph == "medics":
             damaged = [u for u in self.live_units(self.active) if u.figures < u.max_figures]
             if not damaged:
@@ -423,3 +423,22 @@ class SequenceMixin(StateBase):
                 return [Action("end_orders")]
             return [Action("barrage", hex=e.hex) for e in enemies]
         return []
+
+
+# the method playing an action in each phase
+_HANDLERS = {"card": "_do_card", "order": "_do_order", "move": "_do_move",
+             "battle": "_do_battle", "medics": "_do_medics", "air": "_do_air",
+             "barrage": "_do_barrage_phase"}
+
+# Actions are values: the common ones made once (speed only)
+END_ORDERS, END_MOVES, END_BATTLES = Action("end_orders"), Action("end_moves"), Action(
+    "end_battles")
+_ORDER_ACTIONS: dict[int, Action] = {}
+_BATTLE_ACTIONS: dict[int, dict[Hex, Action]] = {}
+
+
+def _order_action(uid: int) -> Action:
+    a = _ORDER_ACTIONS.get(uid)
+    if a is None:
+        a = _ORDER_ACTIONS[uid] = Action("order", unit=uid)
+    return a
