@@ -129,3 +129,21 @@ def test_no_air_power_turns_give_no_air():
     assert no_air, "CN 6.0: Normandy has turns without air power"
     state.turn = no_air[0]
     assert air_amounts(state, "allied") == [0]  # CN 6.0
+
+
+def test_planned_attacks_carry_the_guns_that_may_fire(dragoon_combat):
+    from wargame.bots.air_plan import planned_attack
+    from wargame.hexgrid import Hex
+
+    state = dragoon_combat
+    for a in state.legal_actions():
+        if not isinstance(a, Attack):
+            continue
+        p = planned_attack(state, a)
+        assert p.target == a.target and p.attackers == tuple(a.attackers)
+        if not state.guerrilla_supported(a.attackers):
+            assert p.artillery == ()  # OD 10.0
+            continue
+        # CN/OD 8.0: every gun in range that is not attacking, none that is
+        in_range = set(state.artillery_in_range("allied", Hex.from_id(a.target)))
+        assert set(p.artillery) == in_range - set(a.attackers)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wargame.errors import IllegalAction
 from wargame.hexgrid import Hex
@@ -45,13 +45,17 @@ if TYPE_CHECKING:
 __all__ = [
     "OBJECTIVES",
     "AirPlan",
+    "BOT_AIR_CHARGE",
     "PlannedAttack",
     "air_amounts",
     "optimise_air",
+    "planned_attack",
     "sequential_air",
     "value_table",
 ]
 
+BOT_AIR_CHARGE = 0.02
+"""What the greedy bot charges itself per air point (it keeps points for the enemy's phase)."""
 CLEARING = frozenset({"DE", "DRB", "DRI", "EMP"})  # CN/OD 5.1.6: the defender leaves the hex
 
 
@@ -92,7 +96,8 @@ def _steps(state: State, uids: Sequence[str]) -> int:
     return sum(1 if state.units[u].reduced else 2 for u in uids)
 
 
-def _defender_steps(state: State, distribution: dict[str, Fraction], defenders: list[str]) -> float:
+def _defender_steps(state: State, distribution: dict[str, Fraction], attackers: Sequence[str],
+                    defenders: list[str]) -> float:
     every = _steps(state, defenders)
     smallest = min((_steps(state, [u]) for u in defenders), default=0)
     value = 0.0
@@ -107,11 +112,13 @@ def _defender_steps(state: State, distribution: dict[str, Fraction], defenders: 
     return value
 
 
-def _clear(state: State, distribution: dict[str, Fraction], defenders: list[str]) -> float:
+def _clear(state: State, distribution: dict[str, Fraction], attackers: Sequence[str],
+           defenders: list[str]) -> float:
     return sum(float(p) for r, p in distribution.items() if split_result(r)[0] in CLEARING)
 
 
-Objective = Callable[["State", dict[str, Fraction], list[str]], float]
+Objective = Callable[["State", dict[str, Fraction], Sequence[str], list[str]], float]
+"""(state, CRT distribution, attackers, defenders) -> the value of that distribution."""
 OBJECTIVES: dict[str, Objective] = {"steps": _defender_steps, "clear": _clear}
 
 
@@ -126,11 +133,27 @@ def air_amounts(state: State, side: str, points: int | None = None) -> list[int]
     return [0, *range(max(1, air.strike_min), top + 1)]
 
 
+def planned_attack(state: State, attack: Any) -> PlannedAttack:
+    """An attack on offer (an ``Attack`` of ``legal_actions``) with the artillery that may
+    fire for it: every gun of its side in range that is not itself attacking (CN/OD 8.0:
+    attack or fire, not both), and none for unstacked guerrillas (OD 10.0)."""
+    attackers = tuple(attack.attackers)
+    if not state.guerrilla_supported(attackers):
+        return PlannedAttack(attack.target, attackers)  # OD 10.0: no artillery, no air
+    side = state.game.units[attackers[0]].side
+    support = tuple(u for u in state.artillery_in_range(side, Hex.from_id(attack.target))
+                    if u not in attackers)
+    return PlannedAttack(attack.target, attackers, support)
+
+
 def value_table(state: State, attacks: Sequence[PlannedAttack], points: int | None = None,
-                objective: str = "steps") -> list[dict[int, float]]:
-    """For each attack, the objective at every amount of air the rules allow it (amounts the
-    engine refuses, e.g. air for unstacked guerrillas, OD 10.0, are left out; 0 is always in)."""
-    score = _objective(objective)
+                objective: str | Objective = "steps", charge: float = 0.0,
+                missing: float = 0.0) -> list[dict[int, float]]:
+    """For each attack, the objective at every amount of air the rules allow it, less
+    ``charge`` per air point (amounts the engine refuses, e.g. air for unstacked guerrillas,
+    OD 10.0, are left out). ``objective``: a name of ``OBJECTIVES`` or such a function. Every
+    row has 0; ``missing`` there when the engine cannot even preview the attack without air."""
+    score = objective if callable(objective) else _objective(objective)
     out: list[dict[int, float]] = []
     for attack in attacks:
         side = state.game.units[attack.attackers[0]].side
@@ -144,8 +167,9 @@ def value_table(state: State, attacks: Sequence[PlannedAttack], points: int | No
                 a = state.preview_attack(attack.target, attack.attackers, attack.artillery, air)
             except (IllegalAction, ValueError):
                 continue
-            row[air] = score(state, a.distribution, defenders)
-        row.setdefault(0, 0.0)
+            row[air] = score(state, a.distribution, attack.attackers, defenders) - charge * air
+        if 0 not in row:
+            row[0] = missing
         out.append(row)
     return out
 
@@ -206,7 +230,7 @@ def optimise_air(state: State, attacks: Sequence[PlannedAttack], points: int | N
 
 
 def sequential_air(state: State, attacks: Sequence[PlannedAttack], points: int | None = None,
-                   objective: str = "steps", charge: float = 0.02,
+                   objective: str = "steps", charge: float = BOT_AIR_CHARGE,
                    table: list[dict[int, float]] | None = None) -> AirPlan:
     """The greedy bot's former way: the attacks in the order given, each taking the amount
     (within the points still left) that is best for itself alone, less ``charge`` per point."""

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from wargame.bots.air_plan import PlannedAttack, air_amounts, optimise_air
+from wargame.bots.air_plan import BOT_AIR_CHARGE, optimise_air, planned_attack, value_table
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
@@ -372,17 +372,16 @@ class GreedyPolicy:
         # every attack on offer with its value at each amount of air (CN/OD 6.1-6.2), then the
         # air points shared among the attacks worth making by the exact optimiser
         # (wargame.bots.air_plan), instead of each attack taking what suits it alone
-        rows: dict[str, tuple[Attack, dict[int, float]]] = {}
-        for a in actions:
-            if isinstance(a, Attack):
-                rows[a.target] = self._attack_values(state, side, a)
-        worth = [t for t, (a, row) in rows.items()
+        offered = [planned_attack(state, a) for a in actions if isinstance(a, Attack)]
+        table = value_table(state, offered, objective=expected_steps, charge=BOT_AIR_CHARGE,
+                            missing=-99.0)
+        rows = {p.target: (p, row) for p, row in zip(offered, table, strict=True)}
+        worth = [t for t, (p, row) in rows.items()
                  if max(row.values()) > posture.attack_threshold
-                 or (forced and set(a.attackers) & state.must_attack)]
+                 or (forced and set(p.attackers) & state.must_attack)]
         plan = None
         if worth:
-            plan = optimise_air(state, [PlannedAttack(t, rows[t][0].attackers,
-                                                      rows[t][0].artillery) for t in worth],
+            plan = optimise_air(state, [rows[t][0] for t in worth],
                                 points=state.air_points.get(side, 0),
                                 table=[rows[t][1] for t in worth])
         best: tuple[float, Action] | None = None
@@ -406,29 +405,6 @@ class GreedyPolicy:
         if forced or best[0] > posture.attack_threshold:
             return [_checked(state, best[1])]
         return []
-
-    def _attack_values(self, state: State, side: str, attack: Attack
-                       ) -> tuple[Attack, dict[int, float]]:
-        """The attack with the artillery that may fire in support (CN/OD 8.0), and its value
-        (expected steps, ``expected_steps``, less a small charge per air point) at every amount
-        of air the rules allow it now (CN 6.0 / OD 6.2; none for unstacked guerrillas, OD
-        10.0)."""
-        artillery = tuple(u for u in state.artillery_in_range(side, Hex.from_id(attack.target))
-                          if u not in attack.attackers)  # CN/OD 8.0: attack or fire, not both
-        defenders = state.units_at(Hex.from_id(attack.target))
-        amounts = air_amounts(state, side)
-        if not state.guerrilla_supported(attack.attackers):
-            artillery, amounts = (), [0]  # OD 10.0: no air or artillery for unstacked guerrillas
-        row: dict[int, float] = {}
-        for air in amounts:
-            try:
-                a = state.preview_attack(attack.target, attack.attackers, artillery, air)
-            except (IllegalAction, ValueError):
-                continue
-            row[air] = expected_steps(state, a.distribution, attack.attackers, defenders) - 0.02 * air
-        if not row:
-            row[0] = -99.0
-        return Attack(attack.target, attack.attackers, artillery, 0), row
 
     def _bombard_value(self, state: State, bombard: Bombard) -> tuple[float, Action]:
         a = assess_bombardment(state, Hex.from_id(bombard.target), bombard.artillery, 0)

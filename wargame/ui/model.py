@@ -15,7 +15,13 @@ from typing import Any
 
 import param
 
-from wargame.bots.air_plan import PlannedAttack, optimise_air, sequential_air, value_table
+from wargame.bots.air_plan import (
+    PlannedAttack,
+    optimise_air,
+    planned_attack,
+    sequential_air,
+    value_table,
+)
 from wargame.bots.campaign_random import auto_answer
 from wargame.hexgrid import Hex
 from wargame.i18n import language
@@ -334,14 +340,9 @@ class CampaignState(GameStore):
             return None
         if any(self.hidden(u) for u in s.units_at(Hex.from_id(target))):
             return None
-        planned: dict[str, PlannedAttack] = {}
-        for a in s.legal_actions():
-            if isinstance(a, Attack) and a.target != target:
-                support = tuple(u for u in s.artillery_in_range(side, Hex.from_id(a.target))
-                                if u not in a.attackers)
-                planned[a.target] = PlannedAttack(a.target, a.attackers, support)
         attacks = [PlannedAttack(target, tuple(self.attack_units), tuple(self.attack_artillery)),
-                   *planned.values()]
+                   *(planned_attack(s, a) for a in s.legal_actions()
+                     if isinstance(a, Attack) and a.target != target)]
         table = value_table(s, attacks, objective="steps")
         best = optimise_air(s, attacks, objective="steps", table=table)
         one_by_one = sequential_air(s, attacks, objective="steps", table=table, charge=0.0)
