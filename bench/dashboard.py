@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +35,8 @@ from wargame.operational.state import Game  # noqa: E402
 from wargame.saves import to_save  # noqa: E402
 from wargame.ui.browser import (  # noqa: E402
     mark_pointer_time,
+    serve_app,
+    stop_process,
     time_click_to_reach,
     wait_for_map,
 )
@@ -57,21 +58,6 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
-
-
-def start_server(port: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "wargame/ui/app.py"), "--port",
-           str(port), "--address", "127.0.0.1", "--allow-websocket-origin",
-           f"127.0.0.1:{port}"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("panel serve did not start")
 
 
 def pick_scenario() -> tuple[str, Game]:
@@ -131,7 +117,7 @@ def main() -> None:
     targets = click_targets(state, args.clicks)
 
     port = free_port()
-    server = start_server(port)
+    server = serve_app(port)
     url = f"http://127.0.0.1:{port}/app?scenario={scenario}&seed={args.seed}"
     try:
         with sync_playwright() as p:
@@ -177,11 +163,7 @@ def main() -> None:
                   f"sessions: {mb:.1f} MB per session")
             browser.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_process(server)
     goals = {"click_ms": 100, "load_s": 3, "mb_per_session": 30}
     result = {"click_ms": round(click_ms, 1), "load_s": round(first_load, 2),
               "mb_per_session": round(mb, 1)}

@@ -21,11 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -39,29 +37,14 @@ from replay import bot_save  # noqa: E402
 from wargame.games import open_game  # noqa: E402
 from wargame.ui.browser import (  # noqa: E402
     mark_pointer_time,
+    serve_app,
+    stop_process,
     time_click_to_reach,
     wait_for_map,
 )
 
 SEED = 1944
 LOADED = "Game loaded"
-
-
-def start_server(port: int, threads: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "wargame/ui/app.py"), "--port",
-           str(port), "--address", "127.0.0.1", "--allow-websocket-origin",
-           f"127.0.0.1:{port}"]
-    if threads:
-        cmd += ["--num-threads", str(threads)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("panel serve did not start")
 
 
 def click_once(page: Any, hid: str, n: int) -> float:
@@ -87,7 +70,7 @@ def run(threads: int, save: Path, targets: list[tuple[str, str, int]], clicks: i
     from playwright.sync_api import sync_playwright
 
     port = free_port()
-    server = start_server(port, threads)
+    server = serve_app(port, threads)
     url = f"http://127.0.0.1:{port}/app?scenario=normandy&seed={SEED}"
     try:
         with sync_playwright() as p:
@@ -116,11 +99,7 @@ def run(threads: int, save: Path, targets: list[tuple[str, str, int]], clicks: i
             load_s = (a.evaluate("() => window.__wg_done - window.__wg_up")) / 1000
             browser.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_process(server)
     return {"idle_click_ms": round(statistics.median(idle), 1),
             "during_click_ms": round(statistics.median(during), 1),
             "during_click_max_ms": round(max(during), 1), "clicks_during": len(during),

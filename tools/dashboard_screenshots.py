@@ -35,7 +35,7 @@ def main() -> None:
     from conftest import CHROME_ARGS, free_port, start_app  # tests/ui/conftest.py
     from playwright.sync_api import sync_playwright
 
-    from wargame.ui.browser import wait_for_map
+    from wargame.ui.browser import stop_process, wait_for_map
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=1944)
@@ -61,11 +61,7 @@ def main() -> None:
                 page.close()
             browser.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_process(server)
 
 
 if __name__ == "__main__":

@@ -6,12 +6,11 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from wargame.ui.browser import serve_app, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -39,26 +38,14 @@ def free_port() -> int:
 
 
 def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:port, polled until it answers."""
-    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "wargame" / "ui" / "app.py"),
-           "--port", str(port), "--address", "127.0.0.1",
-           "--allow-websocket-origin", f"127.0.0.1:{port}"]
+    """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:port (``serve_app``), polled
+    until it answers, its output in test-artifacts/panel-serve-PORT.log."""
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"panel-serve-{port}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, **(env or {})})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"panel serve exited with {proc.returncode}; see {log.name}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError("panel serve did not answer within 60 s")
+    try:
+        return serve_app(port, log=log, env={**os.environ, **(env or {})})
+    except RuntimeError as exc:
+        raise RuntimeError(f"{exc}; see {log.name}") from None
 
 
 @pytest.fixture(scope="session")
@@ -66,8 +53,4 @@ def dashboard_server(chromium_path):
     port = free_port()
     proc = start_app(port)
     yield f"http://127.0.0.1:{port}/app"
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_process(proc)

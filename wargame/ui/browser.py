@@ -1,15 +1,58 @@
-"""Helpers to drive the dashboard in a real browser (python playwright): wait for the map,
-click a hex by mapping data coordinates to pixels with the Bokeh figure view's scales
-(STACK-NOTES), read a data source. Used by tests/ui and bench/dashboard.py."""
+"""Helpers to drive the dashboard in a real browser (python playwright): serve the app in a
+child process and stop it, wait for the map, click a hex by mapping data coordinates to pixels
+with the Bokeh figure view's scales (STACK-NOTES), read a data source. Used by tests/ui, the
+benches and tools/dashboard_screenshots.py."""
 
 from __future__ import annotations
 
-from typing import Any
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import IO, Any
 
 from wargame.hexgrid import Hex, Layout
 
 __all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
-           "CLICK_GAP_S"]
+           "serve_app", "stop_process", "CLICK_GAP_S"]
+
+APP = Path(__file__).resolve().parent / "app.py"
+
+
+def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
+              env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.Popen:
+    """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:``port`` (``threads``: Panel's
+    thread pool, 0 for none), polled until ``/app`` answers; RuntimeError if it exits or does
+    not answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere)."""
+    cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port),
+           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}"]
+    if threads:
+        cmd += ["--num-threads", str(threads)]
+    out = log if log is not None else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, cwd=APP.parents[2], stdout=out, stderr=subprocess.STDOUT,
+                            env=env)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"panel serve exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    stop_process(proc)
+    raise RuntimeError(f"panel serve did not answer within {timeout:.0f} s")
+
+
+def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
+    """Terminate a served app (or any child), and kill it if it has not ended in ``timeout``."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 CLICK_GAP_S = 0.5  # two clicks within ~300 ms are a double tap (STACK-NOTES)
 
