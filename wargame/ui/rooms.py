@@ -76,6 +76,18 @@ def language_switch(href: Callable[[str], str], current: str) -> str:
             f"{_esc(ROOMS['lang_switch'])} {' | '.join(items)}</div>")
 
 
+def in_page_language(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A page's command, run in the page's language (``self.lang``) whoever calls it."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with using_language(self.lang):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 def in_language(lang: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` run in ``lang`` (a widget callback runs on Panel's threads, whose language is
     not the page's: the language is a context variable)."""
@@ -166,6 +178,7 @@ class Landing(param.Parameterized):
         self.join.on_click(in_language(self.lang, lambda _e: self.do_join()))
         self._game_changed()
 
+    @in_page_language
     def _game_changed(self) -> None:
         memoir = is_memoir_id(str(self.game.value))
         policies = MEMOIR_POLICIES if memoir else CAMPAIGN_POLICIES
@@ -177,10 +190,12 @@ class Landing(param.Parameterized):
         if not self.variants.visible:
             self.variants.value = []
 
+    @in_page_language
     def say(self, text: str, error: bool = False) -> None:
         colour = "#a00000" if error else "#164d16"
         self.message.object = f"<div style='color:{colour}'>{_esc(text)}</div>"
 
+    @in_page_language
     def do_create(self) -> Any:
         seed_text = self.seed.value.strip()
         try:
@@ -203,6 +218,7 @@ class Landing(param.Parameterized):
         self.links.object = seat_links(room, page_base())
         return room
 
+    @in_page_language
     def do_join(self) -> Any:
         code = self.code.value.strip().upper()[:12]
         room = self.manager.by_code(code) if code else None
@@ -271,6 +287,7 @@ class TeacherRooms(param.Parameterized):
     def _room(self) -> Any:
         return self.manager.get(self.choice.value) if self.choice.value else None
 
+    @in_page_language
     def _chosen(self) -> None:
         room = self._room()
         self.export.filename = f"room-{room.code}-{room.game_id}-save.json" if room else \
@@ -281,6 +298,7 @@ class TeacherRooms(param.Parameterized):
         room = self._room()
         return io.StringIO(room.save_text() if room is not None else "")
 
+    @in_page_language
     def refresh(self) -> None:
         base = page_base()
         rooms = sorted(self.manager.rooms(), key=lambda r: -r.created)
@@ -306,15 +324,18 @@ class TeacherRooms(param.Parameterized):
         self.choice.options = options
         self.choice.value = value
 
+    @in_page_language
     def _confirming(self, on: bool) -> None:
         room = self._room()
         self.confirm.visible = self.cancel.visible = on and room is not None
         if room is not None:
             self.confirm.label = ROOMS["confirm_delete"].format(code=room.code)
 
+    @in_page_language
     def ask_delete(self) -> None:
         self._confirming(True)
 
+    @in_page_language
     def do_delete(self) -> bool:
         room = self._room()
         self._confirming(False)
@@ -328,6 +349,7 @@ class TeacherRooms(param.Parameterized):
         self.refresh()
         return ok
 
+    @in_page_language
     def open_replay(self) -> Any:
         room = self._room()
         if room is None:
@@ -389,9 +411,11 @@ class Replay(param.Parameterized):
         hide_room_controls(self.dash, teacher=True)
         self.show(self.total)
 
+    @in_page_language
     def step(self, delta: int) -> None:
         self.slider.value = max(0, min(self.total, self.slider.value + delta))
 
+    @in_page_language
     def show(self, n: int) -> None:
         from wargame.ui.seats import show_position
 

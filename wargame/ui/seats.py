@@ -138,7 +138,8 @@ class SeatMixin:
 
     def _not_in_room(self) -> bool:
         store: GameStore = self  # type: ignore[assignment]
-        store.say(ROOMS["room_no_undo"], error=True)
+        with store.batch():  # in the store's language
+            store.say(ROOMS["room_no_undo"], error=True)
         return False
 
     def undo(self, steps: int = 1) -> bool:
@@ -187,7 +188,8 @@ class _ReplayMixin:
 
     def act(self, action: Any) -> bool:
         store: GameStore = self  # type: ignore[assignment]
-        store.say(ROOMS["room_no_undo"], error=True)
+        with store.batch():  # in the store's language
+            store.say(ROOMS["room_no_undo"], error=True)
         return False
 
     def undo(self, steps: int = 1) -> bool:
