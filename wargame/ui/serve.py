@@ -313,9 +313,8 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     address = resolve_address(address)
     origins = websocket_origins(address, port, allow_origins)
     check_address(address, port)
-    from wargame.rooms import RoomManager
-
     from wargame.i18n import check_language, language
+    from wargame.rooms import RoomManager
 
     lang = check_language(lang) if lang else language()
     manager = RoomManager(db_path, games=room_game)
