@@ -29,19 +29,36 @@ from typing import Any
 
 import panel as pn
 
-from wargame.i18n import check_language, language, using_language
+from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.ui.seats import SeatMixin, seat_store
 from wargame.ui.store import TEACHER
 from wargame.ui.text import ROOMS
 
 __all__ = ["fingerprint_digest", "seat_page", "unknown_seat_page", "seat_dashboard", "hide_room_controls",
-           "follow_room"]
+           "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
 
 TEACHER_ZOOM = "1.3"  # the teacher's page on a projector: everything 30 % larger
+LANGUAGE_NAMES = {"en": "English", "pt": "Português"}
+"""Each language by its own name (a switch is read by someone who may not know the other)."""
 
 
 def _esc(x: Any) -> str:
     return html.escape(str(x))
+
+
+def language_switch(href: Callable[[str], str], current: str) -> str:
+    """HTML: "Language: English | Português", each other language a link (``href(lang)``),
+    the current one in bold (``.wg-lang-switch``, a link per language: ``data-lang``)."""
+    items = []
+    for code in LANGUAGES:
+        name = _esc(LANGUAGE_NAMES.get(code, code))
+        if code == current:
+            items.append(f"<b data-lang='{code}'>{name}</b>")
+        else:
+            items.append(f"<a data-lang='{code}' lang='{code}' href='{_esc(href(code))}'>"
+                         f"{name}</a>")
+    return (f"<div class='wg-lang-switch' style='font-family:sans-serif;font-size:13px'>"
+            f"{_esc(ROOMS['lang_switch'])} {' | '.join(items)}</div>")
 
 
 def unknown_seat_page() -> Any:
@@ -161,10 +178,9 @@ def seat_language(room: Any, seat: Any, asked: str | None = None,
 
 
 def seat_language_switch(seat: Any, lang: str) -> str:
-    """The switch at the top of a seat's page: the same seat's link in each language."""
-    from wargame.ui.rooms import ROOM_PATH, language_switch
-
-    return language_switch(lambda code: f"{ROOM_PATH}?seat={seat.token}&lang={code}", lang)
+    """The switch at the top of a seat's page: the same seat's link in each language
+    (relative to the page: only its query changes)."""
+    return language_switch(lambda code: f"?seat={seat.token}&lang={code}", lang)
 
 
 def seat_page(manager: Any, token: str | None, lang: str | None = None,

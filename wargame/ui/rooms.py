@@ -35,6 +35,7 @@ import param
 from wargame.games import is_memoir_id
 from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.scenario_errors import ScenarioError
+from wargame.ui.room_page import LANGUAGE_NAMES, language_switch
 from wargame.ui.text import ROOMS
 
 __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
@@ -45,8 +46,6 @@ TEACHER_PATH = "teacher"
 CAMPAIGN_POLICIES = ("greedy", "random")
 MEMOIR_POLICIES = ("easy", "normal", "random")
 W = 560
-LANGUAGE_NAMES = {"en": "English", "pt": "Português"}
-"""Each language by its own name (a switch is read by someone who may not know the other)."""
 
 
 def _esc(x: Any) -> str:
@@ -59,21 +58,6 @@ def page_language(lang: str | None) -> str:
         return check_language(lang) if lang else language()
     except ValueError:
         return language()
-
-
-def language_switch(href: Callable[[str], str], current: str) -> str:
-    """HTML: "Language: English | Português", each other language a link (``href(lang)``),
-    the current one in bold (``.wg-lang-switch``, a link per language: ``data-lang``)."""
-    items = []
-    for code in LANGUAGES:
-        name = _esc(LANGUAGE_NAMES.get(code, code))
-        if code == current:
-            items.append(f"<b data-lang='{code}'>{name}</b>")
-        else:
-            items.append(f"<a data-lang='{code}' lang='{code}' href='{_esc(href(code))}'>"
-                         f"{name}</a>")
-    return (f"<div class='wg-lang-switch' style='font-family:sans-serif;font-size:13px'>"
-            f"{_esc(ROOMS['lang_switch'])} {' | '.join(items)}</div>")
 
 
 def in_page_language(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -362,7 +346,7 @@ class TeacherRooms(param.Parameterized):
         from urllib.parse import quote
 
         key = quote(self.key or "", safe="")
-        switch = language_switch(lambda code: f"{TEACHER_PATH}?key={key}&lang={code}", self.lang)
+        switch = language_switch(lambda code: f"?key={key}&lang={code}", self.lang)
         return pn.Column(
             pn.pane.HTML(switch, css_classes=["wg-lang"]),
             self.table,
