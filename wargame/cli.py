@@ -153,6 +153,43 @@ CODES = Catalogue("codes", {
 })
 
 
+# The help texts of the options (``--help``), by option (wargame.i18n, as TEXT).
+HELP = Catalogue("cli.help", {
+    "json": "print JSON",
+    "odds.shift": "column shift, repeatable: + to the right (attacker), - to the left (defender)",
+    "bombard.strength": "air points, or the artillery's summed attack",
+    "bombard.vulnerability": "sum of the targets' vulnerability indices",
+    "bombard.shift": "terrain columns: negative = to the left (e.g. -2 for a city)",
+    "scenario.list": "the bundled scenarios",
+    "scenario.info": "summary of one bundled scenario",
+    "scenario.validate": "check a scenario folder or file, an .m44 file or a Memoir '44 id",
+    "import.docs": "{help} (docs/memoir44-import.md)",
+    "serve.scenario": "the scenario to serve (wargame scenario list)",
+    "serve.port": "the port to listen on",
+    "serve.seed": "the game's seed (default: the scenario's usual one)",
+    "serve.variant": "optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 (Battle for "
+                     "Normandy 19; see docs/bfn-variants.md)",
+    "serve.no_show": "do not open a browser",
+    "serve.computer": "the side the computer plays (greedy bot, wargame/bots/greedy.py)",
+    "serve.rooms": "serve rooms for a class instead of one dashboard: a seat link per side, "
+                   "every action stored in this SQLite file (docs/rooms-seats.md)",
+    "serve.teacher_key": "with --rooms: the key of the teacher's page /teacher?key=KEY "
+                         "(default: WARGAME_TEACHER_KEY or a random key, printed)",
+    "serve.rooms_folder": "--rooms {path}: expected an SQLite file, found a folder",
+    "autoplay.scenario": "a bundled id (wargame scenario list)",
+    "autoplay.allied": "who plays the Allies (default: greedy in campaigns, random in "
+                       "Memoir '44)",
+    "autoplay.axis": "who plays the Axis (as --allied)",
+    "autoplay.seed": "seed of the first game",
+    "autoplay.games": "games, seeds seed, seed+1, ...",
+    "variant": "optional rule, repeatable (see serve --help)",
+    "autoplay.save": "write the last game's save file",
+    "autoplay.quiet": "no progress lines on stderr",
+    "save.not_folder": "not a folder",
+    "save.denied": "permission denied",
+})
+
+
 class UsageError(Exception):
     """Bad input found after parsing: printed on stderr, exit code 2."""
 
@@ -244,112 +281,92 @@ def build_parser() -> argparse.ArgumentParser:
                       help=TEXT["m44.distance"])
     odds.add_argument("--terrain", choices=M44_TERRAINS, default="plain", help=TEXT["m44.terrain"])
     odds.add_argument("--stars-hit", action="store_true", help=TEXT["m44.stars"])
-    odds.add_argument(
-        "--shift", type=_whole, action="append", default=[], metavar="N",
-        help="column shift, repeatable: + to the right (attacker), - to the left (defender)",
-    )
-    odds.add_argument("--json", action="store_true", help="print JSON")
+    odds.add_argument("--shift", type=_whole, action="append", default=[], metavar="N",
+                      help=HELP["odds.shift"])
+    odds.add_argument("--json", action="store_true", help=HELP["json"])
     odds.set_defaults(handler=_cmd_odds)
 
     bomb = sub.add_parser("bombard", help=TEXT["bombard.help"], description=TEXT["bombard.help"])
     bomb.add_argument("--game", choices=GAMES, required=True)
-    bomb.add_argument(
-        "--strength", type=_non_negative, required=True,
-        help="air points, or the artillery's summed attack",
-    )
-    bomb.add_argument(
-        "--vulnerability", type=_non_negative, required=True,
-        help="sum of the targets' vulnerability indices",
-    )
-    bomb.add_argument(
-        "--shift", type=_whole, default=0, metavar="N",
-        help="terrain columns: negative = to the left (e.g. -2 for a city)",
-    )
-    bomb.add_argument("--json", action="store_true", help="print JSON")
+    bomb.add_argument("--strength", type=_non_negative, required=True,
+                      help=HELP["bombard.strength"])
+    bomb.add_argument("--vulnerability", type=_non_negative, required=True,
+                      help=HELP["bombard.vulnerability"])
+    bomb.add_argument("--shift", type=_whole, default=0, metavar="N",
+                      help=HELP["bombard.shift"])
+    bomb.add_argument("--json", action="store_true", help=HELP["json"])
     bomb.set_defaults(handler=_cmd_bombard)
 
     scen = sub.add_parser("scenario", help=TEXT["scenario.help"])
     scen_sub = scen.add_subparsers(dest="action", metavar="ACTION", required=True)
-    s_list = scen_sub.add_parser("list", help="the bundled scenarios")
-    s_list.add_argument("--json", action="store_true")
+    s_list = scen_sub.add_parser("list", help=HELP["scenario.list"])
+    s_list.add_argument("--json", action="store_true", help=HELP["json"])
     s_list.set_defaults(handler=_cmd_scenario_list)
-    s_info = scen_sub.add_parser("info", help="summary of one bundled scenario")
+    s_info = scen_sub.add_parser("info", help=HELP["scenario.info"])
     s_info.add_argument("id")
-    s_info.add_argument("--json", action="store_true")
+    s_info.add_argument("--json", action="store_true", help=HELP["json"])
     s_info.set_defaults(handler=_cmd_scenario_info)
-    s_val = scen_sub.add_parser(
-        "validate", help="check a scenario folder or file, an .m44 file or a Memoir '44 id")
+    s_val = scen_sub.add_parser("validate", help=HELP["scenario.validate"])
     s_val.add_argument("path", type=_path_arg)
     s_val.set_defaults(handler=_cmd_scenario_validate)
     s_imp = scen_sub.add_parser("import", help=TEXT["import.help"],
-                                description=TEXT["import.help"] + " (docs/memoir44-import.md)")
+                                description=HELP["import.docs"].format(help=TEXT["import.help"]))
     s_imp.add_argument("file", type=_path_arg, help=TEXT["import.file"])
     s_imp.add_argument("--id", dest="name", default=None, metavar="NAME", help=TEXT["import.id"])
     s_imp.add_argument("--title", default=None, help=TEXT["import.title"])
     s_imp.add_argument("--replace", action="store_true", help=TEXT["import.replace"])
     s_imp.set_defaults(handler=_cmd_scenario_import)
 
-    serve = sub.add_parser("serve", help=TEXT["serve.help"])
-    serve.add_argument("--scenario", default="normandy")
-    serve.add_argument("--port", type=_in_range(1, MAX_PORT), default=5006)
+    serve = sub.add_parser("serve", help=TEXT["serve.help"], description=TEXT["serve.help"])
+    serve.add_argument("--scenario", default="normandy", help=HELP["serve.scenario"])
+    serve.add_argument("--port", type=_in_range(1, MAX_PORT), default=5006,
+                       help=HELP["serve.port"])
     serve.add_argument("--address", default=None, metavar="ADDR", help=TEXT["serve.address"])
     serve.add_argument("--allow-origin", dest="allow_origin", action="append", default=[],
                        metavar="HOST[:PORT]", help=TEXT["serve.origin"])
-    serve.add_argument("--seed", type=_whole, default=None)
+    serve.add_argument("--seed", type=_whole, default=None, help=HELP["serve.seed"])
     serve.add_argument("--variant", action="append", default=[], metavar="NAME",
-                       help="optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 "
-                            "(Battle for Normandy 19; see docs/bfn-variants.md)")
-    serve.add_argument("--no-show", dest="show", action="store_false")
+                       help=HELP["serve.variant"])
+    serve.add_argument("--no-show", dest="show", action="store_false", help=HELP["serve.no_show"])
     serve.add_argument("--computer", choices=("none", "axis", "allied"), default="none",
-                       help="the side the computer plays (greedy bot, wargame/bots/greedy.py)")
-    serve.add_argument("--rooms", default=None, metavar="PATH.sqlite",
-                       help="serve rooms for a class instead of one dashboard: a seat link per "
-                            "side, every action stored in this SQLite file (docs/rooms-seats.md)")
+                       help=HELP["serve.computer"])
+    serve.add_argument("--rooms", default=None, metavar="PATH.sqlite", help=HELP["serve.rooms"])
     serve.add_argument("--teacher-key", dest="teacher_key", default=None, metavar="KEY",
-                       help="with --rooms: the key of the teacher's page /teacher?key=KEY "
-                            "(default: WARGAME_TEACHER_KEY or a random key, printed)")
+                       help=HELP["serve.teacher_key"])
     serve.set_defaults(handler=_cmd_serve)
 
     auto = sub.add_parser("autoplay", help=TEXT["autoplay.help"], description=TEXT["autoplay.help"])
-    auto.add_argument("--scenario", default="normandy")
-    auto.add_argument("--allied", choices=PLAYERS, default=None,
-                      help="who plays the Allies (default: greedy in campaigns, random in Memoir '44)")
-    auto.add_argument("--axis", choices=PLAYERS, default=None, help="who plays the Axis (as --allied)")
-    auto.add_argument("--seed", type=_whole, default=1944, help="seed of the first game")
+    auto.add_argument("--scenario", default="normandy", help=HELP["autoplay.scenario"])
+    auto.add_argument("--allied", choices=PLAYERS, default=None, help=HELP["autoplay.allied"])
+    auto.add_argument("--axis", choices=PLAYERS, default=None, help=HELP["autoplay.axis"])
+    auto.add_argument("--seed", type=_whole, default=1944, help=HELP["autoplay.seed"])
     auto.add_argument("--games", type=_in_range(1, MAX_GAMES), default=1,
-                      help="games, seeds seed, seed+1, ...")
+                      help=HELP["autoplay.games"])
     auto.add_argument("--variant", action="append", default=[], metavar="NAME",
-                      help="optional rule, repeatable (see serve --help)")
+                      help=HELP["variant"])
     auto.add_argument("--save", type=_path_arg, default=None, metavar="PATH",
-                      help="write the last game's save file")
-    auto.add_argument("--json", action="store_true", help="print JSON")
-    auto.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+                      help=HELP["autoplay.save"])
+    auto.add_argument("--json", action="store_true", help=HELP["json"])
+    auto.add_argument("--quiet", action="store_true", help=HELP["autoplay.quiet"])
     auto.set_defaults(handler=_cmd_autoplay)
 
     # wargame study (wargame.analysis.study; docs/studies.md)
     study = sub.add_parser("study", help=STUDY_TEXT["help"], description=STUDY_TEXT["help"])
-    study.add_argument("--scenario", default="dragoon",
-                       help="a bundled id (wargame scenario list): dragoon, normandy, memoir44-1...")
-    study.add_argument("--games", type=_non_negative, default=20, help="games in the study")
-    study.add_argument("--seed", type=_whole, default=1, help="the study's seed (game i: "
-                       "seed * 1000003 + i)")
+    study.add_argument("--scenario", default="dragoon", help=STUDY_TEXT["opt.scenario"])
+    study.add_argument("--games", type=_non_negative, default=20, help=STUDY_TEXT["opt.games"])
+    study.add_argument("--seed", type=_whole, default=1, help=STUDY_TEXT["opt.seed"])
     study.add_argument("--workers", type=_non_negative, default=None,
-                       help="local worker processes (default: one per core)")
+                       help=STUDY_TEXT["opt.workers"])
     study.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="a running Dask scheduler, e.g. tcp://host:8786 (instead of local)")
-    study.add_argument("--allied", choices=PLAYERS, default=None,
-                       help="who plays the Allies (default: greedy in campaigns, random in "
-                            "Memoir '44)")
-    study.add_argument("--axis", choices=PLAYERS, default=None, help="as --allied")
+                       help=STUDY_TEXT["opt.scheduler"])
+    study.add_argument("--allied", choices=PLAYERS, default=None, help=HELP["autoplay.allied"])
+    study.add_argument("--axis", choices=PLAYERS, default=None, help=STUDY_TEXT["opt.axis"])
     study.add_argument("--variant", action="append", default=[], metavar="NAME",
-                       help="optional rule, repeatable (see serve --help)")
-    study.add_argument("--whatif", default=None, metavar="FILE",
-                       help="a what-if YAML file (docs/studies.md)")
-    study.add_argument("--out", default=None, metavar="DIR",
-                       help="folder of the results (default study-SCENARIO-seedN); "
-                            "an unfinished study there resumes")
-    study.add_argument("--json", action="store_true", help="print the summary as JSON")
-    study.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+                       help=HELP["variant"])
+    study.add_argument("--whatif", default=None, metavar="FILE", help=STUDY_TEXT["opt.whatif"])
+    study.add_argument("--out", default=None, metavar="DIR", help=STUDY_TEXT["opt.out"])
+    study.add_argument("--json", action="store_true", help=STUDY_TEXT["opt.json"])
+    study.add_argument("--quiet", action="store_true", help=STUDY_TEXT["opt.quiet"])
     study.set_defaults(handler=_cmd_study)
     _add_rooms_parser(sub)
     return parser
@@ -728,11 +745,11 @@ def _cmd_serve_rooms(args: argparse.Namespace, out: TextIO) -> int:
 
     path = Path(args.rooms)
     if path.is_dir():
-        raise UsageError(f"--rooms {_excerpt(args.rooms)}: expected an SQLite file, found a "
-                         "folder")
+        raise UsageError(HELP["serve.rooms_folder"].format(path=_excerpt(args.rooms)))
     try:
         serve_rooms(path, port=args.port, show=args.show, address=args.address,
-                    allow_origins=list(args.allow_origin), key=args.teacher_key, out=out)
+                    allow_origins=list(args.allow_origin), key=args.teacher_key, out=out,
+                    lang=language())
     except ValueError as exc:  # a bad address or origin: refused before serving
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -756,9 +773,9 @@ def _check_save_path(text: str) -> Path:
             parent = parent.parent
         reason = None
         if not parent.is_dir():
-            reason = "not a folder"
+            reason = HELP["save.not_folder"]
         elif not os.access(parent, os.W_OK | os.X_OK):
-            reason = "permission denied"
+            reason = HELP["save.denied"]
     except OSError as exc:  # a name too long for the system, ...
         reason = exc.strerror or type(exc).__name__
     if reason is not None:
@@ -835,7 +852,7 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # wargame study ---------------------------------------------------------------------------
-STUDY_TEXT = {
+STUDY_TEXT = Catalogue("cli.study", {
     "help": "many seeded computer-played campaigns in parallel on Dask: win rates, VP, "
             "capture turns (docs/studies.md)",
     "head": "study {name} ({scenario}, seed {seed}): {games} games, {allied} Allies vs {axis} "
@@ -850,7 +867,21 @@ STUDY_TEXT = {
     "cities": "victory cities (first held whole by the Allies):",
     "table": "table: {path}",
     "scheduler": "--scheduler {address}: cannot reach the Dask scheduler ({error})",
-}
+    "workers": "--workers: must be a whole number >= 1, got 0",
+    "out_file": "--out {folder}: that is a file; give a folder",
+    "out_error": "--out {folder}: {reason}",
+    "opt.scenario": "a bundled id (wargame scenario list): dragoon, normandy, memoir44-1...",
+    "opt.games": "games in the study",
+    "opt.seed": "the study's seed (game i: seed * 1000003 + i)",
+    "opt.workers": "local worker processes (default: one per core)",
+    "opt.scheduler": "a running Dask scheduler, e.g. tcp://host:8786 (instead of local)",
+    "opt.axis": "as --allied",
+    "opt.whatif": "a what-if YAML file (docs/studies.md)",
+    "opt.out": "folder of the results (default study-SCENARIO-seedN); an unfinished study "
+               "there resumes",
+    "opt.json": "print the summary as JSON",
+    "opt.quiet": "no progress bar on stderr",
+})
 
 
 def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
@@ -863,12 +894,12 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     default = POLICY_NAMES["memoir" if is_memoir_id(args.scenario) else "campaign"][0]
     allied, axis = args.allied or default, args.axis or default
     if args.workers == 0:
-        raise UsageError("--workers: must be a whole number >= 1, got 0")
+        raise UsageError(STUDY_TEXT["workers"])
     from wargame.analysis.study import run_study
 
     folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"--out {folder}: that is a file; give a folder")
+        raise UsageError(STUDY_TEXT["out_file"].format(folder=folder))
     try:
         study = run_study(args.scenario, args.games, seed=args.seed, variants=args.variant,
                           allied=allied, axis=axis, whatif=args.whatif,
@@ -880,7 +911,8 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
         if args.scheduler:
             raise UsageError(STUDY_TEXT["scheduler"].format(address=args.scheduler,
                                                             error=type(exc).__name__)) from None
-        raise UsageError(f"--out {folder}: {exc.strerror or exc}") from None
+        raise UsageError(STUDY_TEXT["out_error"].format(folder=folder,
+                                                        reason=exc.strerror or exc)) from None
     summary = study.summary()
     table = next((p for p in (folder / "results.parquet", folder / "results.csv") if p.exists()),
                  folder)
@@ -915,7 +947,7 @@ def _last_turn(state: Any) -> Any:
 
 
 # wargame rooms (wargame.rooms; docs/architecture.md "Rooms") ------------------------------
-ROOMS_TEXT = {
+ROOMS_TEXT = Catalogue("cli.rooms", {
     "help": "list, export and delete the rooms of a rooms database (wargame serve --rooms)",
     "db": "the rooms database (SQLite file)",
     "list": "every room: id, code, game, actions, whose turn or the result",
@@ -930,21 +962,29 @@ ROOMS_TEXT = {
     "no_room": "no room {room!r} in {path} (wargame rooms list --db {path})",
     "exported": "room {room} ({actions} actions) saved to {path}",
     "deleted": "room {room} deleted",
-}
+    "room_id": "the room's id (wargame rooms list)",
+    "file": "the save file to write",
+    "col.id": "ROOM",
+    "col.code": "CODE",
+    "col.game": "GAME",
+    "col.actions": "ACTIONS",
+    "col.created": "CREATED (UTC)",
+    "col.status": "STATUS",
+})
 
 
 def _add_rooms_parser(sub: Any) -> None:
     rooms = sub.add_parser("rooms", help=ROOMS_TEXT["help"], description=ROOMS_TEXT["help"])
     rooms_sub = rooms.add_subparsers(dest="action", metavar="ACTION", required=True)
     r_list = rooms_sub.add_parser("list", help=ROOMS_TEXT["list"])
-    r_list.add_argument("--json", action="store_true", help="print JSON")
+    r_list.add_argument("--json", action="store_true", help=HELP["json"])
     r_list.set_defaults(handler=_cmd_rooms_list)
     r_export = rooms_sub.add_parser("export", help=ROOMS_TEXT["export"])
-    r_export.add_argument("room_id", metavar="ROOM_ID")
-    r_export.add_argument("file", metavar="FILE", type=_check_save_path)
+    r_export.add_argument("room_id", metavar="ROOM_ID", help=ROOMS_TEXT["room_id"])
+    r_export.add_argument("file", metavar="FILE", type=_check_save_path, help=ROOMS_TEXT["file"])
     r_export.set_defaults(handler=_cmd_rooms_export)
     r_delete = rooms_sub.add_parser("delete", help=ROOMS_TEXT["delete"])
-    r_delete.add_argument("room_id", metavar="ROOM_ID")
+    r_delete.add_argument("room_id", metavar="ROOM_ID", help=ROOMS_TEXT["room_id"])
     r_delete.set_defaults(handler=_cmd_rooms_delete)
     for p in (r_list, r_export, r_delete):
         p.add_argument("--db", required=True, metavar="PATH", help=ROOMS_TEXT["db"])
@@ -974,9 +1014,12 @@ def _rooms_manager(path: str) -> Any:
 def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
     import datetime
 
+    from wargame.rooms.text import seat_word
+
     with _rooms_manager(args.db) as manager:
         manager.load_all()  # every room replayed: whose turn it is, rooms that no longer load
-        rows = manager.rooms()
+        with using_language("en" if args.json else language()):  # JSON: one language
+            rows = manager.rooms()
         unloaded = dict(manager.unloaded)
     if args.json:
         _print_json({"rooms": [{**vars(r), "variants": list(r.variants)} for r in rows],
@@ -985,12 +1028,14 @@ def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
     if not rows and not unloaded:
         print(ROOMS_TEXT["none"].format(path=args.db), file=out)
         return 0
-    print(ROOMS_TEXT["head"].format(id="ROOM", code="CODE", game="GAME", actions="ACTIONS",
-                                    created="CREATED (UTC)", status="STATUS"), file=out)
+    print(ROOMS_TEXT["head"].format(
+        id=ROOMS_TEXT["col.id"], code=ROOMS_TEXT["col.code"], game=ROOMS_TEXT["col.game"],
+        actions=ROOMS_TEXT["col.actions"], created=ROOMS_TEXT["col.created"],
+        status=ROOMS_TEXT["col.status"]), file=out)
     for r in rows:
         created = datetime.datetime.fromtimestamp(r.created, datetime.UTC)
         game = r.game_id + (f" +{','.join(r.variants)}" if r.variants else "")
-        status = r.outcome or ROOMS_TEXT["to_act"].format(seat=r.side_to_act)
+        status = r.outcome or ROOMS_TEXT["to_act"].format(seat=seat_word(r.side_to_act))
         print(ROOMS_TEXT["row"].format(id=r.id, code=r.code, game=_excerpt(game, 22),
                                        actions=r.version,
                                        created=created.strftime("%Y-%m-%d %H:%M"),

@@ -23,6 +23,7 @@ class FakeSeat:
     token: str
     side: str | None
     computer: str | None = None
+    lang: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,12 @@ class FakeRoom:
         sides = self.game.sides
         for name, side in (("allied", sides[0]), ("axis", sides[1]), ("teacher", None)):
             self.seats[name] = FakeSeat(name, secrets.token_urlsafe(16), side)
+
+    def set_language(self, seat_name: str, lang: str | None) -> FakeSeat:
+        from dataclasses import replace
+
+        self.seats[seat_name] = replace(self.seats[seat_name], lang=lang)
+        return self.seats[seat_name]
 
     def state(self) -> Any:
         with self._lock:
@@ -125,10 +132,13 @@ class FakeManager:
     def __init__(self) -> None:
         self._rooms: dict[str, FakeRoom] = {}
 
-    def create(self, game_id: str, variants=(), seed=None, computer=None) -> FakeRoom:
+    def create(self, game_id: str, variants=(), seed=None, computer=None,
+               lang=None) -> FakeRoom:
         n = len(self._rooms) + 1
         room = FakeRoom(game_id, 7 if seed is None else int(seed), id=f"r{n}",
                         code=f"CODE{n:02d}", variants=tuple(variants))
+        for name in list(room.seats):
+            room.set_language(name, lang)
         self._rooms[room.id] = room
         return room
 

@@ -98,3 +98,79 @@ def test_seat_page_hides_the_room_breaking_controls():
     mdash, mstore = seat_dashboard(mroom, mroom.seats["allied"])
     assert not mdash.controls.undo.visible and not mdash.new_button.visible
     assert mdash.controls.end.visible
+
+
+def _header(page) -> str:
+    return next(o.object for o in page.objects if "wg-seat-header" in str(o.object))
+
+
+def _switch(page) -> str:
+    return next(o.object for o in page.objects if "wg-lang-switch" in str(o.object))
+
+
+def test_two_seats_of_one_room_each_in_its_own_language(tmp_path):
+    """Issue #16: the Allied seat opened with ?lang=pt reads Portuguese while the Axis seat
+    reads English, the same game at the same time; a refusal reaches a seat in its language;
+    the ?lang= choice is stored as the seat's language."""
+    from wargame.rooms import RoomManager
+    from wargame.ui.serve import room_game
+
+    with RoomManager(tmp_path / "r.sqlite", games=room_game) as manager:
+        room = manager.create("memoir44-1", seed=3, lang="en")
+        allied_page = seat_page(manager, room.seats["allied"].token, lang="pt")
+        axis_page = seat_page(manager, room.seats["axis"].token)
+        assert f"Sala {room.code}: Lugar dos Aliados." in _header(allied_page)
+        assert f"Room {room.code}: Axis seat." in _header(axis_page)
+        assert "Língua:" in _switch(allied_page) and "<b data-lang='pt'>" in _switch(allied_page)
+        assert f"?seat={room.seats['allied'].token}&amp;lang=en" in _switch(allied_page)
+        assert "Language:" in _switch(axis_page)
+        assert room.seats["allied"].lang == "pt" and room.seats["axis"].lang == "en"
+        # the Allied seat's link without ?lang= now opens in Portuguese (its stored choice)
+        assert "Lugar dos Aliados" in _header(seat_page(manager, room.seats["allied"].token))
+
+        _, allied = seat_dashboard(room, room.seats["allied"])
+        _, axis = seat_dashboard(room, room.seats["axis"])
+        assert (allied.lang, axis.lang) == ("pt", "en")
+        first = {room.seats["allied"].side: allied, room.seats["axis"].side: axis}
+        acting = first[allied.state.side_to_act]
+        waiting = axis if acting is allied else allied
+        action = acting.legal[0]
+        assert not waiting.act(action)
+        expected = "não é a vez do lugar" if waiting is allied else "it is not the"
+        assert expected in waiting.message and waiting.error
+        assert acting.act(action)
+        waiting.sync()
+        assert allied.version == axis.version == room.version == 1
+        assert allied.state.fingerprint() == axis.state.fingerprint()
+
+
+def test_landing_and_teacher_pages_in_portuguese_and_the_rooms_language(tmp_path):
+    manager = FakeManager()
+    page = Landing(manager, lang="pt")
+    assert page.create.name == "Criar a sala" and page.seat_lang.value == "pt"
+    assert "nobody" not in page.computer_axis.options and "ninguém" in page.computer_axis.options
+    page.game.value = "memoir44-1"
+    room = page.do_create()
+    assert {s.lang for s in room.seats.values()} == {"pt"}
+    assert "Lugar dos Aliados" in page.links.object and "Código da sala" in page.links.object
+    page.seed.value = "-1"
+    assert page.do_create() is None and "semente" in page.message.object
+    english = Landing(manager)
+    assert english.create.name == "Create the room" and english.seat_lang.value == "en"
+    english.seat_lang.value = "pt"  # an English page may create a Portuguese room
+    assert {s.lang for s in english.do_create().seats.values()} == {"pt"}
+    teacher = TeacherRooms(manager, lang="pt", key="k1")
+    assert "Salas neste servidor" in teacher.table.object and teacher.cancel.name == "Cancelar"
+    assert "?key=k1&amp;lang=en" in teacher.view().objects[0].object
+    assert "não abre nenhum lugar" in teacher_page(manager, "wrong", "k1", lang="pt").object
+    assert "does not open" in seat_page(manager, "nope").object
+    assert "não abre nenhum lugar" in seat_page(manager, "nope", lang="pt").object
+
+
+def test_a_seat_store_says_no_undo_in_its_own_language():
+    manager = FakeManager()
+    room = manager.create("normandy")
+    _, store = seat_dashboard(room, room.seats["allied"], lang="pt")
+    assert not store.undo() and "Não é possível numa sala" in store.message
+    _, other = seat_dashboard(room, room.seats["axis"])
+    assert not other.undo() and "Not in a room" in other.message

@@ -378,3 +378,35 @@ def test_unknown_seat_link_and_teacher_page_key(rooms_server, wg_page):
     wg_page.locator(".wg-unknown-seat").wait_for()
     wg_page.goto(rooms_server.url + f"teacher?key={KEY}")
     wg_page.locator(".wg-room-list").wait_for()
+
+
+def test_two_seats_of_one_room_in_two_languages(rooms_server, wg_browser):
+    """Issue #16: the Allied seat's link opened with ``&lang=pt`` shows the page in Portuguese
+    while the Axis seat's page, at the same time, is English; the same game in both; the
+    Allied page's language switch brings it back to English; the landing page's ``?lang=pt``
+    is Portuguese."""
+    ctx_a, allied = new_page(wg_browser)
+    ctx_x, axis = new_page(wg_browser)
+    try:
+        links = create_room(axis, rooms_server, "memoir44-1", 5)
+        allied.goto(links["allied"] + "&lang=pt")
+        axis.goto(links["axis"])
+        for page in (allied, axis):
+            page.locator(".wg-seat-header").wait_for(timeout=60000)
+        a_head = allied.locator(".wg-seat-header").inner_text()
+        x_head = axis.locator(".wg-seat-header").inner_text()
+        assert f"Sala {links['code']}: Lugar dos Aliados." in a_head, a_head
+        assert f"Room {links['code']}: Axis seat." in x_head, x_head
+        assert "Língua:" in allied.locator(".wg-lang-switch").inner_text()
+        assert "Language:" in axis.locator(".wg-lang-switch").inner_text()
+        allied.get_by_role("button", name="Resposta automática").wait_for()
+        axis.get_by_role("button", name="Auto-answer").wait_for()
+        assert allied.get_by_role("button", name="Auto-answer").count() == 0
+        assert version_of(allied) == version_of(axis) == 0
+        allied.locator(".wg-lang-switch a[data-lang='en']").click()
+        allied.locator(".wg-seat-header", has_text="Allied seat").wait_for(timeout=60000)
+        allied.goto(rooms_server.url + "?lang=pt")
+        allied.get_by_role("button", name="Criar a sala").wait_for(timeout=60000)
+    finally:
+        ctx_a.close()
+        ctx_x.close()

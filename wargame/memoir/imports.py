@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wargame.i18n import using_language
 from wargame.paths import user_memoir_dir
 from wargame.schema.common import validate
 from wargame.schema.memoir import MemoirScenarioFile
@@ -87,25 +88,33 @@ def import_m44(file: str | Path, scenario_id: str | None = None, *, title: str |
     if target.exists() and not replace:
         raise ValueError(TEXT["id.exists"].format(id=sid, path=target))
     raw = read_m44_file(path)
-    notes = m44_notes(raw)
     name = title if title else _title(raw, path)
-    data = convert(raw, scenario_id=sid, title=name,
-                   provenance=TEXT["provenance"].format(file=path.name),
-                   briefing=TEXT["briefing"].format(file=path.name))
-    recognised = None
+    with using_language("en"):  # the file holds English, whatever the import's language
+        provenance = TEXT["provenance"].format(file=path.name)
+        briefing = TEXT["briefing"].format(file=path.name)
+    # what the engine cannot play is refused in the current language (``wargame --lang``)
+    data = convert(raw, scenario_id=sid, title=name, provenance=provenance, briefing=briefing)
+    recognised, recognised_title = None, ""
     for bundled_id, bundled in index().items():
         if _layout(bundled) == _layout(data):
-            recognised = bundled_id
-            notes = [n for n in notes if n != TEXT["note.texts"]] + [TEXT["note.recognised"].format(
-                number=bundled_id, title=bundled["title"])]
+            recognised, recognised_title = bundled_id, bundled["title"]
             data = {**bundled, "id": sid, "title": title or bundled["title"], "number": None,
-                    "notes": notes,
                     "provenance": data["provenance"] + "; " + bundled["provenance"]}
             break
-    else:
+
+    def import_notes() -> list[str]:
+        """The notes in the current language."""
+        notes = m44_notes(raw)
+        if recognised is not None:
+            return [n for n in notes if n != TEXT["note.texts"]] + [TEXT["note.recognised"].format(
+                number=recognised, title=recognised_title)]
         if data["objectives"]:
             notes.append(TEXT["note.tags_objectives"])
-        data["notes"] = notes
+        return notes
+
+    with using_language("en"):
+        data["notes"] = import_notes()  # stored in English, as the provenance
+    notes = import_notes()  # shown in the current language
     validate(MemoirScenarioFile, data, path)
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{sid}.", suffix=".tmp", dir=folder)

@@ -49,8 +49,13 @@ def render(key: str, data: dict) -> str:
 
 
 # ``wargame scenario import`` (wargame.memoir.m44, wargame.memoir.imports): what an .m44 layout
-# holds that the engine cannot play, what the import leaves out, and the id checks.
-IMPORT_TEXT_EN: dict[str, str] = {
+# holds that the engine cannot play, what the import leaves out, and the id checks. A catalogue
+# (wargame.i18n; Portuguese in wargame/locale/pt/LC_MESSAGES/wargame.po): read in the current
+# language (``wargame --lang pt scenario import``); the imported file itself is written in
+# English (wargame.memoir.imports).
+from wargame.i18n import Catalogue  # noqa: E402 - here to keep this table's lines together
+
+IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "unsupported": "cannot play {count} thing(s) of this layout: {problems}",
     "unsupported.board": "board type {name} (only STANDARD and OVERLORD)",
     "unsupported.terrain": "terrain {name} at {hexes}",
@@ -73,4 +78,4 @@ IMPORT_TEXT_EN: dict[str, str] = {
     "id.bundled": "{id!r} is a bundled scenario id: choose another name with --id",
     "id.exists": "an imported scenario {id!r} exists already ({path}): use --replace to "
                  "overwrite it",
-}
+})

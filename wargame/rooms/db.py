@@ -4,9 +4,13 @@ Schema (version 1)::
 
     meta    (key TEXT PRIMARY KEY, value TEXT)          format = wargame-rooms, schema_version
     rooms   (id, code UNIQUE, game_id, variants JSON, options JSON, seed, created,
-             seats JSON {name: {token, side, computer}}, deleted 0/1,
+             seats JSON {name: {token, side, computer, lang}}, deleted 0/1,
              outcome: the result in words once the game is over, else NULL)
     actions (room_id, n, action JSON, seat, time)       PRIMARY KEY (room_id, n)
+
+A seat's ``lang`` (issue #16: the language its page opens in, "en" or "pt") is a key of its
+JSON, absent from files written before it: such a seat opens in the server's language, so old
+files open unchanged, with no migration (the schema version stays 1).
 
 A room is the save format of the protocol spread over rows: its game, seed and the action
 log (``wargame.saves``); the position is never stored, it is replayed on opening. The file is
@@ -70,7 +74,7 @@ class RoomsDBError(ScenarioError):
 
 @dataclass(frozen=True)
 class RoomRow:
-    """One stored room (``seats``: seat name -> {"token", "side", "computer"})."""
+    """One stored room (``seats``: seat name -> {"token", "side", "computer", "lang"})."""
 
     id: str
     code: str
@@ -126,7 +130,7 @@ class RoomsDB:
     # ------------------------------------------------------------------ opening
     def _check_file(self) -> None:
         if self.path.is_dir():
-            raise RoomsDBError(self.path, "(file)", _expected(), "a folder")
+            raise RoomsDBError(self.path, "(file)", _expected(), TEXT["db.folder"])
         if self.path.exists():
             try:
                 with self.path.open("rb") as fh:
@@ -138,7 +142,7 @@ class RoomsDB:
                 raise RoomsDBError(self.path, "(file)", _expected(), TEXT["db.not_sqlite"])
         elif not self.path.parent.is_dir():
             raise RoomsDBError(self.path, "(file)", _expected(),
-                               f"no folder {self.path.parent}")
+                               TEXT["db.no_folder"].format(folder=self.path.parent))
 
     def _open(self) -> None:
         c = self._conn
@@ -167,7 +171,8 @@ class RoomsDB:
         missing = {"rooms", "actions"} - tables
         if missing:
             raise RoomsDBError(self.path, "(tables)", _expected(),
-                               f"missing tables {', '.join(sorted(missing))}")
+                               TEXT["db.missing_tables"].format(
+                                   tables=", ".join(sorted(missing))))
         check = c.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise RoomsDBError(self.path, "(file)", _expected(),
@@ -216,18 +221,18 @@ class RoomsDB:
         try:
             variants, options, seats = json.loads(r[3]), json.loads(r[4]), json.loads(r[7])
         except (TypeError, json.JSONDecodeError):
-            raise RoomsDBError(self.path, f"rooms[{rid}]", "JSON variants, options and seats",
-                               "text that is not JSON") from None
+            raise RoomsDBError(self.path, f"rooms[{rid}]", TEXT["db.json"],
+                               TEXT["db.not_json"]) from None
         if not (isinstance(variants, list) and isinstance(options, dict)
                 and isinstance(seats, dict)):
             raise RoomsDBError(self.path, f"rooms[{rid}]",
-                               "a list of variants, a mapping of options and of seats")
+                               TEXT["db.shapes"])
         try:
             return RoomRow(str(rid), str(r[1]), str(r[2]), tuple(map(str, variants)), options,
                            int(r[5]), float(r[6]), seats, bool(r[8]),
                            None if r[9] is None else str(r[9]))
         except (TypeError, ValueError):
-            raise RoomsDBError(self.path, f"rooms[{rid}]", "a room's fields of the right types",
+            raise RoomsDBError(self.path, f"rooms[{rid}]", TEXT["db.types"],
                                r[1:7]) from None
 
     def actions(self, room_id: str) -> list[StoredAction]:
@@ -238,11 +243,11 @@ class RoomsDB:
         for i, (n, text, seat, time) in enumerate(rows):
             if n != i:
                 raise RoomsDBError(self.path, f"actions[{room_id}]",
-                                   f"actions numbered 0, 1, 2... (action {i} is missing)", n)
+                                   TEXT["db.numbered"].format(n=i), n)
             try:
                 action = json.loads(text)
             except (TypeError, json.JSONDecodeError):
-                raise RoomsDBError(self.path, f"actions[{room_id}][{n}]", "an action as JSON",
+                raise RoomsDBError(self.path, f"actions[{room_id}][{n}]", TEXT["db.action_json"],
                                    text) from None
             out.append(StoredAction(n, action, seat, float(time)))
         return out
@@ -285,6 +290,18 @@ class RoomsDB:
         with self._use() as c:
             c.execute("UPDATE rooms SET outcome = ? WHERE id = ?", (outcome, room_id))
             c.commit()
+
+    def set_seat_language(self, room_id: str, seat: str, lang: str | None) -> None:
+        """Store the language of one seat's page (``seats[seat]["lang"]``) and commit."""
+        with self._use() as c:
+            row = c.execute("SELECT seats FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            if row is None:
+                return
+            seats = json.loads(row[0])
+            if isinstance(seats.get(seat), dict):
+                seats[seat]["lang"] = lang
+                c.execute("UPDATE rooms SET seats = ? WHERE id = ?", (json.dumps(seats), room_id))
+                c.commit()
 
     def mark_deleted(self, room_id: str) -> bool:
         with self._use() as c:

@@ -32,16 +32,17 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from wargame.checkpoints import Checkpoints
 from wargame.errors import GameOver, IllegalAction, NotYourTurn, SeatRefused
 from wargame.games import open_game
+from wargame.i18n import LANGUAGES, check_language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
 from wargame.rooms.db import RoomRow, RoomsDB, RoomsDBError
-from wargame.rooms.text import TEXT
+from wargame.rooms.text import TEXT, seat_word
 from wargame.saves import replay, to_save
 from wargame.scenario_errors import ScenarioError, short_repr
 
@@ -83,6 +84,7 @@ class Seat:
     token: str           # secrets.token_urlsafe(16): the seat's link carries it
     side: str | None     # the game's own side ("allied", "ALLIES"...); None for the teacher
     computer: str | None  # a policy name of wargame.bots.play when the computer holds the seat
+    lang: str | None = None  # the language of the seat's page (None: the server's); issue #16
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ def outcome_text(state: GameState, names: Mapping[str, str] | None = None) -> st
     if o.winner is None:
         return TEXT["outcome_draw"].format(reason=o.reason)
     winner = (names or {}).get(o.winner, o.winner)
-    return TEXT["outcome_winner"].format(winner=winner, reason=o.reason)
+    return TEXT["outcome_winner"].format(winner=seat_word(winner), reason=o.reason)
 
 
 class Room:
@@ -137,9 +139,11 @@ class Room:
         self.created = row.created
         self.game = game
         self.seats: dict[str, Seat] = {
-            name: Seat(name, str(s["token"]), s.get("side"), s.get("computer"))
+            name: Seat(name, str(s["token"]), s.get("side"), s.get("computer"),
+                       _stored_language(s.get("lang")))
             for name, s in row.seats.items()
         }
+        self._row_seats = row.seats  # the stored form (the manager's row shares it)
         self._side_seat = {s.side: s.name for s in self.seats.values() if s.side is not None}
         self._db = db
         self._lock = threading.RLock()
@@ -221,7 +225,7 @@ class Room:
         """The position after the first ``n`` actions (replayed from the nearest checkpoint)."""
         with self._lock:
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self._version:
-                raise ValueError(f"n: a number of actions from 0 to {self._version}, got {n!r}")
+                raise ValueError(TEXT["state_at"].format(version=self._version, n=n))
             if n == self._version:
                 return self._state.clone()
             return self._checkpoints.state_at(self._actions, n, source=f"room {self.id}")
@@ -278,7 +282,7 @@ class Room:
         if seat.side is None:
             raise SeatRefused(TEXT["spectator"])
         if seat.computer:
-            raise SeatRefused(TEXT["computer_seat"].format(seat=seat.name))
+            raise SeatRefused(TEXT["computer_seat"].format(seat=seat_word(seat.name)))
         with self._lock:
             if self._deleted:
                 raise SeatRefused(TEXT["deleted"])
@@ -296,7 +300,7 @@ class Room:
             if to_act != seat.side:
                 pending = state.pending_decision
                 raise NotYourTurn(TEXT["not_your_turn"].format(
-                    seat=seat.name, other=self._side_seat.get(to_act, to_act),
+                    seat=seat_word(seat.name), other=seat_word(self._side_seat.get(to_act, to_act)),
                     pending=(TEXT["pending"].format(kind=pending.kind, rule=pending.rule)
                              if pending is not None else "")), "rooms")
             if isinstance(action, Mapping):
@@ -333,7 +337,9 @@ class Room:
         self._version = n + 1
         if state.is_terminal:  # listed with its result without replaying it
             try:
-                self._db.set_outcome(self.id, outcome_text(state, self._side_seat))
+                with using_language("en"):  # stored in English, whoever's seat acted
+                    outcome = outcome_text(state, self._side_seat)
+                self._db.set_outcome(self.id, outcome)
             except Exception:  # the action itself is stored: the note can wait for a replay
                 log.exception("room %s: the result was not noted", self.id)
         self._changes.append(Change(self.id, self._version, list(events), seat.name))
@@ -343,6 +349,30 @@ class Room:
         """The state again from the stored log (after a failure that may have changed it)."""
         self._state = self._checkpoints.state_at(self._actions, len(self._actions),
                                                  source=f"room {self.id}")
+
+    # ------------------------------------------------------------------ languages
+    def set_language(self, seat_name: str, lang: str | None) -> Seat:
+        """Make ``lang`` the language of the seat's page from now on (stored in the room's
+        row, so the seat's link opens in it after a restart); None: the server's. Returns
+        the seat as it is now. A bad seat name or language is a ``ValueError``."""
+        if seat_name not in self.seats:
+            raise ValueError(TEXT["seat_name"].format(seats=", ".join(SEAT_NAMES),
+                                                      seat=short_repr(seat_name, 20)))
+        try:
+            chosen = check_language(lang) if lang is not None else None
+        except ValueError:
+            raise ValueError(TEXT["language"].format(languages=", ".join(LANGUAGES),
+                                                     lang=short_repr(lang, 20))) from None
+        with self._lock:
+            seat = self.seats[seat_name]
+            if seat.lang == chosen:
+                return seat
+            self._db.set_seat_language(self.id, seat_name, chosen)
+            seat = replace(seat, lang=chosen)
+            self.seats[seat_name] = seat
+            if isinstance(self._row_seats.get(seat_name), dict):
+                self._row_seats[seat_name]["lang"] = chosen
+            return seat
 
     # ------------------------------------------------------------------ computer seats
     def _computer_seat(self) -> Seat | None:
@@ -502,12 +532,13 @@ class RoomManager:
                      for name, s in row.seats.items()}
             if set(seats) != set(SEAT_NAMES):
                 raise RoomsDBError(self.db_path, f"rooms[{row.id}].seats",
-                                   f"the seats {', '.join(SEAT_NAMES)}", sorted(seats))
+                                   TEXT["db.seats"].format(seats=", ".join(SEAT_NAMES)),
+                                   sorted(seats))
             game = self._game(row.game_id, row.variants)
             sides = dict(zip(PLAYER_SEATS, game.sides, strict=True))
             if any(seats[name][1] != sides.get(name) for name in SEAT_NAMES):
                 raise RoomsDBError(self.db_path, f"rooms[{row.id}].seats",
-                                   f"the sides {sides} of {row.game_id}")
+                                   TEXT["db.sides"].format(sides=sides, game=row.game_id))
             state = replay(game, row.seed, actions, source,
                            on_action=lambda i, s, events: action_events.append(list(events)))
         except (ScenarioError, ValueError, KeyError, TypeError, FileNotFoundError,
@@ -523,10 +554,18 @@ class RoomManager:
 
     # ------------------------------------------------------------------ rooms
     def create(self, game_id: str, variants: Sequence[str] = (), seed: int | None = None,
-               computer: Mapping[str, str] | None = None) -> Room:
+               computer: Mapping[str, str] | None = None, lang: str | None = None) -> Room:
         """A new room of ``game_id`` (a bundled id; ``variants`` for the campaigns), stored at
-        once. ``computer`` maps a player seat to a policy name (``{"axis": "greedy"}``)."""
+        once. ``computer`` maps a player seat to a policy name (``{"axis": "greedy"}``).
+        ``lang``: the language every seat's page opens in (each seat may change its own:
+        ``Room.set_language``); None: the server's."""
         computer = dict(computer or {})
+        if lang is not None:
+            try:
+                lang = check_language(lang)
+            except ValueError:
+                raise ValueError(TEXT["language"].format(languages=", ".join(LANGUAGES),
+                                                         lang=short_repr(lang, 20))) from None
         if isinstance(variants, str):
             variants = (variants,)
         variants = tuple(str(v) for v in variants)
@@ -549,7 +588,8 @@ class RoomManager:
             code = _new_code(taken)
             sides = dict(zip(PLAYER_SEATS, game.sides, strict=True))
             seats = {name: {"token": secrets.token_urlsafe(16), "side": sides.get(name),
-                            "computer": computer.get(name)} for name in SEAT_NAMES}
+                            "computer": computer.get(name), "lang": lang}
+                     for name in SEAT_NAMES}
             row = RoomRow(room_id, code, str(game_id), variants,
                           json.loads(json.dumps(game.options_json())), seed, time.time(), seats)
             self.db.insert_room(row)
@@ -636,6 +676,17 @@ class RoomManager:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _stored_language(value: Any) -> str | None:
+    """A seat's stored language; None when missing (a file from before issue #16) or not one
+    of ours (the page then opens in the server's language)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return check_language(value)
+    except ValueError:
+        return None
 
 
 def _new_code(taken: set[str]) -> str:

@@ -1,9 +1,13 @@
-"""User-facing text of the rooms layer in one place (English now; a later issue moves every
-table to gettext). Refusals keep their rule text ``"rooms"``."""
+"""User-facing text of the rooms layer in one place, a ``wargame.i18n.Catalogue`` (English
+here, Portuguese in wargame/locale/pt/LC_MESSAGES/wargame.po; issue #16). A text is read when
+it is shown, so a refusal comes in the language of the seat that acted (its page runs its
+commands in its language: ``wargame.ui.store``). Refusals keep their rule text ``"rooms"``."""
 
 from __future__ import annotations
 
-TEXT: dict[str, str] = {
+from wargame.i18n import Catalogue
+
+TEXT = Catalogue("rooms", {
     # refusals (SeatRefused / NotYourTurn / GameOver, rule "rooms")
     "unknown_token": "this link is not a seat of this room (unknown or mistyped token)",
     "spectator": "spectators cannot act: the teacher's link only watches",
@@ -32,4 +36,29 @@ TEXT: dict[str, str] = {
     "db.version": "a wargame rooms database of schema version {version} or older (this one "
                   "was written by a newer wargame?)",
     "db.room": "a room that replays from its stored actions",
-}
+    "db.folder": "a folder",
+    "db.no_folder": "no folder {folder}",
+    "db.missing_tables": "missing tables {tables}",
+    "db.json": "JSON variants, options and seats",
+    "db.not_json": "text that is not JSON",
+    "db.shapes": "a list of variants, a mapping of options and of seats",
+    "db.types": "a room's fields of the right types",
+    "db.numbered": "actions numbered 0, 1, 2... (action {n} is missing)",
+    "db.action_json": "an action as JSON",
+    "db.seats": "the seats {seats}",
+    "db.sides": "the sides {sides} of {game}",
+    "state_at": "n: a number of actions from 0 to {version}, got {n!r}",
+    "language": "lang: a seat's language, one of {languages}, got {lang!r}",
+    "seat_name": "seat: one of {seats}, got {seat!r}",
+    # the seats by name, in the sentences above and in ``wargame rooms list``
+    "seat.allied": "allied",
+    "seat.axis": "axis",
+    "seat.teacher": "teacher",
+})
+
+
+def seat_word(name: object) -> str:
+    """A seat's name in the current language (``allied`` -> ``aliado``); anything else as
+    it is (a game's own side name)."""
+    key = f"seat.{name}"
+    return TEXT[key] if key in TEXT else str(name)

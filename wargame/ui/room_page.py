@@ -11,6 +11,12 @@ the subscription ends with the session (``pn.state.on_session_destroyed``). Relo
 builds the page again from the room: nothing of the game lives in the browser.
 
 An unknown token gets a short page saying so (never a traceback, never the token back).
+
+Language (issue #16): the page is in ``?lang=`` of its link when given (and that choice is
+stored as the seat's language, ``Room.set_language``, so the link opens in it next time), else
+in the seat's stored language (chosen when the room was created), else the server's. The
+language switch at the top is a link per language to the same seat. Everything of the page is
+built in that language and the seat's store runs its commands in it (``wargame.ui.seats``).
 """
 
 from __future__ import annotations
@@ -23,18 +29,36 @@ from typing import Any
 
 import panel as pn
 
+from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.ui.seats import SeatMixin, seat_store
 from wargame.ui.store import TEACHER
 from wargame.ui.text import ROOMS
 
 __all__ = ["fingerprint_digest", "seat_page", "unknown_seat_page", "seat_dashboard", "hide_room_controls",
-           "follow_room"]
+           "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
 
 TEACHER_ZOOM = "1.3"  # the teacher's page on a projector: everything 30 % larger
+LANGUAGE_NAMES = {"en": "English", "pt": "Português"}
+"""Each language by its own name (a switch is read by someone who may not know the other)."""
 
 
 def _esc(x: Any) -> str:
     return html.escape(str(x))
+
+
+def language_switch(href: Callable[[str], str], current: str) -> str:
+    """HTML: "Language: English | Português", each other language a link (``href(lang)``),
+    the current one in bold (``.wg-lang-switch``, a link per language: ``data-lang``)."""
+    items = []
+    for code in LANGUAGES:
+        name = _esc(LANGUAGE_NAMES.get(code, code))
+        if code == current:
+            items.append(f"<b data-lang='{code}'>{name}</b>")
+        else:
+            items.append(f"<a data-lang='{code}' lang='{code}' href='{_esc(href(code))}'>"
+                         f"{name}</a>")
+    return (f"<div class='wg-lang-switch' style='font-family:sans-serif;font-size:13px'>"
+            f"{_esc(ROOMS['lang_switch'])} {' | '.join(items)}</div>")
 
 
 def unknown_seat_page() -> Any:
@@ -45,9 +69,10 @@ def unknown_seat_page() -> Any:
         f"<p><a href='./'>{_esc(ROOMS['title'])}</a></p></div>", sizing_mode="stretch_width")
 
 
-def seat_dashboard(room: Any, seat: Any) -> tuple[Any, SeatMixin]:
-    """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed)."""
-    store = seat_store(room, seat)
+def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, SeatMixin]:
+    """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed), in
+    ``lang`` (default: the seat's own language, else the current one)."""
+    store = seat_store(room, seat, lang)
     if hasattr(store, "hand_sides"):  # Memoir '44
         from wargame.ui.memoir import MemoirDashboard
 
@@ -106,7 +131,7 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
         digest = fingerprint_digest(s)
         extra = (f"<div class='wg-fingerprint' style='color:#666;font-size:12px'>"
                  f"{_esc(ROOMS['fingerprint'].format(fingerprint=digest))}, "
-                 f"{len(s.action_log)} actions</div>")
+                 f"{_esc(ROOMS['actions_count'].format(count=len(s.action_log)))}</div>")
     return (f"<div class='wg-seat-header' data-version='{len(s.action_log)}' "
             f"style='font-family:sans-serif;font-size:15px;font-weight:bold'>{text}</div>{extra}")
 
@@ -127,17 +152,60 @@ def follow_room(store: SeatMixin, doc: Any, also: Callable[[], None] | None = No
     store.on_change = schedule
 
 
-def seat_page(manager: Any, token: str | None) -> Any:
-    """The page of the seat whose link carries ``token`` (or the unknown-seat page)."""
+def seat_language(room: Any, seat: Any, asked: str | None = None,
+                  default: str | None = None) -> tuple[Any, str]:
+    """The seat (as stored now) and the language of its page (module doc): ``asked`` (the
+    link's ``?lang=``, stored as the seat's choice), else the seat's, else ``default``, else
+    the current language. An ``asked`` that is not one of ours is ignored."""
+    try:
+        asked = check_language(asked) if asked else None
+    except ValueError:
+        asked = None
+    if asked is not None and getattr(seat, "lang", None) != asked:
+        setter = getattr(room, "set_language", None)
+        if callable(setter):
+            try:
+                seat = setter(seat.name, asked)
+            except Exception:  # noqa: BLE001 - the file refused: this page still opens in it
+                pass
+    for choice in (asked, getattr(seat, "lang", None), default):
+        if choice:
+            try:
+                return seat, check_language(choice)
+            except ValueError:
+                continue
+    return seat, language()
+
+
+def seat_language_switch(seat: Any, lang: str) -> str:
+    """The switch at the top of a seat's page: the same seat's link in each language
+    (relative to the page: only its query changes)."""
+    return language_switch(lambda code: f"?seat={seat.token}&lang={code}", lang)
+
+
+def seat_page(manager: Any, token: str | None, lang: str | None = None,
+              default: str | None = None) -> Any:
+    """The page of the seat whose link carries ``token`` (or the unknown-seat page), in
+    ``lang`` (the link's ``?lang=``), else the seat's language, else ``default`` (the
+    server's; module doc)."""
     found = manager.by_token(token) if token else None
     if found is None:
-        return unknown_seat_page()
+        with using_language(lang or default):
+            return unknown_seat_page()
     room, seat = found
-    dash, store = seat_dashboard(room, seat)
+    seat, page_lang = seat_language(room, seat, lang, default)
+    with using_language(page_lang):
+        return _seat_page(room, seat, page_lang)
+
+
+def _seat_page(room: Any, seat: Any, lang: str) -> Any:
+    dash, store = seat_dashboard(room, seat, lang)
     header = pn.pane.HTML(_header_text(room, seat, store), sizing_mode="stretch_width")
+    switch = pn.pane.HTML(seat_language_switch(seat, lang), css_classes=["wg-lang"])
 
     def refresh_header(*_: Any) -> None:
-        header.object = _header_text(room, seat, store)
+        with using_language(lang):
+            header.object = _header_text(room, seat, store)
 
     store.param.watch(refresh_header, ["state"])
     doc = pn.state.curdoc
@@ -145,4 +213,4 @@ def seat_page(manager: Any, token: str | None) -> Any:
         follow_room(store, doc)
         pn.state.on_session_destroyed(lambda _ctx: store.close())
     styles = {"zoom": TEACHER_ZOOM} if store.viewer == TEACHER else {}
-    return pn.Column(header, dash, styles=styles)
+    return pn.Column(switch, header, dash, styles=styles)

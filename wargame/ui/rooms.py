@@ -13,6 +13,12 @@
 
 Seat links are relative to the page (``room?seat=<token>``), so they work behind Binder's and
 JupyterHub's proxies; the copyable full address is the browser's own (``pn.state.location``).
+
+Languages (issue #16): every page is built, and every command of it runs, in its language
+(``wargame.i18n.using_language``): the landing and teacher pages in ``?lang=`` of their URL,
+else the server's (``wargame serve --lang``); the landing page's "Language of the seat pages"
+is stored with the room as each seat's language, which each seat may change on its own page
+(``wargame.ui.room_page``).
 """
 
 from __future__ import annotations
@@ -20,17 +26,20 @@ from __future__ import annotations
 import html
 import io
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import panel as pn
 import param
 
 from wargame.games import is_memoir_id
+from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.scenario_errors import ScenarioError
+from wargame.ui.room_page import LANGUAGE_NAMES, language_switch
 from wargame.ui.text import ROOMS
 
 __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
-           "TEACHER_PATH", "check_key"]
+           "TEACHER_PATH", "check_key", "LANGUAGE_NAMES", "language_switch"]
 
 ROOM_PATH = "room"
 TEACHER_PATH = "teacher"
@@ -41,6 +50,37 @@ W = 560
 
 def _esc(x: Any) -> str:
     return html.escape(str(x))
+
+
+def page_language(lang: str | None) -> str:
+    """``lang`` when it is one of ours, else the current language."""
+    try:
+        return check_language(lang) if lang else language()
+    except ValueError:
+        return language()
+
+
+def in_page_language(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A page's command, run in the page's language (``self.lang``) whoever calls it."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with using_language(self.lang):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
+def in_language(lang: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` run in ``lang`` (a widget callback runs on Panel's threads, whose language is
+    not the page's: the language is a context variable)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with using_language(lang):
+            return fn(*args, **kwargs)
+
+    return run
 
 
 def room_games() -> dict[str, str]:
@@ -87,9 +127,14 @@ def seat_links(room: Any, base: str = "", names: tuple[str, ...] = ("allied", "a
 class Landing(param.Parameterized):
     """The landing page's widgets and commands (module doc)."""
 
-    def __init__(self, manager: Any, **params: Any) -> None:
+    def __init__(self, manager: Any, lang: str | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.manager = manager
+        self.lang = page_language(lang)
+        with using_language(self.lang):
+            self._build()
+
+    def _build(self) -> None:
         from wargame.ui.model import variant_choices
 
         games = room_games()
@@ -100,24 +145,28 @@ class Landing(param.Parameterized):
             label=ROOMS["variants"], options={f"{c['title']} ({c['rule']})": c["name"]
                                              for c in choices}, width=W - 20)
         self.seed = pn.widgets.TextInput(label=ROOMS["seed"], value="", width=200,
-                                         placeholder="random")
+                                         placeholder=ROOMS["seed_random"])
         self.computer_allied = pn.widgets.Select(label=ROOMS["computer_allied"], width=200)
         self.computer_axis = pn.widgets.Select(label=ROOMS["computer_axis"], width=200)
+        self.seat_lang = pn.widgets.Select(
+            label=ROOMS["lang"], options={LANGUAGE_NAMES[c]: c for c in LANGUAGES},
+            value=self.lang, width=200)
         self.create = pn.widgets.Button(label=ROOMS["create"], color="primary")
         self.message = pn.pane.HTML("", width=W, css_classes=["wg-rooms-message"])
         self.links = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-links"])
         self.code = pn.widgets.TextInput(label=ROOMS["join"], placeholder="ABC234", width=160)
         self.join = pn.widgets.Button(label=ROOMS["join_button"])
         self.joined = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-joined"])
-        self.game.param.watch(lambda _e: self._game_changed(), "value")
-        self.create.on_click(lambda _e: self.do_create())
-        self.join.on_click(lambda _e: self.do_join())
+        self.game.param.watch(in_language(self.lang, lambda _e: self._game_changed()), "value")
+        self.create.on_click(in_language(self.lang, lambda _e: self.do_create()))
+        self.join.on_click(in_language(self.lang, lambda _e: self.do_join()))
         self._game_changed()
 
+    @in_page_language
     def _game_changed(self) -> None:
         memoir = is_memoir_id(str(self.game.value))
         policies = MEMOIR_POLICIES if memoir else CAMPAIGN_POLICIES
-        options = {"nobody": "none", **{p: p for p in policies}}
+        options = {ROOMS["nobody"]: "none", **{p: p for p in policies}}
         for w in (self.computer_allied, self.computer_axis):
             w.options = options
             w.value = "none"
@@ -125,25 +174,27 @@ class Landing(param.Parameterized):
         if not self.variants.visible:
             self.variants.value = []
 
+    @in_page_language
     def say(self, text: str, error: bool = False) -> None:
         colour = "#a00000" if error else "#164d16"
         self.message.object = f"<div style='color:{colour}'>{_esc(text)}</div>"
 
+    @in_page_language
     def do_create(self) -> Any:
         seed_text = self.seed.value.strip()
         try:
             seed = int(seed_text) if seed_text else None
             if seed is not None and seed < 0:
-                raise ValueError(f"seed: a whole number from 0, got {seed_text[:20]!r}")
+                raise ValueError(seed_text)
         except ValueError:
-            self.say(f"seed: a whole number from 0, got {seed_text[:20]!r}", error=True)
+            self.say(ROOMS["seed_bad"].format(seed=seed_text[:20]), error=True)
             return None
         computer = {name: w.value for name, w in (("allied", self.computer_allied),
                                                   ("axis", self.computer_axis))
                     if w.value != "none"}
         try:
             room = self.manager.create(str(self.game.value), tuple(self.variants.value), seed,
-                                       computer)
+                                       computer, lang=page_language(self.seat_lang.value))
         except (ValueError, KeyError, OSError, ScenarioError) as exc:
             self.say(str(exc)[:300], error=True)
             return None
@@ -151,6 +202,7 @@ class Landing(param.Parameterized):
         self.links.object = seat_links(room, page_base())
         return room
 
+    @in_page_language
     def do_join(self) -> Any:
         code = self.code.value.strip().upper()[:12]
         room = self.manager.by_code(code) if code else None
@@ -162,17 +214,21 @@ class Landing(param.Parameterized):
         return room
 
     def view(self) -> Any:
-        return pn.Column(
-            pn.pane.HTML(f"<h2>{_esc(ROOMS['title'])}</h2><p>{_esc(ROOMS['intro'])}</p>",
-                         width=W),
-            self.game, self.variants, self.seed,
-            pn.Row(self.computer_allied, self.computer_axis), self.create, self.message,
-            self.links, pn.layout.Divider(), pn.Row(self.code, self.join), self.joined)
+        with using_language(self.lang):
+            switch = language_switch(lambda code: f"./?lang={code}", self.lang)
+            return pn.Column(
+                pn.pane.HTML(switch, width=W, css_classes=["wg-lang"]),
+                pn.pane.HTML(f"<h2>{_esc(ROOMS['title'])}</h2><p>{_esc(ROOMS['intro'])}</p>",
+                             width=W),
+                self.game, self.variants, self.seed,
+                pn.Row(self.computer_allied, self.computer_axis), self.seat_lang, self.create,
+                self.message, self.links, pn.layout.Divider(), pn.Row(self.code, self.join),
+                self.joined)
 
 
-def landing_page(manager: Any) -> Any:
-    """The ``/`` page (module doc)."""
-    return Landing(manager).view()
+def landing_page(manager: Any, lang: str | None = None) -> Any:
+    """The ``/`` page (module doc) in ``lang`` (None: the current language)."""
+    return Landing(manager, lang).view()
 
 
 def check_key(given: str | None, key: str) -> bool:
@@ -182,31 +238,40 @@ def check_key(given: str | None, key: str) -> bool:
 class TeacherRooms(param.Parameterized):
     """The teacher's list of rooms: open, replay, export, delete (module doc)."""
 
-    def __init__(self, manager: Any, **params: Any) -> None:
+    def __init__(self, manager: Any, lang: str | None = None, key: str | None = None,
+                 **params: Any) -> None:
         super().__init__(**params)
         self.manager = manager
+        self.lang = page_language(lang)
+        self.key = key  # the page's own key, for its language links
+        with using_language(self.lang):
+            self._build()
+
+    def _build(self) -> None:
         self.table = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["wg-room-list"])
-        self.choice = pn.widgets.Select(label="Room", options={}, width=300)
+        self.choice = pn.widgets.Select(label=ROOMS["room"], options={}, width=300)
         self.refresh_button = pn.widgets.Button(label=ROOMS["refresh"])
         self.replay_button = pn.widgets.Button(label=ROOMS["replay"])
         self.export = pn.widgets.FileDownload(callback=self._export, filename="room-save.json",
                                               label=ROOMS["export"], embed=False, width=120)
         self.delete_button = pn.widgets.Button(label=ROOMS["delete"], color="danger")
         self.confirm = pn.widgets.Button(label="", color="danger", visible=False)
-        self.cancel = pn.widgets.Button(label="Cancel", visible=False)
+        self.cancel = pn.widgets.Button(label=ROOMS["cancel"], visible=False)
         self.message = pn.pane.HTML("", css_classes=["wg-teacher-message"])
         self.replay = pn.Column()
-        self.refresh_button.on_click(lambda _e: self.refresh())
-        self.replay_button.on_click(lambda _e: self.open_replay())
-        self.delete_button.on_click(lambda _e: self.ask_delete())
-        self.confirm.on_click(lambda _e: self.do_delete())
-        self.cancel.on_click(lambda _e: self._confirming(False))
-        self.choice.param.watch(lambda _e: self._chosen(), "value")
+        lang = self.lang
+        self.refresh_button.on_click(in_language(lang, lambda _e: self.refresh()))
+        self.replay_button.on_click(in_language(lang, lambda _e: self.open_replay()))
+        self.delete_button.on_click(in_language(lang, lambda _e: self.ask_delete()))
+        self.confirm.on_click(in_language(lang, lambda _e: self.do_delete()))
+        self.cancel.on_click(in_language(lang, lambda _e: self._confirming(False)))
+        self.choice.param.watch(in_language(lang, lambda _e: self._chosen()), "value")
         self.refresh()
 
     def _room(self) -> Any:
         return self.manager.get(self.choice.value) if self.choice.value else None
 
+    @in_page_language
     def _chosen(self) -> None:
         room = self._room()
         self.export.filename = f"room-{room.code}-{room.game_id}-save.json" if room else \
@@ -217,6 +282,7 @@ class TeacherRooms(param.Parameterized):
         room = self._room()
         return io.StringIO(room.save_text() if room is not None else "")
 
+    @in_page_language
     def refresh(self) -> None:
         base = page_base()
         rooms = sorted(self.manager.rooms(), key=lambda r: -r.created)
@@ -232,8 +298,9 @@ class TeacherRooms(param.Parameterized):
                 f"<td><a href='{_esc(link)}' target='_blank'>{_esc(ROOMS['open'])}</a></td></tr>")
         self.table.object = (
             f"<h3>{_esc(ROOMS['rooms'])}</h3>" + (
-                "<table style='font-family:sans-serif'><tr><th>code</th><th>game</th>"
-                f"<th>actions</th><th>result</th><th></th></tr>{''.join(rows)}</table>"
+                f"<table style='font-family:sans-serif'><tr><th>{_esc(ROOMS['col.code'])}</th>"
+                f"<th>{_esc(ROOMS['col.game'])}</th><th>{_esc(ROOMS['col.actions'])}</th>"
+                f"<th>{_esc(ROOMS['col.result'])}</th><th></th></tr>{''.join(rows)}</table>"
                 if rows else f"<p>{_esc(ROOMS['no_rooms'])}</p>"))
         options = {f"{r.code} ({r.game_id})": r.id for r in rooms}
         value = self.choice.value if self.choice.value in options.values() else (
@@ -241,15 +308,18 @@ class TeacherRooms(param.Parameterized):
         self.choice.options = options
         self.choice.value = value
 
+    @in_page_language
     def _confirming(self, on: bool) -> None:
         room = self._room()
         self.confirm.visible = self.cancel.visible = on and room is not None
         if room is not None:
             self.confirm.label = ROOMS["confirm_delete"].format(code=room.code)
 
+    @in_page_language
     def ask_delete(self) -> None:
         self._confirming(True)
 
+    @in_page_language
     def do_delete(self) -> bool:
         room = self._room()
         self._confirming(False)
@@ -263,16 +333,22 @@ class TeacherRooms(param.Parameterized):
         self.refresh()
         return ok
 
+    @in_page_language
     def open_replay(self) -> Any:
         room = self._room()
         if room is None:
             return None
-        replay = Replay(room)
+        replay = Replay(room, lang=self.lang)
         self.replay[:] = [replay.view()]
         return replay
 
     def view(self) -> Any:
+        from urllib.parse import quote
+
+        key = quote(self.key or "", safe="")
+        switch = language_switch(lambda code: f"?key={key}&lang={code}", self.lang)
         return pn.Column(
+            pn.pane.HTML(switch, css_classes=["wg-lang"]),
             self.table,
             pn.Row(self.choice, self.refresh_button, self.replay_button, self.export,
                    self.delete_button),
@@ -284,23 +360,28 @@ class Replay(param.Parameterized):
     """A room's game move by move: a slider over its actions, the teacher's dashboard of the
     position after each (``Room.state_at``)."""
 
-    def __init__(self, room: Any, **params: Any) -> None:
+    def __init__(self, room: Any, lang: str | None = None, **params: Any) -> None:
         super().__init__(**params)
+        self.lang = page_language(lang)
+        with using_language(self.lang):
+            self._build(room)
+
+    def _build(self, room: Any) -> None:
         from wargame.ui.room_page import fingerprint_digest
         from wargame.ui.seats import replay_store
 
         self.room = room
         self.total = room.version
-        self.store = replay_store(room)
+        self.store = replay_store(room, lang=self.lang)
         self._digest = fingerprint_digest
-        self.slider = pn.widgets.IntSlider(label="Actions", start=0, end=max(1, self.total),
-                                           value=self.total, width=W)
+        self.slider = pn.widgets.IntSlider(label=ROOMS["actions"], start=0,
+                                           end=max(1, self.total), value=self.total, width=W)
         self.prev = pn.widgets.Button(label="<", width=50)
         self.next = pn.widgets.Button(label=">", width=50)
         self.title = pn.pane.HTML("", css_classes=["wg-replay-title"])
-        self.prev.on_click(lambda _e: self.step(-1))
-        self.next.on_click(lambda _e: self.step(1))
-        self.slider.param.watch(lambda e: self.show(int(e.new)), "value")
+        self.prev.on_click(in_language(self.lang, lambda _e: self.step(-1)))
+        self.next.on_click(in_language(self.lang, lambda _e: self.step(1)))
+        self.slider.param.watch(in_language(self.lang, lambda e: self.show(int(e.new))), "value")
         if is_memoir_id(str(room.game_id)):
             from wargame.ui.memoir import MemoirDashboard
 
@@ -314,9 +395,11 @@ class Replay(param.Parameterized):
         hide_room_controls(self.dash, teacher=True)
         self.show(self.total)
 
+    @in_page_language
     def step(self, delta: int) -> None:
         self.slider.value = max(0, min(self.total, self.slider.value + delta))
 
+    @in_page_language
     def show(self, n: int) -> None:
         from wargame.ui.seats import show_position
 
@@ -332,10 +415,15 @@ class Replay(param.Parameterized):
         return pn.Column(self.title, pn.Row(self.prev, self.slider, self.next), self.dash)
 
 
-def teacher_page(manager: Any, given_key: str | None, key: str) -> Any:
-    """The ``/teacher`` page: the rooms' list with the right key, else the unknown-link page."""
+def teacher_page(manager: Any, given_key: str | None, key: str,
+                 lang: str | None = None) -> Any:
+    """The ``/teacher`` page in ``lang`` (None: the current language): the rooms' list with
+    the right key, else the unknown-link page."""
+    lang = page_language(lang)
     if not check_key(given_key, key):
         from wargame.ui.room_page import unknown_seat_page
 
-        return unknown_seat_page()
-    return TeacherRooms(manager).view()
+        with using_language(lang):
+            return unknown_seat_page()
+    with using_language(lang):
+        return TeacherRooms(manager, lang, key).view()

@@ -17,6 +17,11 @@ missed notification).
 
 In a room there is no undo, no load, no new game and no computer switch: the room's log is the
 game every seat shares (docs/rooms-seats.md). No Panel import here.
+
+Language (issue #16): a seat's store has its own ``lang`` (``seat_store(room, seat, lang)``;
+default the seat's stored language, else the current one). Its commands, its ``sync`` and its
+watchers run in it (``GameStore.batch``), so two seats of one room read the same game each in
+its own language at the same time, and a refusal of the room reaches a seat in its language.
 """
 
 from __future__ import annotations
@@ -133,7 +138,8 @@ class SeatMixin:
 
     def _not_in_room(self) -> bool:
         store: GameStore = self  # type: ignore[assignment]
-        store.say(ROOMS["room_no_undo"], error=True)
+        with store.batch():  # in the store's language
+            store.say(ROOMS["room_no_undo"], error=True)
         return False
 
     def undo(self, steps: int = 1) -> bool:
@@ -152,25 +158,29 @@ class SeatMixin:
 class CampaignSeatStore(SeatMixin, CampaignState):
     """A campaign (Normandy, Dragoon) seat of a room."""
 
-    def __init__(self, room: Any, token: str, viewer: str | None) -> None:
-        CampaignState.__init__(self, room.game, seed=room.seed, viewer=viewer)
+    def __init__(self, room: Any, token: str, viewer: str | None,
+                 lang: str | None = None) -> None:
+        CampaignState.__init__(self, room.game, seed=room.seed, viewer=viewer, lang=lang)
         self._init_seat(room, token)
 
 
 class MemoirSeatStore(SeatMixin, MemoirStore):
     """A Memoir '44 seat of a room."""
 
-    def __init__(self, room: Any, token: str, viewer: str | None) -> None:
+    def __init__(self, room: Any, token: str, viewer: str | None,
+                 lang: str | None = None) -> None:
         scenario = str(room.game_id)[len(MEMOIR_PREFIX):]
-        MemoirStore.__init__(self, scenario, seed=room.seed, viewer=viewer)
+        MemoirStore.__init__(self, scenario, seed=room.seed, viewer=viewer, lang=lang)
         self.game = room.game
         self._init_seat(room, token)
 
 
-def seat_store(room: Any, seat: Any) -> CampaignSeatStore | MemoirSeatStore:
-    """The store of ``seat`` (a ``wargame.rooms.Seat``) in ``room``."""
+def seat_store(room: Any, seat: Any, lang: str | None = None
+               ) -> CampaignSeatStore | MemoirSeatStore:
+    """The store of ``seat`` (a ``wargame.rooms.Seat``) in ``room``, in ``lang`` (default: the
+    seat's own language, else the current one)."""
     cls = MemoirSeatStore if is_memoir_id(str(room.game_id)) else CampaignSeatStore
-    return cls(room, seat.token, viewer_of(seat))
+    return cls(room, seat.token, viewer_of(seat), lang or getattr(seat, "lang", None))
 
 
 class _ReplayMixin:
@@ -178,7 +188,8 @@ class _ReplayMixin:
 
     def act(self, action: Any) -> bool:
         store: GameStore = self  # type: ignore[assignment]
-        store.say(ROOMS["room_no_undo"], error=True)
+        with store.batch():  # in the store's language
+            store.say(ROOMS["room_no_undo"], error=True)
         return False
 
     def undo(self, steps: int = 1) -> bool:
@@ -202,14 +213,15 @@ class MemoirReplayStore(_ReplayMixin, MemoirStore):
     pass
 
 
-def replay_store(room: Any) -> GameStore:
-    """A read-only teacher's store of ``room``'s game (positions set by ``show_position``)."""
+def replay_store(room: Any, lang: str | None = None) -> GameStore:
+    """A read-only teacher's store of ``room``'s game (positions set by ``show_position``), in
+    ``lang`` (None: the current language)."""
     if is_memoir_id(str(room.game_id)):
         store: GameStore = MemoirReplayStore(str(room.game_id)[len(MEMOIR_PREFIX):],
-                                             seed=room.seed, viewer=TEACHER)
+                                             seed=room.seed, viewer=TEACHER, lang=lang)
         store.game = room.game
         return store
-    return CampaignReplayStore(room.game, seed=room.seed, viewer=TEACHER)
+    return CampaignReplayStore(room.game, seed=room.seed, viewer=TEACHER, lang=lang)
 
 
 def show_position(store: GameStore, room: Any, n: int) -> None:

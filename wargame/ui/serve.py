@@ -273,9 +273,11 @@ def room_game(game_id: str, variants: tuple[str, ...]) -> Any:
     return open_game(game_id, variants)
 
 
-def rooms_apps(manager: Any, key: str) -> dict[str, Any]:
+def rooms_apps(manager: Any, key: str, lang: str | None = None) -> dict[str, Any]:
     """The Panel apps of ``wargame serve --rooms``: ``/`` (create and join), ``/room``
-    (a seat, ``?seat=<token>``) and ``/teacher`` (``?key=<key>``), around one RoomManager."""
+    (a seat, ``?seat=<token>``) and ``/teacher`` (``?key=<key>``), around one RoomManager.
+    ``lang``: the server's language; a page's ``?lang=`` wins (a seat's stored language
+    too: ``wargame.ui.room_page``)."""
     import panel as pn
 
     from wargame.ui.room_page import seat_page
@@ -290,26 +292,31 @@ def rooms_apps(manager: Any, key: str) -> dict[str, Any]:
         return text[:200]
 
     return {
-        "/": lambda: landing_page(manager),
-        f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat")),
-        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key),
+        "/": lambda: landing_page(manager, session_lang(lang)),
+        f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat"), session_lang(None), lang),
+        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key, session_lang(lang)),
     }
 
 
 def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = False,
                 address: str | None = None, allow_origins: tuple[str, ...] | list[str] = (),
-                threaded: bool = False, key: str | None = None, out: Any = None) -> Any:
+                threaded: bool = False, key: str | None = None, out: Any = None,
+                lang: str | None = None) -> Any:
     """Serve the rooms of the SQLite file ``db_path`` (created when missing; every stored room
     resumes): ``/`` creates and joins rooms, ``/room?seat=<token>`` is a seat, ``/teacher?key=``
     lists the rooms. Address and origin rules as ``serve_dashboard``. Prints the teacher's
-    page address to ``out``. Blocks unless ``threaded`` (then returns Panel's server thread)."""
+    page address to ``out``. Blocks unless ``threaded`` (then returns Panel's server thread).
+    ``lang``: the pages' language (``wargame serve --rooms F --lang pt``; None: the language
+    current when called); a page's ``?lang=`` and a seat's own language win."""
     if not 1 <= int(port) <= 65535:
         raise ValueError(f"port must be a number from 1 to 65535, got {port}")
     address = resolve_address(address)
     origins = websocket_origins(address, port, allow_origins)
     check_address(address, port)
+    from wargame.i18n import check_language, language
     from wargame.rooms import RoomManager
 
+    lang = check_language(lang) if lang else language()
     manager = RoomManager(db_path, games=room_game)
     key = teacher_key(key)
     import panel as pn
@@ -320,6 +327,6 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     host = "localhost" if address in LOCAL_ADDRESSES or address == "0.0.0.0" else address
     print(f"Rooms: http://{host}:{port}/  teacher's page: http://{host}:{port}/teacher?key={key}",
           file=out or sys.stdout, flush=True)
-    return pn.serve(rooms_apps(manager, key), port=port, address=address,
+    return pn.serve(rooms_apps(manager, key, lang), port=port, address=address,
                     websocket_origin=origins, show=show, title="wargame: rooms",
                     threaded=threaded, extra_patterns=component_routes())

@@ -96,8 +96,8 @@ def type_letter(unit_type: str) -> str:
 
 
 # Rooms: the landing page, the seat pages and their messages (wargame.ui.rooms, .room_page,
-# .seats; docs/rooms-seats.md)
-ROOMS = {
+# .seats; docs/rooms-seats.md). Each seat's page shows them in its own language.
+ROOMS = Catalogue("ui.rooms", {
     "title": "wargame: rooms for a class",
     "intro": "Create a game and give each team its seat's link. Each seat sees only its own "
              "side; the teacher's link shows both sides, the history and the log.",
@@ -141,7 +141,20 @@ ROOMS = {
     "over": "The game is over.",
     "room_no_undo": "Not in a room: the room's game is shared by every seat (no undo, load or "
                     "new game; the teacher can start another room).",
-}
+    "seed_random": "random",
+    "nobody": "nobody",
+    "seed_bad": "seed: a whole number from 0, got {seed!r}",
+    "room": "Room",
+    "cancel": "Cancel",
+    "col.code": "code",
+    "col.game": "game",
+    "col.actions": "actions",
+    "col.result": "result",
+    "actions": "Actions",
+    "actions_count": "{count} actions",
+    "lang": "Language of the seat pages",
+    "lang_switch": "Language:",
+})
 # ---------------------------------------------------------------------- actions in words
 # wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
 # the map's place names), for "Done:", "Undone:" and status texts.
