@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from wargame.i18n import Catalogue
+from wargame.i18n import Catalogue, language
 
 __all__ = [
     "REFUSALS_CAMPAIGN", "REFUSALS_MEMOIR", "REFUSALS_ACTION", "TERMS", "LOADER", "TERM_KEYS",
@@ -245,13 +245,20 @@ TERM_KEYS = {"side": "side", "phase": "phase", "edge": "edge", "terrain": "terra
              "what": "what", "memoir_phase": "memoir_phase", "decision": "decision"}
 """Data keys whose values are English ids shown through ``TERMS`` (a value not listed there is
 shown as it is)."""
+_TERM_NAMES = frozenset(TERM_KEYS)
 
 REFUSAL_CATALOGUES = {"campaign": REFUSALS_CAMPAIGN, "memoir": REFUSALS_MEMOIR,
                       "action": REFUSALS_ACTION}
 
 
+_ENGLISH = {f"{area}.{mid}": text for area, cat in REFUSAL_CATALOGUES.items()
+            for mid, text in cat.english.items()}
+
+
 def refusal_template(key: str) -> str:
     """The template of refusal ``key`` (``area.id``) in the current language."""
+    if language() == "en":  # the common case, on the engines' paths that list legal actions
+        return _ENGLISH[key]
     area, _, mid = key.partition(".")
     return REFUSAL_CATALOGUES[area][mid]
 
@@ -260,8 +267,9 @@ def _shown(name: str, value: Any) -> Any:
     group = TERM_KEYS.get(name)
     if group is not None:
         tid = f"{group}.{value}"
-        if tid in TERMS:
-            return TERMS[tid]
+        english = TERMS.english.get(tid)
+        if english is not None:
+            return english if language() == "en" else TERMS[tid]
     return value
 
 
@@ -272,7 +280,9 @@ def render_refusal(key: str, data: Mapping[str, Any]) -> str:
     if not data:
         return template
     try:
-        return template.format(**{k: _shown(k, v) for k, v in data.items()})
+        if _TERM_NAMES.isdisjoint(data):
+            return template.format_map(data)
+        return template.format_map({k: _shown(k, v) for k, v in data.items()})
     except (KeyError, IndexError, ValueError):
         return template
 

@@ -190,7 +190,7 @@ def refuse(cls: type[E], key: str, rule: str = "", **data: Any) -> E:
     """``cls`` (a kind of refusal) with the reason of catalogue ``key`` rendered from ``data`` in
     the current language: ``raise refuse(StackingRefused, "campaign.stacking.limit", "CN 4.1.1",
     limit=3)``."""
-    return cls.keyed(key, rule, **data)
+    return cls(render_refusal(key, data), rule, key=key, data=data)
 
 
 def battle_refusal(why: str, rule: str) -> CombatRefused:
