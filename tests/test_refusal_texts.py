@@ -272,3 +272,29 @@ def test_every_loader_text_is_translated_with_its_placeholders():
             english = LOADER.english[key]
             assert LOADER[key] != english, key
             assert sorted(_fields(LOADER[key])) == sorted(_fields(english)), key
+
+
+def test_a_bad_memoir_scenario_file_is_reported_in_portuguese(tmp_path):
+    from wargame.memoir.scenario import check_memoir
+
+    data = json.loads((ROOT / "scenarios" / "memoir44" / "1.json").read_text(encoding="utf-8"))
+    data["number"] = "one"
+    data["medal_to_win"] = data.pop("medals_to_win")
+    path = tmp_path / "memoir44" / "1.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with i18n.using_language("pt"), pytest.raises(ScenarioError) as exc:
+        check_memoir(path)
+    message = str(exc.value)
+    assert message.startswith(f"{path}: campo '")
+    assert "esperava-se" in message and "expected" not in message
+    english = exc.value.render("en")
+    assert english.startswith(f"{path}: field '") and "expected" in english
+    data["medals_to_win"] = data.pop("medal_to_win")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with i18n.using_language("pt"), pytest.raises(ScenarioError) as exc:
+        check_memoir(path)
+    assert str(exc.value) == f"{path}: campo 'number': esperava-se um número inteiro, encontrado 'one'"
+    with pytest.raises(ScenarioError) as exc:
+        check_memoir(path)
+    assert str(exc.value) == f"{path}: field 'number': expected a whole number, found 'one'"
