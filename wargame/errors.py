@@ -10,7 +10,7 @@ Both engines raise these classes; ``wargame.operational.actions.IllegalAction`` 
 
 Texts (issue #16): a refusal is made with ``refuse(MovementRefused, "campaign.move.beyond_reach",
 "CN 4.0", hex="1234", mp=4)``: the reason is the catalogue template of ``key`` (the refusal
-catalogues of ``wargame.refusal_texts``) rendered in the current language, since a refusal is
+catalogues of ``wargame.error_texts``) rendered in the current language, since a refusal is
 shown only to the one who acted. ``key`` and ``data`` stay on the exception, so a caller can
 show it again in another language (``exc.render("pt")``: a room seat, a bot's explanation).
 """
