@@ -7,9 +7,20 @@ react to the kind without parsing text, as python-chess does with ``IllegalMoveE
 
 Both engines raise these classes; ``wargame.operational.actions.IllegalAction`` and
 ``wargame.memoir.IllegalAction`` are this same class.
+
+Texts (issue #16): a refusal is made with ``refuse(MovementRefused, "campaign.move.beyond_reach",
+"CN 4.0", hex="1234", mp=4)``: the reason is the catalogue template of ``key`` (the refusal
+catalogues of ``wargame.error_texts``) rendered in the current language, since a refusal is
+shown only to the one who acted. ``key`` and ``data`` stay on the exception, so a caller can
+show it again in another language (``exc.render("pt")``: a room seat, a bot's explanation).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from wargame.error_texts import render_refusal
 
 __all__ = [
     "IllegalAction",
@@ -29,7 +40,12 @@ __all__ = [
     "OrderRefused",
     "SeatRefused",
     "REFUSAL_KINDS",
+    "refuse",
+    "battle_refusal",
 ]
+
+
+E = TypeVar("E", bound="IllegalAction")
 
 
 class IllegalAction(Exception):
@@ -37,10 +53,30 @@ class IllegalAction(Exception):
 
     kind = "illegal"
 
-    def __init__(self, reason: str, rule: str = "") -> None:
+    def __init__(self, reason: str, rule: str = "", *, key: str = "",
+                 data: Mapping[str, Any] | None = None) -> None:
         self.reason = reason
         self.rule = rule
+        self.key = key
+        """The catalogue id of the reason (``"campaign.move.beyond_reach"``), "" if none."""
+        self.data = dict(data) if data else {}
+        """The values the reason's template names (unit and place names as they are)."""
         super().__init__(f"{rule}: {reason}" if rule else reason)
+
+    @classmethod
+    def keyed(cls: type[E], key: str, rule: str = "", **data: Any) -> E:
+        """This refusal with the reason of catalogue ``key`` in the current language."""
+        return cls(render_refusal(key, data), rule, key=key, data=data)
+
+    def render(self, lang: str | None = None) -> str:
+        """The reason in ``lang`` (default: the current language); the stored reason when the
+        refusal has no key."""
+        if not self.key:
+            return self.reason
+        from wargame.i18n import using_language
+
+        with using_language(lang):
+            return render_refusal(self.key, self.data)
 
 
 class MalformedAction(IllegalAction, ValueError):
@@ -136,8 +172,9 @@ class SeatRefused(IllegalAction):
 
     kind = "seat"
 
-    def __init__(self, reason: str, rule: str = "rooms") -> None:
-        super().__init__(reason, rule)
+    def __init__(self, reason: str, rule: str = "rooms", *, key: str = "",
+                 data: Mapping[str, Any] | None = None) -> None:
+        super().__init__(reason, rule, key=key, data=data)
 
 
 REFUSAL_KINDS: dict[str, type[IllegalAction]] = {
@@ -147,3 +184,22 @@ REFUSAL_KINDS: dict[str, type[IllegalAction]] = {
                 CombatRefused, SupportRefused, DecisionRefused, EndPhaseRefused, CardRefused,
                 OrderRefused, SeatRefused)
 }
+
+
+def refuse(cls: type[E], key: str, rule: str = "", **data: Any) -> E:
+    """``cls`` (a kind of refusal) with the reason of catalogue ``key`` rendered from ``data`` in
+    the current language: ``raise refuse(StackingRefused, "campaign.stacking.limit", "CN 4.1.1",
+    limit=3)``."""
+    return cls(render_refusal(key, data), rule, key=key, data=data)
+
+
+def battle_refusal(why: str, rule: str) -> CombatRefused:
+    """The refusal of a Memoir '44 battle for one of ``battle_dice``'s English reasons (plain
+    strings on that hot path), keyed so that it shows in the current language."""
+    from wargame.error_texts import memoir_battle_reason
+
+    found = memoir_battle_reason(why)
+    if found is None:
+        return CombatRefused(why, rule)
+    key, data = found
+    return CombatRefused.keyed(key, rule, **data)

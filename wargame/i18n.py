@@ -104,7 +104,7 @@ def translations(lang: str) -> dict[str, str]:
 CATALOGUES: dict[str, Catalogue] = {}
 """Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
 CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
-                     "wargame.rooms.text", "wargame.memoir.text")
+                     "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts")
 """The modules that define catalogues (imported by ``load_catalogues``)."""
 
 

@@ -104,8 +104,8 @@ def replay(game: GameDefinition, seed: int, actions: list[Any], source: str = "<
         try:
             events = step(from_dict(data))
         except IllegalAction as exc:
-            raise ScenarioError(source, f"actions[{i}]", "a legal action when replayed",
-                                _excerpt(str(exc), 200)) from None
+            raise ScenarioError.keyed(source, f"actions[{i}]", "save.legal_action",
+                                      _excerpt(str(exc), 200)) from None
         if on_action is not None:
             on_action(i, state, events)
     return state
@@ -131,21 +131,23 @@ def _check_header(data: Any, source: str) -> dict[str, Any]:
         data.update(format=SAVE_FORMAT, format_version=SAVE_FORMAT_VERSION, game="campaign",
                     options={"variants": variants})
     if not isinstance(data, dict):
-        raise ScenarioError(source, "(top level)", "a JSON object (a wargame save)", _excerpt(data))
+        raise ScenarioError.keyed(source, "(top level)", "save.object", _excerpt(data))
     save = validate(SaveFile, data, source)
     if save.format_version != SAVE_FORMAT_VERSION:
         raise ScenarioError(source, "format_version", f"{SAVE_FORMAT_VERSION}",
                             _excerpt(save.format_version))
     variants = save.options.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise ScenarioError(source, "options.variants", "a list of variant names", _excerpt(variants))
+        raise ScenarioError.keyed(source, "options.variants", "save.variant_list", _excerpt(variants))
     if not isinstance(save.options.get("options", {}), dict):
-        raise ScenarioError(source, "options.options", "a mapping", _excerpt(save.options["options"]))
+        raise ScenarioError.keyed(source, "options.options", "save.mapping",
+                                  _excerpt(save.options["options"]))
     if len(save.actions) > MAX_ACTIONS:
-        raise ScenarioError(source, "actions", f"at most {MAX_ACTIONS} actions", len(save.actions))
+        raise ScenarioError.keyed(source, "actions", "save.max_actions", len(save.actions),
+                                  count=MAX_ACTIONS)
     for i, a in enumerate(save.actions):
         if not isinstance(a.get("kind"), str):
-            raise ScenarioError(source, f"actions[{i}].kind", "the action's kind (text)",
+            raise ScenarioError.keyed(source, f"actions[{i}].kind", "save.action_kind",
                                 _excerpt(a.get("kind")))
     return save.model_dump()
 
@@ -162,9 +164,9 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
         except (ScenarioError, FileNotFoundError, KeyError, ValueError) as exc:
             variants = data.get("options", {}).get("variants")
             if variants and "variant" in str(exc).lower():
-                raise ScenarioError(source, "options.variants", "known variant names (BFN 19)",
+                raise ScenarioError.keyed(source, "options.variants", "save.known_variants",
                                     _excerpt(str(exc), 200)) from None
-            raise ScenarioError(source, "scenario", "a bundled scenario and valid rule options",
+            raise ScenarioError.keyed(source, "scenario", "save.scenario",
                                 _excerpt(str(exc), 200)) from None
     else:
         if (game.kind, game.scenario_id) != (data["game"], data["scenario"]):
@@ -176,9 +178,7 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
     state = replay(game, data["seed"], data["actions"], source, on_start=on_start,
                    on_action=on_action)
     if _json_plain(state.fingerprint()) != data["fingerprint"]:
-        raise ScenarioError(source, "fingerprint",
-                            "the position reached by replaying the actions (the file was edited "
-                            "or damaged)")
+        raise ScenarioError.keyed(source, "fingerprint", "save.fingerprint")
     return state
 
 
@@ -186,20 +186,20 @@ def parse_save_text(text: str | bytes, source: str = "<save>") -> Any:
     """JSON from a save's text, with size, encoding and nesting problems reported as
     ``ScenarioError`` (never a raw exception, never the whole content echoed)."""
     if len(text) > MAX_SAVE_BYTES:
-        raise ScenarioError(source, "(file)", f"a save of at most {MAX_SAVE_BYTES // 1_000_000} MB",
-                            f"{len(text)} bytes")
+        raise ScenarioError.keyed(source, "(file)", "save.too_large", f"{len(text)} bytes",
+                                  mb=MAX_SAVE_BYTES // 1_000_000)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ScenarioError(source, "(file)", "UTF-8 JSON text") from None
+            raise ScenarioError.keyed(source, "(file)", "save.utf8") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(source, f"line {exc.lineno} column {exc.colno}",
-                            "complete, valid JSON (is the file truncated?)", exc.msg) from None
+        raise ScenarioError.keyed(source, f"line {exc.lineno} column {exc.colno}", "save.json",
+                                  exc.msg) from None
     except RecursionError:
-        raise ScenarioError(source, "(file)", "JSON nested less deeply") from None
+        raise ScenarioError.keyed(source, "(file)", "json.nesting") from None
 
 
 def save_game(state: GameState, path: str | Path) -> Path:
@@ -228,9 +228,9 @@ def load_game(path: str | Path, game: GameDefinition | None = None) -> GameState
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        raise ScenarioError(path, "(file)", "an existing save file") from None
+        raise ScenarioError.keyed(path, "(file)", "save.existing") from None
     if size > MAX_SAVE_BYTES:
-        raise ScenarioError(path, "(file)", f"a save of at most {MAX_SAVE_BYTES // 1_000_000} MB",
-                            f"{size} bytes")
+        raise ScenarioError.keyed(path, "(file)", "save.too_large", f"{size} bytes",
+                                  mb=MAX_SAVE_BYTES // 1_000_000)
     data = parse_save_text(path.read_bytes(), str(path))
     return from_save(data, source=str(path), game=game)

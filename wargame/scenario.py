@@ -200,8 +200,8 @@ def _setup(data: Any, source: str, board: Board, units: dict[str, UnitDef],
     if divisions is not None:
         for i, r in enumerate(model.reinforcements or []):
             if isinstance(r.entry, DropEntry) and r.entry.division not in divisions:
-                raise ScenarioError(source, f"reinforcements[{i}].entry.division",
-                                    "the division whose hexes it drops on", r.entry.division)
+                raise ScenarioError.keyed(source, f"reinforcements[{i}].entry.division",
+                                          "scenario.drop_division", r.entry.division)
     setup = tuple((p.unit, Hex.from_id(p.hex)) for p in model.setup or [])
     reinf = []
     for r in model.reinforcements or []:
@@ -236,19 +236,16 @@ def check_setup_legal(scn: Scenario, source: str) -> None:
         terrain = tables.terrain.get(info.terrain) if info is not None else None
         mclass = tables.unit_types[unit.type].movement_class
         if terrain is None or terrain.cost.get(mclass) is None:
-            raise ScenarioError(source, f"setup[{i}].hex",
-                                f"a land hex of the map that a {unit.type} unit may enter "
-                                f"({info.terrain if info else 'off the map'} is not)", h.id)
+            raise ScenarioError.keyed(source, f"setup[{i}].hex", "scenario.setup_terrain", h.id,
+                                      unit_type=unit.type,
+                                      terrain=info.terrain if info else "off the map")
         counts = by_hex.setdefault(h, {})
         counts[unit.side] = counts.get(unit.side, 0) + 1
         if counts[unit.side] > scn.stacking_limit:
-            raise ScenarioError(source, f"setup[{i}].hex",
-                                f"at most {scn.stacking_limit} units of a side a hex "
-                                f"(stacking_limit, CN/OD 4.1.1)", h.id)
+            raise ScenarioError.keyed(source, f"setup[{i}].hex", "scenario.setup_stacking", h.id,
+                                      limit=scn.stacking_limit)
         if len(counts) > 1 and landing is None:
-            raise ScenarioError(source, f"setup[{i}].hex",
-                                "units of one side only in a hex (CN/OD 4.1.1; "
-                                "rules.setup_landings allows landings on enemy hexes)", h.id)
+            raise ScenarioError.keyed(source, f"setup[{i}].hex", "scenario.setup_one_side", h.id)
 
 
 def _board(data: Any, source: str, tables: Tables) -> Board:
@@ -348,7 +345,8 @@ def load_scenario(path_or_id: str | Path) -> Scenario:
         try:
             folder = scenario_dir(str(path_or_id))
         except FileNotFoundError as exc:
-            raise ScenarioError(str(path_or_id), "(scenario)", "a bundled scenario id or a scenario folder/file", str(exc)) from None
+            raise ScenarioError.keyed(str(path_or_id), "(scenario)", "scenario.which",
+                                      str(exc)) from None
         meta_path = folder / "scenario.yaml"
     meta = load_yaml(meta_path)
     src = str(meta_path)
@@ -388,5 +386,5 @@ def _named(path: Path):
     except ScenarioError:
         raise
     except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
-        raise ScenarioError(str(path), "(structure)", "the documented format (docs/data-formats.md)",
-                            f"{type(exc).__name__}: {exc}") from exc
+        raise ScenarioError.keyed(str(path), "(structure)", "scenario.format",
+                                  f"{type(exc).__name__}: {exc}") from exc

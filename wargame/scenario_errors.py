@@ -8,6 +8,7 @@ aliases (a "billion laughs" file is refused at its first alias), and no file ove
 from __future__ import annotations
 
 import json
+import re
 import reprlib
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ __all__ = [
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 TOO_LARGE = f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
+_MB = MAX_FILE_BYTES // (1024 * 1024)
 
 
 _REPR = reprlib.Repr()
@@ -40,17 +42,61 @@ def short_repr(value: Any, limit: int = 80) -> str:
 
 
 class ScenarioError(ValueError):
-    """A scenario, table or save file is broken. Names the file, the field and the expectation."""
+    """A scenario, table or save file is broken. Names the file, the field and the expectation.
 
-    def __init__(self, file: str | Path, field: str, expected: str, found: Any = None) -> None:
+    The message is written in the current language (``wargame.error_texts.LOADER``): the frame
+    always, the expectation when it is given by key (``ScenarioError.keyed``); ``key`` and
+    ``data`` stay on the error to show it again in another language (``render``)."""
+
+    def __init__(self, file: str | Path, field: str, expected: str, found: Any = None, *,
+                 key: str = "", data: dict[str, Any] | None = None) -> None:
         self.file = str(file)
         self.field = field
         self.expected = expected
         self.found = found
-        msg = f"{self.file}: field '{field}': expected {expected}"
-        if found is not None:
-            msg += f", found {short_repr(found)}"
-        super().__init__(msg)
+        self.key = key
+        """The loader catalogue's id of the expectation, "" when given as text."""
+        self.data = dict(data) if data else {}
+        super().__init__(self.render())
+
+    @classmethod
+    def keyed(cls, file: str | Path, field: str, key: str, found: Any = None,
+              **data: Any) -> ScenarioError:
+        """The error whose expectation is the loader catalogue's ``key`` with ``data``."""
+        from wargame.error_texts import loader_text
+
+        return cls(file, field, loader_text(key, **data), found, key=key, data=data)
+
+    def render(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: the current language)."""
+        from wargame.error_texts import loader_text
+        from wargame.i18n import using_language
+
+        with using_language(lang):
+            expected = loader_text(self.key, **self.data) if self.key else self.expected
+            field = _field_text(self.field)
+            if self.found is None:
+                return loader_text("frame", file=self.file, field=field, expected=expected)
+            return loader_text("frame.found", file=self.file, field=field, expected=expected,
+                               found=short_repr(self.found))
+
+
+_LINE = re.compile(r"line (\d+)(?: column (\d+))?")
+
+
+def _field_text(field: str) -> str:
+    """A field that is no path in the data ("(file)", "line 3 column 5") in the current
+    language; a path as it is."""
+    from wargame.error_texts import LOADER, loader_text
+
+    if field.startswith("(") and f"field.{field}" in LOADER:
+        return LOADER[f"field.{field}"]
+    m = _LINE.fullmatch(field)
+    if m is not None:
+        if m.group(2) is None:
+            return loader_text("field.line", line=m.group(1))
+        return loader_text("field.line_column", line=m.group(1), column=m.group(2))
+    return field
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -73,17 +119,17 @@ def read_text(path: str | Path) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ScenarioError(path, "(file)", TOO_LARGE, f"{size} bytes")
+            raise ScenarioError.keyed(path, "(file)", "file.too_large", f"{size} bytes", mb=_MB)
         with path.open("rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise ScenarioError(path, "(file)", "an existing file") from None
+        raise ScenarioError.keyed(path, "(file)", "file.existing") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ScenarioError(path, "(file)", TOO_LARGE)
+        raise ScenarioError.keyed(path, "(file)", "file.too_large", mb=_MB)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(path, "(file)", "UTF-8 text") from None
+        raise ScenarioError.keyed(path, "(file)", "file.utf8") from None
 
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
@@ -108,9 +154,9 @@ def parse_yaml(text: str, source: str | Path = "<yaml>", trusted: bool = False) 
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(source, where, "valid YAML without aliases", problem) from None
+        raise ScenarioError.keyed(source, where, "yaml.valid", problem) from None
     except RecursionError:
-        raise ScenarioError(source, "(structure)", "YAML nested less deeply") from None
+        raise ScenarioError.keyed(source, "(structure)", "yaml.nesting") from None
 
 
 def load_yaml(path: str | Path) -> Any:
@@ -133,6 +179,7 @@ def load_json(path: str | Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+        raise ScenarioError.keyed(path, f"line {exc.lineno} column {exc.colno}", "json.valid",
+                                  exc.msg) from None
     except RecursionError:
-        raise ScenarioError(path, "(structure)", "JSON nested less deeply") from None
+        raise ScenarioError.keyed(path, "(structure)", "json.nesting") from None

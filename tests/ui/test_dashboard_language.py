@@ -13,8 +13,10 @@ from bokeh.core.json_encoder import serialize_json
 from bokeh.document import Document
 
 from wargame import i18n
+from wargame.operational.actions import Move
 from wargame.ui import app
 from wargame.ui.campaign import CampaignDashboard
+from wargame.ui.model import CampaignState
 from wargame.ui.serve import build_dashboard
 from wargame.ui.text import LEGEND, PHASE_WORDS, UI
 
@@ -71,6 +73,11 @@ def test_commands_on_another_thread_speak_the_dashboards_language():
     assert english.model.message == UI.english["nothing_to_undo"]
     assert shown(pt(UI, "nothing_to_undo"), dash.message.pane.object)
     assert i18n.language() == "en"
+    # a refusal in the message bar: the engine's reason in Portuguese, with its rule
+    demo = CampaignState("demo", seed=1944, lang="pt")
+    assert not demo.act(Move("us-inf-1", "1210")) and demo.error
+    assert demo.message == ("Não é permitido: 1210 fica além da movimentação da unidade nesta "
+                            "fase (6 pontos de movimentação) (CN 4.0)")
 
 
 def test_build_dashboard_takes_the_language_or_the_current_one():

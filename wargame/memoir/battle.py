@@ -8,7 +8,7 @@ Wire, Ocean, Bunkers, Appendix 1 Special Forces and French Resistance, scenario 
 
 from __future__ import annotations
 
-from wargame.errors import CombatRefused, WrongPhase
+from wargame.errors import CombatRefused, WrongPhase, battle_refusal, refuse
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -154,34 +154,35 @@ class BattleMixin(StateBase):
                 self.ctx.battles[focus] = 0
                 return []
             if a.kind != "battle" or a.unit != focus:
-                raise CombatRefused(f"unit {focus} must battle its overrun first (or give it "
-                                    "up)", "M44 p.13 Armor Overrun")
+                raise refuse(CombatRefused, "memoir.battle.overrun_first", "M44 p.13 Armor Overrun",
+                             unit=focus)
             self.ctx.overrun_now = None
         if a.kind == "move":
             return self._move_unit(a)
         if a.kind == "remove_wire":
             u = self.units.get(a.unit)
             if u is None or u.kind != "inf" or u.hex not in self.wire:
-                raise CombatRefused("only infantry on a wire hex may remove it", "M44 Wire")
+                raise refuse(CombatRefused, "memoir.wire.infantry_only", "M44 Wire")
             ok, why = self.can_battle(u)
             if not ok:
-                raise CombatRefused(why, "M44 Wire")
+                raise battle_refusal(why, "M44 Wire")
             self.wire.discard(u.hex)
             self.ctx.battles[u.id] -= 1
             self.ctx.battled.append(u.id)
             return [Event("wire_removed", {"hex": _m44(u.hex)})]
         if a.kind != "battle":
-            raise WrongPhase(f"battle, remove wire or end battles, not {a.kind!r}", R_BATTLE)
+            raise refuse(WrongPhase, "memoir.phase.battle", R_BATTLE, action=repr(a.kind))
         u = self.units.get(a.unit)
         if u is None or not u.alive or u.side != self.active:
-            raise CombatRefused(f"no unit {a.unit} of {self.active}", R_BATTLE)
+            raise refuse(CombatRefused, "memoir.battle.no_unit", R_BATTLE, unit=a.unit,
+                         side=self.active)
         target = self.unit_at(a.hex) if a.hex is not None else None
         if target is None:
-            raise CombatRefused(f"no unit to battle at {_m44(a.hex)}", R_BATTLE)
+            raise refuse(CombatRefused, "memoir.battle.no_target", R_BATTLE, hex=_m44(a.hex))
         n, why = self.battle_dice(u, target)
         if n <= 0:
             rule = R_LOS if "sight" in why else R_RANGE if "range" in why else R_BATTLE
-            raise CombatRefused(why, rule)
+            raise battle_refusal(why, rule)
         ev: list[Event] = []
         if u.kind == "tank" and u.hex in self.wire:
             self.wire.discard(u.hex)  # M44 Wire: armour removes the wire and may still battle

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wargame.errors import CardRefused, WrongPhase
+from wargame.errors import CardRefused, WrongPhase, refuse
 from wargame.hexgrid import Hex
 
 from .actions import R_CARD, R_CARDS, Action, Event, _m44
@@ -62,11 +62,12 @@ class CommandMixin(StateBase):
 
     def _do_card(self, a: Action) -> list[Event]:
         if a.kind != "play":
-            raise WrongPhase(f"play a command card first, not {a.kind!r}", R_CARD)
+            raise refuse(WrongPhase, "memoir.phase.card", R_CARD, action=repr(a.kind))
         if a.card not in self.hands[self.active]:
-            raise CardRefused(f"card {a.card} is not in {self.active}'s hand", R_CARD)
+            raise refuse(CardRefused, "memoir.card.not_in_hand", R_CARD, card=a.card,
+                         side=self.active)
         if a not in self.playable_cards():
-            raise CardRefused(f"{card(a.card).title} cannot be played that way", R_CARDS)
+            raise refuse(CardRefused, "memoir.card.not_that_way", R_CARDS, title=card(a.card).title)
         c = card(a.card)
         self.hands[self.active].remove(a.card)
         self.ctx = ctx = TurnContext(card=a.card)
@@ -178,10 +179,11 @@ class CommandMixin(StateBase):
             self.ctx.end_turn = True
             return []
         if a.kind != "medics":
-            raise WrongPhase("choose a unit that has lost figures", "M44 Medics & Mechanics")
+            raise refuse(WrongPhase, "memoir.medics.choose", "M44 Medics & Mechanics")
         u = self.units.get(a.unit)
         if u is None or u not in damaged:
-            raise CardRefused(f"unit {a.unit} has not lost figures", "M44 Medics & Mechanics")
+            raise refuse(CardRefused, "memoir.medics.not_damaged", "M44 Medics & Mechanics",
+                         unit=a.unit)
         n = len(self.hands[side]) + 1  # cards in hand including this card
         faces = [FACES[self.dice.d6()] for _ in range(n)]
         sym = UNIT_SYMBOL[u.kind]
@@ -229,32 +231,31 @@ class CommandMixin(StateBase):
         """Air Power: up to 4 adjacent enemy units; 2 dice a hex (Allies) or 1 (Axis)."""
         if a.kind == "air_target":
             if a.hex not in self.air_target_options():
-                raise CardRefused("Air Power targets: up to 4 enemy units in adjacent hexes",
-                                  "M44 Air Power")
+                raise refuse(CardRefused, "memoir.air.targets", "M44 Air Power")
             self.ctx.air_targets.append(a.hex)
             return []
         if a.kind == "air_strike":
             if not self.ctx.air_targets and self.air_target_options():
-                raise CardRefused("choose at least one target", "M44 Air Power")
+                raise refuse(CardRefused, "memoir.air.at_least_one", "M44 Air Power")
             per = 2 if self.active == ALLIES else 1
             for h in self.ctx.air_targets:
                 self.ctx.queue.append(Strike(h, per, stars=True, symbols=True))
             self.ctx.end_turn = True
             return []
-        raise WrongPhase("choose Air Power targets or strike", "M44 Air Power")
+        raise refuse(WrongPhase, "memoir.air.phase", "M44 Air Power")
 
     def _do_barrage_phase(self, a: Action) -> list[Event]:
         if a.kind == "barrage":
             u = self.unit_at(a.hex) if a.hex is not None else None
             if u is None or u.side == self.active:
-                raise CardRefused("Barrage targets one enemy unit", "M44 Barrage")
+                raise refuse(CardRefused, "memoir.barrage.target", "M44 Barrage")
             self.ctx.queue.append(Strike(a.hex, 4, stars=False, symbols=True))
             self.ctx.end_turn = True
             return []
         if a.kind == "end_orders" and not self.live_units(other_side(self.active)):
             self.ctx.end_turn = True
             return []
-        raise WrongPhase("choose the Barrage target", "M44 Barrage")
+        raise refuse(WrongPhase, "memoir.barrage.phase", "M44 Barrage")
 
     def _resolve_queued(self, item: Strike) -> list[Event]:
         target = self.unit_at(item.hex)

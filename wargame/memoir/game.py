@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from wargame.errors import IllegalAction, MalformedAction
+from wargame.errors import IllegalAction, MalformedAction, refuse
 
 from .actions import Action, Event, Unit
 from .battle import BattleMixin
@@ -90,7 +90,7 @@ class MemoirGame:
         try:
             return Action.from_dict(data)
         except (TypeError, ValueError, KeyError) as exc:
-            raise MalformedAction(f"not a Memoir '44 action: {exc}") from None
+            raise refuse(MalformedAction, "action.not_memoir_action", detail=str(exc)) from None
 
 
 class MemoirState(SequenceMixin, CommandMixin, OrdersMixin, MovementMixin, BattleMixin,

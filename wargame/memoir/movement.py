@@ -7,7 +7,7 @@ unit leaves), Overlord Omaha Beach (exiting the board for a medal).
 
 from __future__ import annotations
 
-from wargame.errors import MovementRefused, WrongPhase
+from wargame.errors import MovementRefused, WrongPhase, refuse
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -144,7 +144,7 @@ class MovementMixin(StateBase):
         if a.kind == "exit":
             return self._exit_unit(a)
         if a.kind != "move":
-            raise WrongPhase(f"move units or end movement, not {a.kind!r}", R_MOVE)
+            raise refuse(WrongPhase, "memoir.phase.move", R_MOVE, action=repr(a.kind))
         return self._move_unit(a)
 
     def _can_exit(self, uid: int) -> bool:
@@ -159,8 +159,7 @@ class MovementMixin(StateBase):
 
     def _exit_unit(self, a: Action) -> list[Event]:
         if not self._can_exit(a.unit):
-            raise MovementRefused("only an ordered unit of the scenario's side on the enemy's "
-                                  "edge row may leave the board", "M44 Overlord Omaha Beach")
+            raise refuse(MovementRefused, "memoir.exit.refused", "M44 Overlord Omaha Beach")
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)
@@ -171,12 +170,11 @@ class MovementMixin(StateBase):
 
     def _move_unit(self, a: Action) -> list[Event]:
         if a.unit not in self._movable():
-            raise MovementRefused(f"unit {a.unit} may not move now (not ordered or already moved)",
-                                  R_MOVE)
+            raise refuse(MovementRefused, "memoir.move.not_movable", R_MOVE, unit=a.unit)
         opts = self.move_options(a.unit)
         if a.hex not in opts:
-            raise MovementRefused(f"unit {a.unit} cannot reach {_m44(a.hex)} "
-                                  "(distance, terrain or units in the way)", R_MOVE)
+            raise refuse(MovementRefused, "memoir.move.cannot_reach", R_MOVE, unit=a.unit,
+                         hex=_m44(a.hex))
         u = self.units[a.unit]
         frm = u.hex
         ev = self._leave_hex(u)

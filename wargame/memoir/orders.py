@@ -7,7 +7,7 @@ choice), Dig-In (sandbags placed instead of moving).
 
 from __future__ import annotations
 
-from wargame.errors import OrderRefused, WrongPhase
+from wargame.errors import OrderRefused, WrongPhase, refuse
 
 from . import rules
 from .actions import NO_MOVE_CARDS, R_ORDER, Action, Event, Unit, _m44
@@ -108,19 +108,18 @@ class OrdersMixin(StateBase):
     def _do_order(self, a: Action) -> list[Event]:
         if a.kind == "order":
             if a.unit not in self.units or not self.units[a.unit].alive:
-                raise OrderRefused(f"no unit {a.unit} on the board", R_ORDER)
+                raise refuse(OrderRefused, "memoir.order.no_unit", R_ORDER, unit=a.unit)
             if a.unit in self.ctx.ordered:
-                raise OrderRefused(f"unit {a.unit} already has an order", R_ORDER)
+                raise refuse(OrderRefused, "memoir.order.already", R_ORDER, unit=a.unit)
             if not self._assignable(self.ctx.ordered + [a.unit]):
-                raise OrderRefused(
-                    f"the card cannot order unit {a.unit} (section, type or count)", R_ORDER)
+                raise refuse(OrderRefused, "memoir.order.not_assignable", R_ORDER, unit=a.unit)
             self.ctx.ordered.append(a.unit)
             u = self.units[a.unit]
             return [Event("ordered", {"side": self.active, "unit": u.id, "kind": u.kind,
                                       "hex": _m44(u.hex)})]
         if a.kind == "end_orders":
             return self._start_moves()
-        raise WrongPhase(f"order units or end orders, not {a.kind!r}", R_ORDER)
+        raise refuse(WrongPhase, "memoir.phase.order", R_ORDER, action=repr(a.kind))
 
     def _start_moves(self) -> list[Event]:
         ctx = self.ctx

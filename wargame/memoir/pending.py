@@ -8,7 +8,7 @@ point of the airdrop).
 
 from __future__ import annotations
 
-from wargame.errors import DecisionRefused
+from wargame.errors import DecisionRefused, refuse
 from wargame.protocol import Decision
 
 from .actions import R_RETREAT, R_TAKE, R_TURN, Action, Event
@@ -49,9 +49,9 @@ class PendingMixin(StateBase):
     def _answer_pending(self, a: Action) -> list[Event]:
         p = self.pending[-1]
         if a not in self.pending_options():
-            raise DecisionRefused(f"{p.owner} must answer the pending {p.kind} decision "
-                                  f"with one of {[str(x) for x in self.pending_options()]}",
-                                  _PENDING_RULE[p.kind])
+            raise refuse(DecisionRefused, "memoir.pending.answer", _PENDING_RULE[p.kind],
+                         side=p.owner, decision=p.kind,
+                         options=[str(x) for x in self.pending_options()])
         self.pending.pop()
         k = p.kind
         if k == "keep":

@@ -313,8 +313,8 @@ def check_memoir(target: str | Path) -> tuple[str, int, int]:
     elif sid in user_scenario_ids():
         file = user_memoir_dir() / f"{sid}.json"
     else:
-        raise ScenarioError(bundled_dir(), "scenarios",
-                            f"a scenario id among {scenario_ids() + user_scenario_ids()}", sid)
+        raise ScenarioError.keyed(bundled_dir(), "scenarios", "memoir.scenario_id", sid,
+                                  ids=scenario_ids() + user_scenario_ids())
     scn = scenario_from_data(load_json(file), file)  # uncached: the file as it is now
     return scn.title, len(scn.units), len(scn.board.hexes)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from wargame.errors import GameOver, MalformedAction, WrongPhase
+from wargame.errors import GameOver, MalformedAction, WrongPhase, refuse
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -101,9 +101,10 @@ class SequenceMixin(StateBase):
         for an action just taken from ``legal_actions()`` of this very state (playouts).
         """
         if self.winner:
-            raise GameOver("the game is over", R_TURN)
+            raise refuse(GameOver, "action.game_over", R_TURN)
         if not isinstance(action, Action):
-            raise MalformedAction(f"not a Memoir '44 action: {action!r:.80}", R_TURN)
+            raise refuse(MalformedAction, "action.not_memoir_action", R_TURN,
+                         detail=f"{action!r:.80}")
         if not validate or action in self._legal_for(action):
             # Legal: apply in place (legal actions never raise; the property tests check it).
             events = self._apply(action)
@@ -111,8 +112,7 @@ class SequenceMixin(StateBase):
             return events
         # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
         self.clone()._apply(action)  # raises the specific IllegalAction if there is one
-        raise MalformedAction(f"{action} is not one of the legal actions "
-                              f"(unexpected arguments?)", R_TURN)
+        raise refuse(MalformedAction, "action.not_legal", R_TURN, action=str(action))
 
     # Decisions added after saves were written, and the answer the engine then made itself.
     LEGACY_ANSWERS = ("airdrop", "ignore_flag")
@@ -138,7 +138,7 @@ class SequenceMixin(StateBase):
         else:
             name = _HANDLERS.get(self.phase)
             if name is None:
-                raise WrongPhase(f"no action possible in phase {self.phase}", R_TURN)
+                raise refuse(WrongPhase, "memoir.phase.none", R_TURN, memoir_phase=self.phase)
             ev += getattr(self, name)(a)
         ev += self._continue()
         return ev

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
-from wargame.errors import IllegalAction, MalformedAction
+from wargame.errors import IllegalAction, MalformedAction, refuse
 from wargame.scenario_errors import short_repr
 
 __all__ = [
@@ -186,24 +186,24 @@ def check_fields(action: Action) -> None:
         declared = str(f.type)
         if declared == "int":
             if not isinstance(value, int) or isinstance(value, bool):
-                raise MalformedAction(f"{action.kind}: '{f.name}' must be a whole number, "
-                                      f"not {short_repr(value, 40)}")
+                raise refuse(MalformedAction, "action.field.whole_number", kind=action.kind,
+                             field=f.name, value=short_repr(value, 40))
             if not 0 <= value <= 1000:
-                raise MalformedAction(f"{action.kind}: '{f.name}' must be between 0 and 1000")
+                raise refuse(MalformedAction, "action.field.range", kind=action.kind, field=f.name)
         elif declared == "str" or declared == "str | None":
             if value is None and declared == "str | None":
                 continue
             if not isinstance(value, str) or not 0 < len(value) <= MAX_TEXT:
-                raise MalformedAction(f"{action.kind}: '{f.name}' must be a short text (an id), "
-                                      f"not {short_repr(value, 40)}")
+                raise refuse(MalformedAction, "action.field.short_text", kind=action.kind,
+                             field=f.name, value=short_repr(value, 40))
         elif declared == "tuple[str, ...]":
             if not isinstance(value, tuple) or len(value) > MAX_LIST or not all(
                     isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in value):
-                raise MalformedAction(f"{action.kind}: '{f.name}' must be a list of ids, "
-                                      f"not {short_repr(value, 40)}")
+                raise refuse(MalformedAction, "action.field.id_list", kind=action.kind, field=f.name,
+                             value=short_repr(value, 40))
             if len(set(value)) != len(value):
-                raise MalformedAction(f"{action.kind}: '{f.name}' names the same id twice: "
-                                      f"{short_repr(list(value), 60)}")
+                raise refuse(MalformedAction, "action.field.twice", kind=action.kind, field=f.name,
+                             value=short_repr(list(value), 60))
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
@@ -211,13 +211,14 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     kind is unknown, a field is missing or unknown, or a field has the wrong type."""
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or (
             data["kind"] not in ACTION_TYPES):
-        raise MalformedAction(f"not an action: {short_repr(data)}; expected kind in "
-                              f"{sorted(ACTION_TYPES)}")
+        raise refuse(MalformedAction, "action.unknown_kind", data=short_repr(data),
+                     kinds=sorted(ACTION_TYPES))
     cls = ACTION_TYPES[data["kind"]]
     names = {f.name for f in fields(cls)}
     unknown = sorted(str(k) for k in data if k != "kind" and k not in names)
     if unknown:
-        raise MalformedAction(f"{cls.kind}: unknown field(s) {short_repr(unknown, 60)}")
+        raise refuse(MalformedAction, "action.unknown_fields", kind=cls.kind,
+                     fields=short_repr(unknown, 60))
     kwargs = {}
     for f in fields(cls):
         if f.name in data:
@@ -226,6 +227,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     try:
         action = cls(**kwargs)
     except TypeError as exc:
-        raise MalformedAction(f"action {short_repr(data)}: {exc}") from None
+        raise refuse(MalformedAction, "action.bad_fields", data=short_repr(data),
+                     error=str(exc)) from None
     check_fields(action)
     return action

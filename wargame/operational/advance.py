@@ -7,7 +7,7 @@ German advance into a maquis area).
 
 from __future__ import annotations
 
-from wargame.errors import DecisionRefused
+from wargame.errors import DecisionRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Advance
 
@@ -72,7 +72,7 @@ class AdvanceRules:
         p = self.rule_prefix
         c = self.combat
         if a not in self.advance_options():
-            raise DecisionRefused("not a legal advance", f"{p} 5.2")
+            raise refuse(DecisionRefused, "campaign.advance.not_legal", f"{p} 5.2")
         us = self.units[a.unit]
         for hid in a.path:
             h = Hex.from_id(hid)

@@ -6,7 +6,7 @@ Rules: CN/OD 6.0 (no air power on some turns), 6.1 (air points available), 6.2 /
 
 from __future__ import annotations
 
-from wargame.errors import SupportRefused
+from wargame.errors import SupportRefused, refuse
 
 
 class AirRules:
@@ -16,14 +16,17 @@ class AirRules:
         p = self.rule_prefix
         tables_air = self.game.tables.air
         if air < 0:
-            raise SupportRefused("air points cannot be negative", f"{p} 6.1")
+            raise refuse(SupportRefused, "campaign.air.negative", f"{p} 6.1")
         if air == 0:
             return
         if self.turn in tables_air.no_air_turns:
-            raise SupportRefused(f"no air power on turn {self.turn}", f"{p} 6.0")
+            raise refuse(SupportRefused, "campaign.air.no_air_turn", f"{p} 6.0", turn=self.turn)
         if air > self.air_points.get(side, 0):
-            raise SupportRefused(f"only {self.air_points.get(side, 0)} air points left this turn", f"{p} 6.1")
+            raise refuse(SupportRefused, "campaign.air.points_left", f"{p} 6.1",
+                         points=self.air_points.get(side, 0))
         if air > tables_air.strike_max:
-            raise SupportRefused(f"at most {tables_air.strike_max} air points per combat", "OD 6.2" if p == "OD" else f"{p} 6.0")
+            raise refuse(SupportRefused, "campaign.air.strike_max",
+                         "OD 6.2" if p == "OD" else f"{p} 6.0", max=tables_air.strike_max)
         if rule_min and air < tables_air.strike_min:
-            raise SupportRefused(f"an air strike needs at least {tables_air.strike_min} points", "OD 6.2" if p == "OD" else f"{p} 6.0")
+            raise refuse(SupportRefused, "campaign.air.strike_min",
+                         "OD 6.2" if p == "OD" else f"{p} 6.0", min=tables_air.strike_min)

@@ -7,7 +7,7 @@ units forced into a maquis area).
 
 from __future__ import annotations
 
-from wargame.errors import MalformedAction, SupportRefused
+from wargame.errors import MalformedAction, SupportRefused, refuse
 from wargame.hexgrid import Hex
 
 
@@ -28,36 +28,37 @@ class ArtilleryRules:
         us = self.units[uid]
         name = d.name
         if d.side != side or d.range <= 0 or us.status != "on_map" or us.fired or us.attacked:
-            return SupportRefused(f"{name} is not artillery in range or was already used this phase", f"{p} 8.0")
+            return refuse(SupportRefused, "campaign.artillery.not_available", f"{p} 8.0", unit=name)
         if us.hex == target:
             # docs/rules-notes.md: artillery attacked in its hex defends, no more
-            return SupportRefused(f"{name} is in the attacked hex: it defends there", f"{p} 8.0")
+            return refuse(SupportRefused, "campaign.artillery.in_target_hex", f"{p} 8.0", unit=name)
         if us.hex.distance(target) > d.range:
-            return SupportRefused(f"{target.id} is beyond {name}'s range of {d.range}", f"{p} 8.0")
+            return refuse(SupportRefused, "campaign.artillery.out_of_range", f"{p} 8.0",
+                          hex=target.id, unit=name, range=d.range)
         if self.phase.is_combat and side == self.phase.side:
             if us.hex.distance(target) == 1:
                 # CN/OD 8.0: "Caso engaje, sofre os efeitos de terreno e combate normalmente":
                 # next to the hex it fights, it attacks as a unit (docs/rules-notes.md)
-                return SupportRefused(f"{name} is next to {target.id}: engaged artillery attacks it as a unit "
-                                      "and suffers the combat's results", f"{p} 8.0")
+                return refuse(SupportRefused, "campaign.artillery.adjacent", f"{p} 8.0", unit=name,
+                              hex=target.id)
             if uid in self.must_attack and self._can_still_attack(uid, side):
                 # CN/OD 4.1.2 with 8.0 (one combat a phase): the gun owes an attack next to it
-                return SupportRefused(f"{name} is engaged and must attack a hex next to it (its one combat "
-                                      "this phase)", f"{p} 4.1.2")
+                return refuse(SupportRefused, "campaign.artillery.must_attack", f"{p} 4.1.2",
+                              unit=name)
         return None
 
     def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...],
                          attackers: tuple[str, ...] = ()) -> None:
         p = self.rule_prefix
         if len(set(artillery)) != len(artillery):
-            raise SupportRefused("an artillery unit is listed twice", f"{p} 8.0")
+            raise refuse(SupportRefused, "campaign.artillery.listed_twice", f"{p} 8.0")
         for uid in artillery:
             if uid not in self.units:
-                raise MalformedAction(f"no unit {uid!r}", p)
+                raise refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
             refusal = self._artillery_refusal(uid, side, target)
             if refusal is not None:
                 raise refusal
         if artillery and any(self.units[u].in_maquis for u in attackers):
             # OD 10.0: units forced into a maquis area get no artillery support of any kind
             # (in defence: _do_declare_defence)
-            raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
+            raise refuse(SupportRefused, "campaign.artillery.maquis", "OD 10.0")

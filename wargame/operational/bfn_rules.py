@@ -18,6 +18,7 @@ from wargame.errors import (
     MovementRefused,
     SupportRefused,
     WrongPhase,
+    refuse,
 )
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, IllegalAction
@@ -119,30 +120,31 @@ def _beach_of(state: State, uid: str) -> str | None:
 def carpet_refusal(state: State, targets: tuple[str, ...]) -> IllegalAction | None:
     r = "BFN 19.3"
     if not enabled(state.game, "bfn-19.3"):
-        return CombatRefused("this game does not use BFN carpet bombing", r)
+        return refuse(CombatRefused, "campaign.carpet.bfn_off", r)
     if state.pending is not None or state.phase is not Phase.ALLIED_MOVEMENT:
-        return WrongPhase("carpet bombing is declared at the start of the Allied movement phase", "BFN 19.3.1")
+        return refuse(WrongPhase, "campaign.carpet.bfn_phase", "BFN 19.3.1")
     f = _flags(state)
     used = f.get("carpet_turns", [])
     if state.turn < CARPET_FROM_TURN:
-        return CombatRefused(f"carpet bombing only after 15 July (turn {CARPET_FROM_TURN})", "BFN 19.3.1")
+        return refuse(CombatRefused, "campaign.carpet.bfn_from", "BFN 19.3.1", turn=CARPET_FROM_TURN)
     if len(used) >= CARPET_USES or state.turn in used:
-        return CombatRefused(f"at most {CARPET_USES} carpet bombings a game, one a turn", "BFN 19.3.1")
+        return refuse(CombatRefused, "campaign.carpet.bfn_uses", "BFN 19.3.1", uses=CARPET_USES)
     if any(us.moved for u, us in state.units.items() if state.side_of(u) == "allied"):
-        return CombatRefused("the targets are chosen before any Allied unit moves", "BFN 19.3.3")
+        return refuse(CombatRefused, "campaign.carpet.bfn_before_moves", "BFN 19.3.3")
     if state.air_points.get("allied", 0) < CARPET_AIR_COST:
-        return SupportRefused(f"a carpet bombing costs {CARPET_AIR_COST} Allied air points", "BFN 19.3.2")
+        return refuse(SupportRefused, "campaign.carpet.bfn_cost", "BFN 19.3.2",
+                      points=CARPET_AIR_COST)
     try:
         hexes = [Hex.from_id(t) for t in targets]
     except (ValueError, TypeError):
-        return MalformedAction(f"{targets!r} are not hex ids", r)
+        return refuse(MalformedAction, "action.not_hex_ids", r, targets=repr(targets))
     if len(hexes) != CARPET_HEXES or len(set(hexes)) != CARPET_HEXES:
-        return CombatRefused(f"choose {CARPET_HEXES} different target hexes", "BFN 19.3.3")
+        return refuse(CombatRefused, "campaign.carpet.bfn_count", "BFN 19.3.3", count=CARPET_HEXES)
     board = state.game.board
     if not all(h in board.hexes and board.is_land(h) for h in hexes):
-        return CombatRefused("every target must be a land hex of the map", "BFN 19.3.3")
+        return refuse(CombatRefused, "campaign.carpet.bfn_land", "BFN 19.3.3")
     if not _connected(board, set(hexes)):
-        return CombatRefused("the target hexes must be contiguous", "BFN 19.3.3")
+        return refuse(CombatRefused, "campaign.carpet.bfn_contiguous", "BFN 19.3.3")
     return None
 
 
@@ -326,7 +328,7 @@ class BattleForNormandyRules(RuleHooks):
     def move_refusal(self, state: State, uid: str) -> IllegalAction | None:
         carpet = state.flags.get("bfn", {}).get("carpet")
         if carpet and uid in carpet["pinned"]:
-            return MovementRefused("pinned by friendly fire: the unit does not move", "BFN 19.3.3")
+            return refuse(MovementRefused, "campaign.move.pinned", "BFN 19.3.3")
         return None
 
     def movement_class(self, state: State, uid: str, default: str) -> str:

@@ -6,7 +6,7 @@ CN 9.0 (no artillery-only attacks without Mulberries); BFN 19.3 replaces CN 6.3 
 
 from __future__ import annotations
 
-from wargame.errors import CombatRefused, SupportRefused
+from wargame.errors import CombatRefused, SupportRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Bombard, CarpetBomb, IllegalAction
 from wargame.operational.combat import assess_bombardment
@@ -21,15 +21,15 @@ class BombardmentRules:
         side = self.phase.side
         if bool(artillery) == bool(air):
             if artillery and air:
-                return SupportRefused("artillery-only attacks get no air support", f"{p} 8.0")
-            return SupportRefused("a bombardment needs artillery or air points", f"{p} 6.2")
+                return refuse(SupportRefused, "campaign.bombard.no_air_with_artillery", f"{p} 8.0")
+            return refuse(SupportRefused, "campaign.bombard.needs_support", f"{p} 6.2")
         if air:
             try:
                 self._check_air(side, air, rule_min=True)
             except IllegalAction as exc:
                 return exc
         if artillery and self.mulberry_penalty() >= 2 and side == "allied":
-            return SupportRefused("without Mulberries the Allies make no artillery-only attacks", "CN 9.0")
+            return refuse(SupportRefused, "campaign.bombard.no_mulberries", "CN 9.0")
         # CN/OD 4.1.2 and 5.0: the hex's one attack of the turn cannot leave out the units
         # engaged with it that have nothing else to attack
         return self.left_behind_refusal(side, target)
@@ -72,10 +72,9 @@ class BombardmentRules:
         if center not in self.carpet_targets():
             rule = self.game.rule("carpet_bombing")
             if not rule:
-                raise CombatRefused("this game has no carpet bombing", p)
-            raise CombatRefused(
-                f"carpet bombing: before any Allied move, from turn {rule['from_turn']}, at most "
-                f"{rule['uses']} times on non-consecutive turns, not already used this turn", f"{p} 6.3")
+                raise refuse(CombatRefused, "campaign.carpet.none", p)
+            raise refuse(CombatRefused, "campaign.carpet.limits", f"{p} 6.3",
+                         turn=rule["from_turn"], uses=rule["uses"])
         self.carpet_turns.append(self.turn)
         for h in (center, *self.game.board.neighbours(center)):
             victims = self.units_at(h)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase
+from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -93,15 +93,16 @@ class CombatSteps:
     def _combat_refusal_common(self, target_id: str) -> tuple[str, Hex]:
         p = self.rule_prefix
         if not self.phase.is_combat:
-            raise WrongPhase("attacks happen in the combat phase", f"{p} 3.0")
+            raise refuse(WrongPhase, "campaign.combat.wrong_phase", f"{p} 3.0")
         side = self.phase.side
         target = self._hex_arg(target_id, "target")
         defenders = self.units_at(target)
         if not defenders or all(self.side_of(u) == side for u in defenders):
-            raise CombatRefused(f"no enemy unit in {target.id}", f"{p} 5.0")
+            raise refuse(CombatRefused, "campaign.combat.no_enemy", f"{p} 5.0", hex=target.id)
         if (side, target) in self.attacked_hexes:
             # CN 6.0 observations; OD 8.0 observations (the same sentence sits elsewhere)
-            raise CombatRefused(f"{target.id} was already attacked this turn", "OD 8.0" if p == "OD" else f"{p} 6.0")
+            raise refuse(CombatRefused, "campaign.combat.hex_attacked",
+                         "OD 8.0" if p == "OD" else f"{p} 6.0", hex=target.id)
         return side, target
 
     def preview_attack(self, target: str, attackers: tuple[str, ...], artillery: tuple[str, ...] = (), air: int = 0,
@@ -114,35 +115,37 @@ class CombatSteps:
         p = self.rule_prefix
         side, target = self._combat_refusal_common(a.target)
         if not a.attackers:
-            raise CombatRefused("an attack needs attacking units (artillery alone bombards)", f"{p} 8.0")
+            raise refuse(CombatRefused, "campaign.combat.no_attackers", f"{p} 8.0")
         if len(set(a.attackers)) != len(a.attackers):
-            raise CombatRefused("a unit is listed twice", f"{p} 5.1")
+            raise refuse(CombatRefused, "campaign.combat.listed_twice", f"{p} 5.1")
         eligible = set(self.eligible_attackers(side, target, one_armour=False))
         for uid in a.attackers:
             if uid not in self.units:
-                raise MalformedAction(f"no unit {uid!r}", p)
+                raise refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
             if uid not in eligible:
                 us = self.units[uid]
                 if us.attacked:
-                    raise CombatRefused(f"{self.game.units[uid].name} already attacked this phase", f"{p} 5.0")
+                    raise refuse(CombatRefused, "campaign.combat.unit_attacked", f"{p} 5.0",
+                                 unit=self.game.units[uid].name)
                 if us.fired:
-                    raise CombatRefused(f"{self.game.units[uid].name} already fired this phase: one combat a "
-                                        "phase", f"{p} 8.0")
+                    raise refuse(CombatRefused, "campaign.combat.unit_fired", f"{p} 8.0",
+                                 unit=self.game.units[uid].name)
                 ut = self.unit_type(uid)
                 if self.game.board.hexes[target].terrain in ut.no_attack_into:
-                    raise CombatRefused("armoured units cannot attack into mountains", f"{p} 5.1.2")
-                raise CombatRefused(f"{self.game.units[uid].name} is not adjacent to {target.id}", f"{p} 5.0")
+                    raise refuse(CombatRefused, "campaign.combat.armour_mountains", f"{p} 5.1.2")
+                raise refuse(CombatRefused, "campaign.combat.not_adjacent", f"{p} 5.0",
+                             unit=self.game.units[uid].name, hex=target.id)
         if self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []):
             if sum(1 for u in a.attackers if self.unit_type(u).armoured) > 1:
-                raise CombatRefused("only one armoured unit may attack a bocage hex", f"{p} 5.1.2")
+                raise refuse(CombatRefused, "campaign.combat.one_armour_bocage", f"{p} 5.1.2")
         self._check_artillery(side, target, a.artillery, a.attackers)
         if set(a.artillery) & set(a.attackers):
-            raise SupportRefused("a unit cannot both attack and fire as artillery", f"{p} 8.0")
+            raise refuse(SupportRefused, "campaign.artillery.attack_and_fire", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
         if (a.air or a.artillery) and not self.guerrilla_supported(a.attackers):
             # OD 10.0: guerrillas get no air or artillery support unless stacked with other
             # Allied units (an attack with an unstacked guerrilla gets none at all).
-            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+            raise refuse(SupportRefused, "campaign.support.guerrilla", "OD 10.0")
         refusal = self.left_behind_refusal(side, target, a.attackers)  # CN/OD 4.1.2, 5.0
         if refusal is not None:
             raise refusal
@@ -180,14 +183,14 @@ class CombatSteps:
         self._check_air(dside, a.air, rule_min=False)
         for uid in a.artillery:
             if uid not in self.units:
-                raise MalformedAction(f"no unit {uid!r}", p)
+                raise refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
             refusal = self._artillery_refusal(uid, dside, c.target)
             if refusal is not None:
                 raise refusal
         if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
-            raise SupportRefused("units forced into a maquis area get no artillery support", "OD 10.0")
+            raise refuse(SupportRefused, "campaign.artillery.maquis", "OD 10.0")
         if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):
-            raise SupportRefused("guerrillas get no air or artillery support unless stacked with other Allied units", "OD 10.0")
+            raise refuse(SupportRefused, "campaign.support.guerrilla", "OD 10.0")
         self.pending = None
         c.defence_air = a.air
         c.defence_artillery = list(a.artillery)

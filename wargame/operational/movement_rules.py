@@ -16,9 +16,9 @@ from wargame.errors import (
     NotYourTurn,
     StackingRefused,
     WrongPhase,
+    refuse,
 )
 from wargame.hexgrid import Hex
-from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
 
@@ -121,31 +121,35 @@ class MovementRules:
         phase, its state, then the optional rules' ``move_refusal`` hook."""
         p = self.rule_prefix
         if uid not in self.units:
-            return MalformedAction(f"no unit {uid!r}", p)
+            return refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
         if self.pending is not None:
-            return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+            return refuse(NotYourTurn, "campaign.pending.decision", self.pending.rule,
+                          prompt=self.pending.prompt)
         if not self.phase.is_movement:
-            return WrongPhase("units move only in their side's movement phase", f"{p} 3.0")
+            return refuse(WrongPhase, "campaign.move.wrong_phase", f"{p} 3.0")
         if self.side_of(uid) != self.phase.side:
-            return NotYourTurn(f"it is the {PHASE_NAMES[self.phase.value]} phase", f"{p} 3.0")
+            return refuse(NotYourTurn, "campaign.move.not_your_phase", f"{p} 3.0",
+                          phase=self.phase.value)
         us = self.units[uid]
         if us.status != "on_map":
-            return MovementRefused(f"{self.game.units[uid].name} is not on the map", f"{p} 4.0")
+            return refuse(MovementRefused, "campaign.move.not_on_map", f"{p} 4.0",
+                          unit=self.game.units[uid].name)
         if self.game.units[uid].movement == 0:
-            return MovementRefused("units with movement 0 cannot move", f"{p} 5.3")
+            return refuse(MovementRefused, "campaign.move.zero_movement", f"{p} 5.3")
         if us.stopped:
-            return EngagementRefused("the unit entered an enemy zone of engagement and must stop", f"{p} 4.1.2")
+            return refuse(EngagementRefused, "campaign.move.stopped", f"{p} 4.1.2")
         pinned = self.game.hooks.move_refusal(self, uid)  # BFN 19.3.3: friendly fire
         if pinned:
             return pinned
         frozen = self.game.rule("no_move_first_turn_types")
         if frozen and self.turn == self.game.scenario.first_turn and self.game.units[uid].type in frozen["types"] \
                 and any(u == uid for u, _ in self.game.scenario.setup):
-            return MovementRefused("paratroops dropped on the first turn do not move", frozen.get("rule", f"{p} 4.2.3"))
+            return refuse(MovementRefused, "campaign.move.paratroops_first_turn",
+                          frozen.get("rule", f"{p} 4.2.3"))
         wait = self.game.rule("drop_units_wait_contact")
         if wait and uid in wait.get("units", []) and uid not in self.flags.get("contacted", []):
             if not self._in_contact_with_friends(uid):
-                return MovementRefused("dropped units move only after contacting other Allied units", f"{p} 4.2.3")
+                return refuse(MovementRefused, "campaign.move.wait_contact", f"{p} 4.2.3")
         return None
 
     def _in_contact_with_friends(self, uid: str) -> bool:
@@ -167,17 +171,20 @@ class MovementRules:
             p = self.rule_prefix
             side = self.side_of(a.unit)
             if dest in self.occupied_by(self.other(side)):
-                raise EngagementRefused("two enemy units never share a hex", f"{p} 4.1.2")
+                raise refuse(EngagementRefused, "campaign.move.enemy_hex", f"{p} 4.1.2")
             reach = self.reach(a.unit)
             if dest not in reach or dest == self.units[a.unit].hex:
                 mp, mclass = self.movement_of(a.unit)
                 cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
                     if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
                 if cost is None:
-                    raise MovementRefused(f"{self.game.board.hexes[dest].terrain} is prohibited to this unit", f"{p} 4.0")
-                raise MovementRefused(f"{dest.id} is beyond the unit's movement ({mp} MP) this phase", f"{p} 4.0")
+                    raise refuse(MovementRefused, "campaign.move.prohibited_terrain", f"{p} 4.0",
+                                 terrain=self.game.board.hexes[dest].terrain)
+                raise refuse(MovementRefused, "campaign.move.beyond_reach", f"{p} 4.0", hex=dest.id,
+                             mp=mp)
             if self.stack_room(dest, side, a.unit) <= 0:
-                raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
+                raise refuse(StackingRefused, "campaign.stacking.limit", f"{p} 4.1.1",
+                             limit=self.game.scenario.stacking_limit)
             path = path_to(reach, dest)
             if a.path:
                 path = self._check_path(a, reach)
@@ -201,23 +208,22 @@ class MovementRules:
         p = self.rule_prefix
         hexes = [self._hex_arg(x, "path hex") for x in a.path]
         if not hexes or hexes[-1] != Hex.from_id(a.to):
-            raise MovementRefused("the path must end at the destination", f"{p} 4.0")
+            raise refuse(MovementRefused, "campaign.move.path_end", f"{p} 4.0")
         side = self.side_of(a.unit)
         closed = self.maquis_forbidden(side)
         for h in hexes:
             if h in closed:
                 # OD 10.0: "Somente unidades aliadas podem transitar por áreas controladas pelos
                 # maquis", whatever path is named
-                raise MovementRefused(f"the path enters a maquis area at {h.id}: only Allied units move "
-                                      "through maquis areas", "OD 10.0")
+                raise refuse(MovementRefused, "campaign.move.path_maquis", "OD 10.0", hex=h.id)
         zoc = self.zoc_of(self.other(side))
         for h in hexes[:-1]:
             if h in zoc:
-                raise EngagementRefused(f"the path enters an enemy zone of engagement at {h.id} and must stop there", f"{p} 4.1.2")
+                raise refuse(EngagementRefused, "campaign.move.path_zoc", f"{p} 4.1.2", hex=h.id)
         cost = self._path_cost(a.unit, self.units[a.unit].hex, hexes)
         mp, _ = self.movement_of(a.unit)
         if cost is None or cost > 2 * mp:
-            raise MovementRefused(f"the path costs more than the unit's {mp} MP", f"{p} 4.0")
+            raise refuse(MovementRefused, "campaign.move.path_cost", f"{p} 4.0", mp=mp)
         return hexes
 
     def _path_cost(self, uid: str, start: Hex, path: list[Hex]) -> int | None:

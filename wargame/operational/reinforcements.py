@@ -9,7 +9,14 @@ landing at a working Mulberry, CN), 11.1 (arrival turns); OD 5.3 (Dragoon landin
 
 from __future__ import annotations
 
-from wargame.errors import EntryRefused, MalformedAction, NotYourTurn, StackingRefused, WrongPhase
+from wargame.errors import (
+    EntryRefused,
+    MalformedAction,
+    NotYourTurn,
+    StackingRefused,
+    WrongPhase,
+    refuse,
+)
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, Enter, Exit, Move
 from wargame.operational.state_types import Phase
@@ -146,31 +153,34 @@ class ReinforcementRules:
     def _do_enter(self, a: Enter) -> None:
         p = self.rule_prefix
         if self.pending is not None:
-            raise NotYourTurn("a decision is pending", self.pending.rule)
+            raise refuse(NotYourTurn, "campaign.pending.short", self.pending.rule)
         if a.unit not in self.units:
-            raise MalformedAction(f"no unit {a.unit!r}", p)
+            raise refuse(MalformedAction, "action.no_unit", p, unit=repr(a.unit))
         side = self.side_of(a.unit)
         landing = self.game.rule("first_turn_landing")
         if landing and a.unit == landing["unit"] and self.turn == self.game.scenario.first_turn:
             self._do_first_turn_landing(a, landing)
             return
         if not self.phase.is_movement or side != self.phase.side:
-            raise WrongPhase("reinforcements enter in their side's movement phase", f"{p} 4.2.1")
+            raise refuse(WrongPhase, "campaign.entry.wrong_phase", f"{p} 4.2.1")
         us = self.units[a.unit]
         if us.status != "waiting":
-            raise EntryRefused(f"{self.game.units[a.unit].name} is not waiting to enter", f"{p} 4.2.1")
+            raise refuse(EntryRefused, "campaign.entry.not_waiting", f"{p} 4.2.1",
+                         unit=self.game.units[a.unit].name)
         if us.available is None or us.available > self.turn:
-            raise EntryRefused(f"{self.game.units[a.unit].name} arrives on turn {us.available}", f"{p} 11.1")
+            raise refuse(EntryRefused, "campaign.entry.arrives_later", f"{p} 11.1",
+                         unit=self.game.units[a.unit].name, turn=us.available)
         h = self._hex_arg(a.hex, "entry hex")
         if h not in self.entry_hexes(a.unit):
-            raise EntryRefused(f"{h.id} is not one of this unit's entry hexes", f"{p} 4.2.1")
+            raise refuse(EntryRefused, "campaign.entry.not_entry_hex", f"{p} 4.2.1", hex=h.id)
         cost = self._entry_cost(a.unit, h)
         mp, _ = self.movement_of_on_entry(a.unit)
         if cost is None or cost > 2 * mp:
-            raise EntryRefused(f"the unit cannot pay the entry hex's cost ({mp} MP)", f"{p} 4.2.1")
+            raise refuse(EntryRefused, "campaign.entry.cost", f"{p} 4.2.1", mp=mp)
         dest = self._hex_arg(a.to, "destination") if a.to else h
         if self.stack_room(dest, side) <= 0:
-            raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{p} 4.1.1")
+            raise refuse(StackingRefused, "campaign.stacking.limit", f"{p} 4.1.1",
+                         limit=self.game.scenario.stacking_limit)
         us.status = "on_map"
         us.hex = h
         self._positions_changed()
@@ -189,21 +199,21 @@ class ReinforcementRules:
         r = rule.get("rule", "CN 3.0")
         h = self._hex_arg(a.hex, "landing hex")
         if h not in self.entry_hexes(a.unit):
-            raise EntryRefused("lands after the Allied combat phase of the first turn, at "
-                                f"{rule['hex']} once taken, otherwise on another British beach", r)
+            raise refuse(EntryRefused, "campaign.landing.where", r, hex=rule["hex"])
         us = self.units[a.unit]
         first = Hex.from_id(rule["hex"])
         dest = h
         if h == first:
             if not a.to:
-                raise EntryRefused("after landing it must move to a hex held by the 6th Airborne", r)
+                raise refuse(EntryRefused, "campaign.landing.must_join", r)
             dest = self._hex_arg(a.to, "destination")
             if dest not in self._join_hexes(a.unit):
-                raise EntryRefused(f"{dest.id} is not a hex held by the 6th Airborne with room", r)
+                raise refuse(EntryRefused, "campaign.landing.join_hex", r, hex=dest.id)
         elif a.to and self._hex_arg(a.to, "destination") != h:
-            raise EntryRefused("landing elsewhere, it does not move", r)
+            raise refuse(EntryRefused, "campaign.landing.no_move", r)
         elif self.stack_room(h, "allied", a.unit) <= 0:
-            raise StackingRefused(f"stacking limit {self.game.scenario.stacking_limit}", f"{self.rule_prefix} 4.1.1")
+            raise refuse(StackingRefused, "campaign.stacking.limit", f"{self.rule_prefix} 4.1.1",
+                         limit=self.game.scenario.stacking_limit)
         us.status = "on_map"
         us.hex = dest
         self._positions_changed()
@@ -221,12 +231,14 @@ class ReinforcementRules:
         us = self.units[a.unit]
         side = self.side_of(a.unit)
         if a.edge not in self.allowed_edges(side):
-            raise EntryRefused(f"{side} units may not leave by the {a.edge} edge", f"{p} 4.2.2")
+            raise refuse(EntryRefused, "campaign.exit.edge_side", f"{p} 4.2.2", side=side,
+                         edge=a.edge)
         if a.edge not in self.game.board.edge_of.get(us.hex, ()):
-            raise EntryRefused(f"{us.hex.id} is not on the {a.edge} edge", f"{p} 4.2.2")
+            raise refuse(EntryRefused, "campaign.exit.not_on_edge", f"{p} 4.2.2", hex=us.hex.id,
+                         edge=a.edge)
         mp, _ = self.movement_of(a.unit)
         if 2 * mp - us.spent < 2:
-            raise EntryRefused("leaving the board costs 1 movement point", f"{p} 4.2.2")
+            raise refuse(EntryRefused, "campaign.exit.cost", f"{p} 4.2.2")
         self._leave_board(a.unit, a.edge)
 
     def _leave_board(self, uid: str, edge: str) -> None:

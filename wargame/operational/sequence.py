@@ -17,6 +17,7 @@ from wargame.errors import (
     GameOver,
     MalformedAction,
     NotYourTurn,
+    refuse,
 )
 from wargame.hexgrid import Hex
 from wargame.i18n import PHASE_NAMES
@@ -198,10 +199,10 @@ class SequenceRules:
 
     def _apply_action(self, action: Action, guard: bool) -> list[Event]:
         if not isinstance(action, Action):
-            raise MalformedAction(f"not an action: {action!r:.80}")
+            raise refuse(MalformedAction, "action.not_action", action=f"{action!r:.80}")
         check_fields(action)  # types, ranges, no id twice: before any rule
         if self.is_over:
-            raise GameOver("the game is over", f"{self.rule_prefix} 11.2")
+            raise refuse(GameOver, "action.game_over", f"{self.rule_prefix} 11.2")
         snapshot = self._snapshot() if guard else None
         first_event = len(self.events)
         self._cache.clear()
@@ -256,7 +257,8 @@ class SequenceRules:
     def _dispatch(self, action: Action) -> None:
         if self.pending is not None:
             if action not in self.pending.options and not self._pending_accepts(action):
-                raise DecisionRefused(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+                raise refuse(DecisionRefused, "campaign.pending.decision", self.pending.rule,
+                             prompt=self.pending.prompt)
             self._answer(action)
             return
         handler = {
@@ -269,7 +271,7 @@ class SequenceRules:
             CarpetBomb: self._do_carpet,
         }.get(type(action)) or self.game.hooks.action_handler(self, action)
         if handler is None:
-            raise DecisionRefused(f"{action.kind} is only an answer to a pending decision")
+            raise refuse(DecisionRefused, "campaign.pending.answer_only", action=action.kind)
         handler(action)
 
     def _pending_accepts(self, action: Action) -> bool:
@@ -280,16 +282,17 @@ class SequenceRules:
         try:
             h = Hex.from_id(hid)
         except (ValueError, TypeError):
-            raise MalformedAction(f"{what} {hid!r} is not a hex id") from None
+            raise refuse(MalformedAction, "action.not_hex_id", what=what, hex=repr(hid)) from None
         if h not in self.game.board.hexes:
-            raise MalformedAction(f"{what} {hid} is not on the map")
+            raise refuse(MalformedAction, "action.not_on_map", what=what, hex=hid)
         return h
 
     def end_phase_refusal(self) -> IllegalAction | None:
         """Why the phase cannot end now (a pending decision; CN/OD 4.1.2 engaged units that
         must still attack), or None."""
         if self.pending is not None:
-            return NotYourTurn(f"a decision is pending: {self.pending.prompt}", self.pending.rule)
+            return refuse(NotYourTurn, "campaign.pending.decision", self.pending.rule,
+                          prompt=self.pending.prompt)
         if self.phase.is_combat:
             side = self.phase.side
             for uid in sorted(self.must_attack):
@@ -298,7 +301,8 @@ class SequenceRules:
                     continue
                 if self._can_still_attack(uid, side):
                     name = self.game.units[uid].name
-                    return EndPhaseRefused(f"{name} is engaged and must attack", f"{self.rule_prefix} 4.1.2")
+                    return refuse(EndPhaseRefused, "campaign.end.must_attack",
+                                  f"{self.rule_prefix} 4.1.2", unit=name)
         return None
 
     def _can_still_attack(self, uid: str, side: str, besides: Hex | None = None) -> bool:
@@ -341,8 +345,8 @@ class SequenceRules:
         if uid is None:
             return None
         name = self.game.units[uid].name
-        return CombatRefused(f"{name} is engaged and must take part in the attack on {target.id}: it has no other "
-                             "hex to attack, and a hex is attacked once a turn", f"{self.rule_prefix} 4.1.2")
+        return refuse(CombatRefused, "campaign.combat.left_behind", f"{self.rule_prefix} 4.1.2",
+                      unit=name, hex=target.id)
 
     def _do_end_phase(self, a: EndPhase) -> None:
         refusal = self.end_phase_refusal()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.dice import Dice
-from wargame.errors import MalformedAction
+from wargame.errors import MalformedAction, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, IllegalAction, action_from_dict
 from wargame.operational.advance import AdvanceRules
@@ -89,7 +89,7 @@ class Game:
         try:
             return action_from_dict(data)
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise MalformedAction(f"not an action of the campaign games: {exc}") from None
+            raise refuse(MalformedAction, "action.not_campaign_action", error=str(exc)) from None
 
 
 

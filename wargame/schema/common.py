@@ -131,53 +131,66 @@ def _plain(items: Any, limit: int = 8) -> str:
     return shown + (", ..." if len(items) > limit else "")
 
 
-def _expected(err: dict[str, Any]) -> str:
+def _expected_key(err: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The loader catalogue's key and data of a pydantic error's expectation
+    (wargame/error_texts.py), or None for the models' own texts."""
     kind = err["type"]
     c = err.get("ctx") or {}
-    if kind == "expected":
-        return str(c.get("expected"))
     if kind == "missing":
-        return "this field (missing)"
+        return "schema.missing", {}
     if kind == "extra_forbidden":
-        return "a documented key"
+        return "schema.documented_key", {}
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "a whole number"
+        return "schema.whole_number", {}
     if kind in ("float_type", "float_parsing"):
-        return "a number"
+        return "schema.number", {}
     if kind in ("bool_type", "bool_parsing"):
-        return "true or false"
+        return "schema.bool", {}
     if kind in ("string_type",):
-        return "a text string"
+        return "schema.text", {}
     if kind in ("list_type", "tuple_type", "set_type"):
-        return "a list"
+        return "schema.list", {}
     if kind in ("dict_type", "model_type", "model_attributes_type", "mapping_type"):
-        return "a mapping"
+        return "schema.mapping", {}
     if kind == "literal_error":
-        return f"one of {c.get('expected')}"
+        return "schema.one_of", {"options": c.get("expected")}
     if kind == "string_pattern_mismatch":
         if c.get("pattern") == r"^[0-9]{4}$":
-            return "a four-digit hex id CCRR"
-        return f"text matching {c.get('pattern')}"
+            return "schema.hex_id", {}
+        return "schema.pattern", {"pattern": c.get("pattern")}
     if kind == "greater_than_equal":
-        return f"a number >= {c.get('ge')}"
+        return "schema.ge", {"limit": c.get("ge")}
     if kind == "greater_than":
-        return f"a number > {c.get('gt')}"
+        return "schema.gt", {"limit": c.get("gt")}
     if kind == "less_than_equal":
-        return f"a number <= {c.get('le')}"
+        return "schema.le", {"limit": c.get("le")}
     if kind in ("too_short", "too_long"):
         lo, hi = c.get("min_length"), c.get("max_length")
         if kind == "too_short":
-            return f"at least {lo} item(s)" if lo else "a non-empty value"
-        return f"at most {hi} item(s)"
+            return ("schema.min_items", {"count": lo}) if lo else ("schema.non_empty", {})
+        return "schema.max_items", {"count": hi}
     if kind == "string_too_short":
-        return "a non-empty text"
+        return "schema.non_empty_text", {}
     if kind == "union_tag_invalid":
-        return f"a {c.get('discriminator', 'kind')} among {c.get('expected_tags')}"
+        return "schema.tag_among", {"tag": c.get("discriminator", "kind"),
+                                    "tags": c.get("expected_tags")}
     if kind == "union_tag_not_found":
-        return f"a mapping with a '{c.get('discriminator', 'kind')}'"
-    if kind == "value_error":
+        return "schema.tag_missing", {"tag": c.get("discriminator", "kind")}
+    return None
+
+
+def _expected(err: dict[str, Any]) -> str:
+    keyed = _expected_key(err)
+    if keyed is not None:
+        from wargame.error_texts import LOADER
+
+        key, data = keyed
+        return LOADER.english[key].format(**data)
+    if err["type"] == "expected":
+        return str((err.get("ctx") or {}).get("expected"))
+    if err["type"] == "value_error":
         return str(err.get("msg", "")).removeprefix("Value error, ")
-    return str(err.get("msg", kind))
+    return str(err.get("msg", err["type"]))
 
 
 def _path(loc: tuple[Any, ...], data: Any, extra: str = "") -> str:
@@ -224,10 +237,10 @@ def _field_names(model: Any, seen: set[Any] | None = None) -> set[str]:
     return names
 
 
-def _suggest(model: type[BaseModel], key: Any) -> str:
+def _close_key(model: type[BaseModel], key: Any) -> str:
+    """The documented key closest to a misspelt ``key``, "" if none is close."""
     close = difflib.get_close_matches(str(key), sorted(_field_names(model)), n=1, cutoff=0.75)
-    hint = f"did you mean '{close[0]}'? " if close else "misspelt? "
-    return f" ({hint}see docs/data-formats.md)"
+    return close[0] if close else ""
 
 
 def to_scenario_error(
@@ -244,16 +257,23 @@ def to_scenario_error(
     path = _path(
         tuple(err["loc"]), data, str(c.get("path") or "") if err["type"] == "expected" else ""
     )
+    keyed = _expected_key(err)
     if err["type"] == "missing":
-        return ScenarioError(file, path, _expected(err))
+        return ScenarioError.keyed(file, path, "schema.missing")
     got = (
         c.get("got") if err["type"] == "expected" and c.get("got") is not None else err.get("input")
     )
-    expected = _expected(err)
     if err["type"] == "extra_forbidden":
-        got = None  # the key is named by the field path; its value does not matter
-        expected += _suggest(model, err["loc"][-1]) if model is not None and err["loc"] else ""
-    return ScenarioError(file, path, expected, got)
+        # the key is named by the field path; its value does not matter
+        close = _close_key(model, err["loc"][-1]) if model is not None and err["loc"] else None
+        if close is None:
+            return ScenarioError.keyed(file, path, "schema.documented_key")
+        if close:
+            return ScenarioError.keyed(file, path, "schema.documented_key_close", close=close)
+        return ScenarioError.keyed(file, path, "schema.documented_key_misspelt")
+    if keyed is not None:
+        return ScenarioError.keyed(file, path, keyed[0], got, **keyed[1])
+    return ScenarioError(file, path, _expected(err), got)
 
 
 MAX_DEPTH = 40
