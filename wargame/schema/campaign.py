@@ -531,4 +531,38 @@ class HistoryFile(Model):
     after_the_game: list[AfterTheGame] = []
 
 
+class HistoryEventText(Model):
+    date: IsoDate
+    text: Annotated[Str, Field(min_length=1)]
+
+    _check = field_validator("date", mode="before")(lambda cls, v: _iso(v))
+
+
+class HistoryTurnText(Model):
+    turn: Int
+    title: Annotated[Str, Field(min_length=1)]
+    text: Annotated[Str, Field(min_length=1)]
+    events: Annotated[list[HistoryEventText], Field(min_length=1)]
+    note: Str | None = None
+
+
+class AfterTheGameText(Model):
+    place: Str
+    when: Annotated[Str, Field(min_length=1)]
+    note: Str | None = None
+
+
+class HistoryTranslationFile(Model):
+    """history.pt.yaml: the texts of history.yaml in another language (wargame/localized.py).
+    Turns, event dates, notes and places are checked against history.yaml by
+    wargame/history.py; cities, hexes and sources are not repeated."""
+
+    format_version: Version1 = 1
+    scenario: Str
+    language: Literal["pt"] = Field(description="the language of the texts (pt: European Portuguese)")
+    provenance: Annotated[Str, Field(min_length=1)]
+    turns: Annotated[list[HistoryTurnText], Field(min_length=1)]
+    after_the_game: list[AfterTheGameText] = []
+
+
 _ = OpenModel  # re-exported for symmetry with the memoir models
