@@ -532,7 +532,7 @@ def compare_with_history(state: State, history: History | None = None) -> dict[s
     """The game's Allied-held victory cities against history, for the state's current turn.
 
     Returns a plain dict:
-    - ``turn``, ``dates`` ({first, last}), ``title``;
+    - ``turn``, ``dates`` ({first, last}), ``title`` (in the current language);
     - ``held_both``, ``game_only``, ``history_only``: city names (a city is listed where at
       least one of its hexes falls in that class, so a city split differently in game and
       history, e.g. Caen, can appear in two lists);
@@ -557,7 +557,7 @@ def compare_with_history(state: State, history: History | None = None) -> dict[s
     out: dict[str, Any] = {
         "turn": t.turn,
         "dates": {"first": t.first, "last": t.last},
-        "title": t.title,
+        "title": t.title_in(),  # in the current language (history.pt.yaml)
     }
     for key, hexes in classes.items():
         out[key] = [name for name, own in hist.city_hexes.items() if hexes & set(own)]
