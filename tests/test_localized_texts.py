@@ -242,3 +242,37 @@ def test_a_memoir_store_in_portuguese_shows_the_portuguese_title():
     en_status = MemoirDashboard("1", 44).status.pane.object
     assert "Ponte Pegasus" in pt_status and "Pegasus Bridge" not in pt_status
     assert "Pegasus Bridge" in en_status
+
+
+# ------------------------------------------------------------------------------ place names
+@pytest.mark.parametrize("scenario_id", CAMPAIGNS)
+def test_map_place_names_in_portuguese_where_they_differ(scenario_id):
+    board = load_scenario(scenario_id).board
+    names = board.translations["pt"]
+    assert names
+    known = set(board.places) | {i.name for i in board.hexes.values() if i.name}
+    for english, portuguese in names.items():
+        assert english in known and portuguese != english
+        assert board.name_in(english, "pt") == portuguese
+        assert board.name_in(english, "en") == english
+    assert board.name_in("Caen", "pt") == "Caen"  # French names stay French
+
+
+def test_the_portuguese_map_shows_portuguese_names():
+    from wargame.ui.campaign import CampaignDashboard
+    from wargame.ui.describe import place_name
+
+    pt_names = {s.name for s in CampaignDashboard("normandy", seed=3, lang="pt").map.hexes}
+    en_names = {s.name for s in CampaignDashboard("normandy", seed=3).map.hexes}
+    assert "Cota 112" in pt_names and "Hill 112" not in pt_names
+    assert "Hill 112" in en_names and "Cota 112" not in en_names
+    assert "Caen" in pt_names and "Caen" in en_names
+    state = load_scenario("normandy")
+    hill = state.board.place("Hill 112")[0]
+
+    class Holder:  # what place_name reads: state.game.board
+        class game:
+            board = state.board
+    with i18n.using_language("pt"):
+        assert place_name(Holder, hill) == f"Cota 112 ({hill.id})"
+    assert place_name(Holder, hill) == f"Hill 112 ({hill.id})"
