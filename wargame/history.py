@@ -29,10 +29,11 @@ import datetime as dt
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wargame.i18n import BABEL_LOCALES, LANGUAGES, format_day, language
+from wargame.i18n import BABEL_LOCALES, LANGUAGES, language
 from wargame.localized import Translations, pick
 from wargame.scenario import Scenario, load_scenario
 from wargame.scenario_errors import ScenarioError, load_yaml
@@ -97,16 +98,14 @@ class HistoryTurn:
         lang = lang or language()
         if lang == "en":
             return self.dates_label
-        from babel.dates import format_date
-
         a, b = dt.date.fromisoformat(self.first), dt.date.fromisoformat(self.last)
-        loc = BABEL_LOCALES[lang]
+        names = _month_names(lang)
 
         def month(d: dt.date) -> str:
-            return format_date(d, "MMMM", locale=loc)
+            return names[d.month]
 
         if a == b:
-            return format_day(a, lang)
+            return f"{a.day} de {month(a)} de {a.year}"
         if a.month == b.month:
             return f"{a.day}-{b.day} de {month(b)} de {b.year}"
         return f"{a.day} de {month(a)} - {b.day} de {month(b)} de {b.year}"
@@ -119,6 +118,14 @@ class HistoryTurn:
 
     def note_in(self, lang: str | None = None) -> str:
         return pick(self.note, self.translations, "note", lang) if self.note else ""
+
+
+@cache
+def _month_names(lang: str) -> dict[int, str]:
+    """Month names of ``lang`` ("junho"), from Babel's locale data (read once)."""
+    from babel import Locale
+
+    return dict(Locale.parse(BABEL_LOCALES[lang]).months["format"]["wide"])
 
 
 @dataclass(frozen=True)
