@@ -406,7 +406,21 @@ class Builder:
             "edges": edges,
             "places": {k: self.places[k] for k in sorted(self.places)},
         }
+        names = self.translated_names(hexes)
+        if names:
+            out["pt"] = {"names": names}
         return out
+
+    def translated_names(self, hexes: dict) -> dict[str, str]:
+        """``pt_names`` of the features: English place names -> European Portuguese, for the
+        names that differ (Hill 112 -> Cota 112; wargame/localized.py). Each must be a place or
+        hex name of the map."""
+        raw = self.f.get("pt_names") or {}
+        known = set(self.places) | {rec["name"] for rec in hexes.values() if rec.get("name")}
+        for name in raw:
+            if name not in known:
+                raise ValueError(f"pt_names: {name!r} is not a place or hex name of the map")
+        return {str(k): str(raw[k]) for k in sorted(raw)}
 
     def places_at(self, i: str) -> list[str]:
         return [k for k, v in self.places.items() if i in v]

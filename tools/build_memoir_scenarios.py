@@ -8,7 +8,8 @@ Inputs (documented, none shipped as they are):
   cards, first player, medals and the special rules as data, from the pt-PT rulebook
   (seeds/003_f7d9ee69e5f68196.txt).
 - ``BRIEFINGS`` below: a short briefing per scenario, written for this project in our own words
-  from the rulebook's history and instructions.
+  from the rulebook's history and instructions; ``BRIEFINGS_PT`` the same in European
+  Portuguese (with the ``pt: {title}`` of scenarios.yaml, written to the file's ``pt``).
 
 Output: one JSON per scenario checked by ``wargame.schema.memoir.MemoirScenarioFile``
 (docs/data-formats.md), with a ``provenance`` note. The conversion is ``wargame.memoir.m44``'s,
@@ -105,6 +106,81 @@ BRIEFINGS: dict[str, str] = {
 }
 
 
+# The same briefings in European Portuguese, written for this project in our own words (not the
+# rulebook's sentences): a teacher's summary of the history and of the scenario's special rules.
+BRIEFINGS_PT: dict[str, str] = {
+    "1": "Noite de 5 para 6 de junho de 1944. Planadores britânicos pousam junto ao canal de "
+         "Caen: os soldados têm de tomar as pontes do canal e do Orne antes que a guarnição "
+         "reaja. Os Aliados jogam primeiro e com a mão completa; os alemães, apanhados de "
+         "surpresa, começam com 2 cartas e compram cartas a mais nas duas primeiras vezes que "
+         "jogam. Cada ponte ocupada por uma unidade aliada vale uma medalha.",
+    "2": "Manhã do Dia D. Os paraquedistas americanos da 82.ª Aerotransportada reúnem-se à "
+         "volta de Sainte-Mère-Église e expulsam a guarnição alemã da vila, enquanto outro "
+         "grupo aguenta a frente norte. Antes de jogarem pela primeira vez, os Aliados lançam "
+         "mais uma unidade de paraquedistas perto da vila, que pode cair mal.",
+    "3": "Infantaria britânica, comandos e carros anfíbios desembarcam juntos perto da foz do "
+         "Orne e abrem caminho para fora da praia. Os alemães podem ocupar os bunkers. Cada "
+         "aldeia nas mãos de uma unidade aliada vale uma medalha; os comandos avançam 2 "
+         "hexágonos e ainda combatem.",
+    "4": "Os Rangers americanos sobem as falésias a oeste de Omaha para calar as peças de "
+         "artilharia que se julgava estarem na ponta. Trepar da praia para a falésia gasta 2 "
+         "hexágonos de movimento e todas as unidades aliadas são Rangers. O bosque atrás da "
+         "linha alemã, se tomado, dá aos Aliados uma medalha que não perdem.",
+    "5": "A primeira vaga chega a Omaha debaixo do fogo de uma escarpa fortificada. Os alemães "
+         "jogam primeiro, a partir dos bunkers; os carros não conseguem subir a escarpa vindos "
+         "da praia e o paredão só protege os Aliados. Cada aldeia ocupada por uma unidade "
+         "aliada é uma medalha.",
+    "6": "Junho de 1944, no Maciço Central. Colunas alemãs apertam o cerco à Resistência "
+         "reunida no Mont Mouchet. Todas as unidades aliadas são da Resistência francesa: 3 "
+         "figuras, podem entrar num terreno e combater no mesmo turno e recuar até 3 "
+         "hexágonos. Os carros alemães têm 4 figuras e cada um destruído dá 2 medalhas aos "
+         "Aliados.",
+    "7": "Julho de 1944, no planalto do Vercors. Planadores alemães aterram à volta de Vassieux "
+         "e da pista que a Resistência andava a preparar. Os alemães jogam primeiro. O baralho "
+         "nunca é baralhado de novo: se as cartas acabarem antes de os Aliados vencerem, "
+         "ganham os alemães.",
+    "8": "Fim de julho de 1944: depois de um bombardeamento em tapete, as divisões americanas "
+         "atacam a sul de Saint-Lô para sair do bocage. Marigny e St-Gilles valem uma medalha "
+         "cada enquanto uma unidade aliada lá estiver. Os carros de elite alemães têm 4 "
+         "figuras.",
+    "9": "Agosto de 1944: os blindados alemães contra-atacam na direção de Avranches, e a "
+         "infantaria americana resiste na Cota 317, por cima de Mortain. Subir uma colina custa "
+         "2 hexágonos. Enquanto houver uma unidade aliada na Cota 317, os Aliados podem jogar "
+         "Reconhecimento como Apoio Aéreo. Uma unidade alemã em St-Hilaire vale uma medalha.",
+    "10": "Fim de agosto de 1944: as tropas francesas desembarcadas na Provença apertam o cerco "
+          "ao porto de Toulon. Comandos e Rangers avançam 2 hexágonos e ainda combatem. Uma "
+          "unidade aliada em Toulon no fim de um turno aliado dá a vitória imediata.",
+    "11": "24 de agosto de 1944: a 2.ª Divisão Blindada francesa avança sobre Paris em duas "
+          "colunas. Cada hexágono dos arredores conquistado por uma unidade aliada é uma "
+          "medalha que fica, mesmo que a unidade saia de lá.",
+    "12": "25 de agosto de 1944: com os planos aliados nas mãos, os alemães atacam para manter "
+          "aberta a estrada ao longo do Ródano. Cada unidade alemã em Bonlieu ou em Grane vale "
+          "uma medalha; as unidades aliadas junto ao Ródano valem, no total, uma medalha. As "
+          "colinas a norte do desfiladeiro de Condillac são intransitáveis. Os alemães jogam "
+          "primeiro.",
+    "13": "Setembro de 1944: paraquedistas britânicos defendem a ponta norte da ponte rodoviária "
+          "de Arnhem contra os ataques alemães. Todas as unidades aliadas são paraquedistas de "
+          "elite; os carros alemães têm 4 figuras. Só se entra e sai da ponte pelas "
+          "extremidades, e a infantaria não consegue disparar por cima do largo Reno.",
+    "14": "Setembro de 1944, na Lorena: brigadas blindadas alemãs perdidas no nevoeiro "
+          "esbarram na 4.ª Divisão Blindada americana perto de Arracourt. Sem regras "
+          "especiais: um combate de carros puro e duro. Os alemães jogam primeiro.",
+    "15": "Dezembro de 1944, nas Ardenas: infantaria alemã e carros Tiger atacam o nó de "
+          "estradas de St-Vith, defendido por uma força americana mista. A colina ao lado de "
+          "St-Vith é intransitável; os carros de elite alemães têm 4 figuras. Os alemães jogam "
+          "primeiro.",
+    "16": "Novembro de 1944, nos Vosges: blindados americanos e franceses tentam forçar a "
+          "passagem de Saverne a caminho de Estrasburgo. Não se pode entrar nas colinas e a "
+          "artilharia não dispara por cima delas. Unidades aliadas em dois hexágonos de "
+          "Saverne no fim de um turno aliado ganham logo o jogo.",
+    "overlord": "A praia de Omaha no tabuleiro duplo do Overlord, para jogar em equipas. A "
+                "primeira vaga desembarca ao pé da escarpa e os alemães jogam primeiro. Os "
+                "carros não sobem a escarpa vindos da praia, o paredão só protege os Aliados, o "
+                "Reconhecimento pode ser jogado como Barragem e as unidades aliadas que saem "
+                "pelo lado alemão do tabuleiro ganham medalhas.",
+}
+
+
 def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, str]:
     """File name -> text of every scenario file."""
     data = load_yaml(index_path)
@@ -112,8 +188,11 @@ def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, st
     out: dict[str, str] = {}
     for key, entry in data["scenarios"].items():
         sid = str(key)
-        if sid not in BRIEFINGS:
-            raise ScenarioError(Path(__file__), "BRIEFINGS", f"a briefing for scenario {sid}")
+        for table, texts in (("BRIEFINGS", BRIEFINGS), ("BRIEFINGS_PT", BRIEFINGS_PT)):
+            if sid not in texts:
+                raise ScenarioError(Path(__file__), table, f"a briefing for scenario {sid}")
+        if not entry.get("pt"):
+            raise ScenarioError(index_path, f"scenarios.{sid}.pt", "the title in Portuguese")
         raw = read_m44_file(reference / entry["file"])
         scenario = convert(
             raw, scenario_id=sid, title=entry["title"], entry=entry,
@@ -125,8 +204,21 @@ def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, st
                         f"(pt-PT, seeds/003) via scenarios/memoir44/scenarios.yaml. Briefing "
                         f"written for this project. Built by tools/build_memoir_scenarios.py."),
         )
+        scenario = with_portuguese(scenario, entry["pt"]["title"], BRIEFINGS_PT[sid])
         validate(MemoirScenarioFile, scenario, f"{sid}.json")
         out[f"{sid}.json"] = dump(scenario)
+    return out
+
+
+def with_portuguese(scenario: dict[str, Any], title: str, briefing: str) -> dict[str, Any]:
+    """The scenario with ``pt: {title, briefing}`` right after its English briefing."""
+    out: dict[str, Any] = {}
+    for key, value in scenario.items():
+        out[key] = value
+        if key == "briefing":
+            out["pt"] = {"title": title, "briefing": briefing}
+    if "pt" not in out:
+        out["pt"] = {"title": title, "briefing": briefing}
     return out
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from wargame.localized import pick, translations_of
 from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 
@@ -43,8 +44,16 @@ def _meta(folder: Path) -> dict[str, Any]:
     return meta
 
 
-def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
-    """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id.
+def _title(meta: dict[str, Any], default: str, lang: str | None) -> str:
+    """The file's title in ``lang`` (default: the current language; its ``pt:`` mapping,
+    wargame/localized.py), else its English title, else ``default``."""
+    return pick(str(meta.get("title", default)), translations_of(meta, ("title",)), "title",
+                lang)
+
+
+def list_scenarios(root: Path | None = None, lang: str | None = None) -> list[dict[str, str]]:
+    """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id; the
+    titles in ``lang`` (default: the current language).
 
     Folders without a scenario.yaml are skipped; a scenario.yaml that does not parse is listed
     with its error as title. Memoir '44 scenarios are the files ``scenarios/memoir44/<id>.json``
@@ -62,12 +71,13 @@ def list_scenarios(root: Path | None = None) -> list[dict[str, str]]:
             {
                 "id": str(meta.get("id", folder.name)),
                 "game": str(meta.get("game", "")),
-                "title": str(meta.get("title", folder.name)),
+                "title": _title(meta, folder.name, lang),
             }
         )
     out = sorted(out, key=lambda d: d["id"])
     return out + [
-        {"id": d["id"], "game": d["game"], "title": d["title"]} for d in memoir_scenarios(root)
+        {"id": d["id"], "game": d["game"], "title": d["title"]}
+        for d in memoir_scenarios(root, lang)
     ]
 
 
@@ -136,8 +146,10 @@ MAP_FIELDS = ("hex_count", "terrain_counts", "feature_counts", "places", "proven
 UNIT_FIELDS = ("unit_count", "units_by_nation", "ss_count", "units_provenance")
 
 
-def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
-    """A summary of one bundled scenario.
+def describe(scenario_id: str, root: Path | None = None, lang: str | None = None
+             ) -> dict[str, Any]:
+    """A summary of one bundled scenario (title and briefing in ``lang``, default: the
+    current language).
 
     Always: id, game, title, turns {first, last}, warnings. From map.json (when present):
     hex_count (land hexes: terrain not sea/border), terrain_counts (land), feature_counts,
@@ -146,14 +158,14 @@ def describe(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
     is missing or unreadable are ``None``. Raises ``KeyError`` for an unknown id.
     """
     if scenario_id.startswith(MEMOIR_PREFIX):
-        return describe_memoir(scenario_id, root)
+        return describe_memoir(scenario_id, root, lang)
     folder = scenario_folder(scenario_id, root)
     meta = _meta(folder)
     turns = meta.get("turns") if isinstance(meta.get("turns"), dict) else {}
     out: dict[str, Any] = {
         "id": str(meta.get("id", folder.name)),
         "game": str(meta.get("game", "")),
-        "title": str(meta.get("title", folder.name)),
+        "title": _title(meta, folder.name, lang),
         "turns": {"first": turns.get("first"), "last": turns.get("last")},
         "warnings": [],
     }
@@ -205,14 +217,15 @@ def _memoir_file(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def memoir_scenarios(root: Path | None = None) -> list[dict[str, Any]]:
+def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[dict[str, Any]]:
     """The Memoir '44 scenarios as {id, game, title, number, source} (source ``bundled`` or
-    ``imported``), in rulebook order, the user's imports last."""
+    ``imported``), in rulebook order, the user's imports last; titles in ``lang`` (default:
+    the current language)."""
     bundled = (root or scenarios_root()) / "memoir44"
     out = []
     for sid, path in _memoir_files(root).items():
         data = _memoir_file(path)
-        title = data.get("title") if isinstance(data.get("title"), str) else sid
+        title = _title(data, sid, lang) if isinstance(data.get("title"), str) else sid
         out.append({"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": title,
                     "number": sid,
                     "source": "bundled" if path.parent == bundled else "imported"})
@@ -232,7 +245,8 @@ def _by_side(values: Any) -> dict[str, int]:
     return {_SIDES[k]: int(values[k]) for k in ("ALLIES", "AXIS") if k in values}
 
 
-def describe_memoir(scenario_id: str, root: Path | None = None) -> dict[str, Any]:
+def describe_memoir(scenario_id: str, root: Path | None = None, lang: str | None = None
+                    ) -> dict[str, Any]:
     """A summary of one Memoir '44 scenario: medals_to_win and units_by_side {allies, axis}
     each {infantry, armor, artillery} (units at set-up; M44 Game Set-up), cards, who starts,
     briefing and provenance. Raises ``KeyError`` for an unknown id."""
@@ -246,7 +260,7 @@ def describe_memoir(scenario_id: str, root: Path | None = None) -> dict[str, Any
     out: dict[str, Any] = {
         "id": MEMOIR_PREFIX + sid,
         "game": "memoir44",
-        "title": str(entry.get("title", sid)),
+        "title": _title(entry, sid, lang),
         "number": sid,
         "turns": {"first": None, "last": None},
         "medals_to_win": _by_side(entry.get("medals_to_win")),
@@ -256,7 +270,8 @@ def describe_memoir(scenario_id: str, root: Path | None = None) -> dict[str, Any
             list((entry.get("special") or {}).keys())
             + (["objectives"] if entry.get("objectives") else [])),
         "units_by_side": None,
-        "briefing": entry.get("briefing"),
+        "briefing": pick(entry.get("briefing") or "", translations_of(entry, ("briefing",)),
+                         "briefing", lang) or entry.get("briefing"),
         "provenance": entry.get("provenance"),
         "warnings": [],
     }

@@ -28,13 +28,16 @@ from __future__ import annotations
 import datetime as dt
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wargame.i18n import BABEL_LOCALES, LANGUAGES, language
+from wargame.localized import Translations, pick
 from wargame.scenario import Scenario, load_scenario
 from wargame.scenario_errors import ScenarioError, load_yaml
-from wargame.schema.campaign import HistoryFile
+from wargame.schema.campaign import HistoryFile, HistoryTranslationFile
 from wargame.schema.common import validate
 
 if TYPE_CHECKING:  # the engine is only needed for type hints
@@ -59,6 +62,11 @@ AXIS = "axis"
 class HistoryEvent:
     date: str  # ISO date, inside its turn's dates
     text: str
+    translations: Translations = field(default_factory=dict, hash=False, compare=False)
+
+    def text_in(self, lang: str | None = None) -> str:
+        """The text in ``lang`` (default: the current language; wargame/localized.py)."""
+        return pick(self.text, self.translations, "text", lang)
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,7 @@ class HistoryTurn:
     allied_cities: tuple[str, ...]  # victory cities held whole at the end of the turn
     allied_hexes: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
     note: str = ""
+    translations: Translations = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def dates_label(self) -> str:
@@ -83,6 +92,41 @@ class HistoryTurn:
             return f"{a.day}-{b.day} {b:%B} {b.year}"
         return f"{a.day} {a:%B} - {b.day} {b:%B} {b.year}"
 
+    def dates_label_in(self, lang: str | None = None) -> str:
+        """``dates_label`` in ``lang`` (default: the current language): "6 de junho de 1944",
+        "7-9 de junho de 1944", "28 de junho - 1 de julho de 1944"."""
+        lang = lang or language()
+        if lang == "en":
+            return self.dates_label
+        a, b = dt.date.fromisoformat(self.first), dt.date.fromisoformat(self.last)
+        names = _month_names(lang)
+
+        def month(d: dt.date) -> str:
+            return names[d.month]
+
+        if a == b:
+            return f"{a.day} de {month(a)} de {a.year}"
+        if a.month == b.month:
+            return f"{a.day}-{b.day} de {month(b)} de {b.year}"
+        return f"{a.day} de {month(a)} - {b.day} de {month(b)} de {b.year}"
+
+    def title_in(self, lang: str | None = None) -> str:
+        return pick(self.title, self.translations, "title", lang)
+
+    def text_in(self, lang: str | None = None) -> str:
+        return pick(self.text, self.translations, "text", lang)
+
+    def note_in(self, lang: str | None = None) -> str:
+        return pick(self.note, self.translations, "note", lang) if self.note else ""
+
+
+@cache
+def _month_names(lang: str) -> dict[int, str]:
+    """Month names of ``lang`` ("junho"), from Babel's locale data (read once)."""
+    from babel import Locale
+
+    return dict(Locale.parse(BABEL_LOCALES[lang]).months["format"]["wide"])
+
 
 @dataclass(frozen=True)
 class LaterCapture:
@@ -91,6 +135,13 @@ class LaterCapture:
     place: str
     when: str
     note: str = ""
+    translations: Translations = field(default_factory=dict, hash=False, compare=False)
+
+    def when_in(self, lang: str | None = None) -> str:
+        return pick(self.when, self.translations, "when", lang)
+
+    def note_in(self, lang: str | None = None) -> str:
+        return pick(self.note, self.translations, "note", lang) if self.note else ""
 
 
 @dataclass(frozen=True)
@@ -103,6 +154,11 @@ class History:
     city_hexes: dict[str, tuple[str, ...]] = field(hash=False)  # victory city -> hex ids
     city_values: dict[str, dict[str, int]] = field(hash=False)  # victory city -> side -> points
     after_the_game: tuple[LaterCapture, ...] = ()
+    translations: Translations = field(default_factory=dict, hash=False, compare=False)
+    translation_sources: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    def provenance_in(self, lang: str | None = None) -> str:
+        return pick(self.provenance, self.translations, "provenance", lang)
 
     def turn(self, n: int) -> HistoryTurn:
         for t in self.turns:
@@ -228,8 +284,94 @@ def _rule(scenario: Scenario, section: str) -> str:
     return f"{scenario.tables.rule_prefix} {section}"
 
 
-def history_from_data(data: Any, scenario: Scenario, source: str = "<memory>") -> History:
-    """Build a History from parsed YAML and check it against the scenario."""
+def translation_files(source: str | Path) -> dict[str, Path]:
+    """The texts of a history file in the other languages, where present: ``history.pt.yaml``
+    beside ``history.yaml`` (wargame/localized.py)."""
+    src = Path(source)
+    if str(source).startswith("<") or not src.suffix:
+        return {}
+    out = {}
+    for lang in LANGUAGES:
+        path = src.with_name(f"{src.stem}.{lang}{src.suffix}")
+        if lang != "en" and path.is_file():
+            out[lang] = path
+    return out
+
+
+def history_from_data(data: Any, scenario: Scenario, source: str = "<memory>",
+                      translations: dict[str, tuple[Any, str]] | None = None) -> History:
+    """Build a History from parsed YAML and check it against the scenario.
+
+    ``translations``: {language: (parsed YAML, its file name)} of the texts in other
+    languages; by default the ``translation_files`` beside ``source``, each checked against
+    this history (every turn, event and note translated, same dates)."""
+    hist = _history_from_data(data, scenario, source)
+    if translations is None:
+        translations = {lang: (load_yaml(path), str(path))
+                        for lang, path in translation_files(source).items()}
+    for lang, (texts, file) in translations.items():
+        hist = _translated(hist, lang, texts, file)
+    return hist
+
+
+def _translated(hist: History, lang: str, data: Any, src: str) -> History:
+    """``hist`` with the texts of one language file (``HistoryTranslationFile``) added."""
+    model = validate(HistoryTranslationFile, data, src)
+    if model.language != lang:
+        raise ScenarioError(src, "language", f"{lang!r} (the language in the file name)",
+                            model.language)
+    if model.scenario != hist.scenario_id:
+        raise ScenarioError(src, "scenario", f"the scenario id {hist.scenario_id!r}",
+                            model.scenario)
+    by_turn = {}
+    for i, t in enumerate(model.turns):
+        if t.turn in by_turn:
+            raise ScenarioError(src, f"turns[{i}].turn", "each turn once", t.turn)
+        by_turn[t.turn] = (i, t)
+    known = {t.turn for t in hist.turns}
+    extra = sorted(set(by_turn) - known)
+    if extra:
+        raise ScenarioError(src, "turns", f"only the turns of {hist.source}", f"extra {extra}")
+    turns = []
+    for t in hist.turns:
+        if t.turn not in by_turn:
+            raise ScenarioError(src, "turns", f"an entry for every turn of {hist.source}",
+                                f"missing turn {t.turn}")
+        i, tr = by_turn[t.turn]
+        where = f"turns[{i}]"
+        if bool(tr.note) != bool(t.note):
+            raise ScenarioError(src, f"{where}.note", "a note exactly where "
+                                f"{Path(hist.source).name} has one (turn {t.turn})", tr.note)
+        dates = [e.date for e in t.events]
+        got = [str(e.date) for e in tr.events]
+        if got != dates:
+            raise ScenarioError(src, f"{where}.events", f"one text per event of turn {t.turn}, "
+                                f"in order, with the same dates {dates}", got)
+        events = tuple(replace(e, translations={**e.translations, lang: {"text": x.text.strip()}})
+                       for e, x in zip(t.events, tr.events, strict=True))
+        texts = {"title": tr.title.strip(), "text": tr.text.strip()}
+        if tr.note:
+            texts["note"] = tr.note.strip()
+        turns.append(replace(t, events=events, translations={**t.translations, lang: texts}))
+    places = [c.place for c in hist.after_the_game]
+    got_places = [a.place for a in model.after_the_game]
+    if got_places != places:
+        raise ScenarioError(src, "after_the_game", f"the places of {Path(hist.source).name}, "
+                            f"in order: {places}", got_places)
+    later = []
+    for j, (c, a) in enumerate(zip(hist.after_the_game, model.after_the_game, strict=True)):
+        if bool(a.note) != bool(c.note):
+            raise ScenarioError(src, f"after_the_game[{j}].note",
+                                f"a note exactly where {Path(hist.source).name} has one", a.note)
+        texts = {"when": a.when.strip(), **({"note": a.note.strip()} if a.note else {})}
+        later.append(replace(c, translations={**c.translations, lang: texts}))
+    return replace(hist, turns=tuple(turns), after_the_game=tuple(later),
+                   translations={**hist.translations,
+                                 lang: {"provenance": model.provenance.strip()}},
+                   translation_sources={**hist.translation_sources, lang: src})
+
+
+def _history_from_data(data: Any, scenario: Scenario, source: str) -> History:
     src = source
     if not isinstance(data, dict):
         raise ScenarioError(src, "(top level)", "a mapping with provenance, sources and turns", data)
@@ -397,7 +539,7 @@ def compare_with_history(state: State, history: History | None = None) -> dict[s
     """The game's Allied-held victory cities against history, for the state's current turn.
 
     Returns a plain dict:
-    - ``turn``, ``dates`` ({first, last}), ``title``;
+    - ``turn``, ``dates`` ({first, last}), ``title`` (in the current language);
     - ``held_both``, ``game_only``, ``history_only``: city names (a city is listed where at
       least one of its hexes falls in that class, so a city split differently in game and
       history, e.g. Caen, can appear in two lists);
@@ -422,7 +564,7 @@ def compare_with_history(state: State, history: History | None = None) -> dict[s
     out: dict[str, Any] = {
         "turn": t.turn,
         "dates": {"first": t.first, "last": t.last},
-        "title": t.title,
+        "title": t.title_in(),  # in the current language (history.pt.yaml)
     }
     for key, hexes in classes.items():
         out[key] = [name for name, own in hist.city_hexes.items() if hexes & set(own)]
@@ -447,5 +589,5 @@ def check_scenario(path_or_id: str | Path) -> Scenario:
     if isinstance(name, str) and (src.parent / name).is_file():
         path = src.parent / name
         validate(HistoryFile, load_yaml(path), path)
-        load_history(scenario=scenario, path=path)
+        load_history(scenario=scenario, path=path)  # with its history.pt.yaml (validated)
     return scenario

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.localized import pick, translations_of
 from wargame.operational.board import Board, board_from_dict
 from wargame.operational.tables import Tables, load_tables, tables_from_dict
 from wargame.paths import scenario_dir, scenarios_root
@@ -117,9 +118,14 @@ class Scenario:
     first_turn_days: int | None = None  # None: the first turn lasts days_per_turn days too
     rules: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    translations: dict[str, dict[str, str]] = field(default_factory=dict)  # {"pt": {"title": ..}}
 
     def rule(self, name: str, default: Any = None) -> Any:
         return self.rules.get(name, default)
+
+    def title_in(self, lang: str | None = None) -> str:
+        """The title in ``lang`` (default: the current language; English when not translated)."""
+        return pick(self.title, self.translations, "title", lang)
 
     def division_units(self, division: str) -> list[str]:
         return [u.id for u in self.units.values() if u.division == division]
@@ -319,6 +325,7 @@ def _scenario(model_type, meta, tables, board, units, divisions, setup, reinf, s
         first_turn_days=dates.first_turn_days,
         rules=meta.get("rules", {}) or {},
         source=source,
+        translations=translations_of(meta, ("title",)),
     )
 
 

@@ -15,7 +15,8 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 EXPECTED = {"00_start_here.ipynb", "01_d_day_normandy.ipynb", "02_combat_odds_explorer.ipynb",
             "03_variant_rules.ipynb", "04_campaign_studies.ipynb", "05_operation_dragoon.ipynb",
-            "10_memoir44_pegasus_bridge.ipynb"}
+            "10_memoir44_pegasus_bridge.ipynb",
+            "00_comece_aqui.ipynb", "01_dia_D_normandia.ipynb"}  # Portuguese (issue #16)
 
 
 def code_cells(path: Path) -> list[dict]:

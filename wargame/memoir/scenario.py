@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.localized import pick, translations_of
 from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 from wargame.schema.common import validate
@@ -70,9 +71,18 @@ class Scenario:
     briefing: str = ""
     provenance: str = ""
     number: int | None = None
+    translations: dict[str, dict[str, str]] = field(default_factory=dict)  # wargame.localized
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.special.get(name, default)
+
+    def title_in(self, lang: str | None = None) -> str:
+        """The title in ``lang`` (default: the current language; English when not translated)."""
+        return pick(self.title, self.translations, "title", lang)
+
+    def briefing_in(self, lang: str | None = None) -> str:
+        """The briefing in ``lang`` (default: the current language), else the English one."""
+        return pick(self.briefing, self.translations, "briefing", lang)
 
 
 def bundled_dir() -> Path:
@@ -229,6 +239,7 @@ def scenario_from_data(data: Any, source: str | Path) -> Scenario:
         briefing=data.get("briefing", ""),
         provenance=data["provenance"],
         number=data.get("number"),
+        translations=translations_of(data, ("title", "briefing")),
     )
 
 

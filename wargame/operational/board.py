@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.i18n import LANGUAGES
+from wargame.localized import pick
 from wargame.scenario_errors import ScenarioError
 
 __all__ = ["HexInfo", "Board", "board_from_dict", "hexside"]
@@ -42,6 +44,8 @@ class Board:
     places: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     offmap_roads: list[dict[str, Any]] = field(default_factory=list)
     provenance: str = ""
+    # {"pt": {English name: Portuguese name}} where they differ (map.json pt.names)
+    translations: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._neighbours: dict[Hex, tuple[Hex, ...]] = {
@@ -89,6 +93,11 @@ class Board:
     def place_name(self, h: Hex) -> str | None:
         info = self.hexes.get(h)
         return info.name if info else None
+
+    def name_in(self, name: str, lang: str | None = None) -> str:
+        """A place or hex name in ``lang`` (default: the current language): "Hill 112" ->
+        "Cota 112" in Portuguese; names that do not differ come back as they are."""
+        return pick(name, self.translations, name, lang)
 
 
 def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] | None = None) -> Board:
@@ -197,4 +206,6 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
         places=places,
         offmap_roads=list(data.get("offmap_roads", []) or []),
         provenance=str(data.get("provenance", "")),
+        translations={lang: dict(texts.get("names") or {}) for lang, texts in data.items()
+                      if lang in LANGUAGES and lang != "en" and isinstance(texts, dict)},
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .campaign import HistoryFile, MapFile, SetupFile, TablesFile, UnitsFile
+from .campaign import HistoryFile, HistoryTranslationFile, MapFile, SetupFile, TablesFile, UnitsFile
 from .memoir import M44File, MemoirIndex, MemoirScenarioFile
 from .save import SaveFile
 from .scenario_file import ScenarioFile
@@ -30,6 +30,7 @@ MODELS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("scenarios/<id>/units.yaml", UnitsFile),
     ("scenarios/<id>/setup.yaml", SetupFile),
     ("scenarios/<id>/history.yaml", HistoryFile),
+    ("scenarios/<id>/history.pt.yaml (the history's texts in Portuguese)", HistoryTranslationFile),
     ("scenarios/memoir44/<id>.json and imported Memoir '44 scenarios", MemoirScenarioFile),
     ("scenarios/memoir44/scenarios.yaml (input of tools/build_memoir_scenarios.py)", MemoirIndex),
     ("Scenario Editor .m44 layouts (wargame scenario import)", M44File),

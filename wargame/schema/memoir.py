@@ -186,9 +186,16 @@ class MemoirSpecial(Model):
         return v
 
 
+class MemoirEntryTexts(Model):
+    """An entry's title in another language (wargame/localized.py)."""
+
+    title: Annotated[Str, Field(min_length=1, max_length=120)]
+
+
 class MemoirEntry(Model):
     file: Annotated[Str, Field(pattern=r"^[A-Za-z0-9_.-]+\.m44$", description="an .m44 file name")]
     title: Str
+    pt: MemoirEntryTexts | None = Field(None, description="the title in Portuguese")
     cards: dict[MSide, PosInt]
     starts: MSide
     medals: dict[MSide, PosInt]
@@ -374,6 +381,13 @@ class ScenarioPlace(Model):
     _one = field_validator("at")(lambda cls, v: _hex(v))
 
 
+class MemoirScenarioTexts(Model):
+    """A scenario file's title and briefing in another language (wargame/localized.py)."""
+
+    title: Annotated[Str, Field(min_length=1, max_length=120)]
+    briefing: Str = ""
+
+
 class MemoirScenarioFile(Model):
     """One Memoir '44 scenario in the project's own format: scenarios/memoir44/<id>.json
     (written by tools/build_memoir_scenarios.py) and the scenarios imported by
@@ -396,6 +410,7 @@ class MemoirScenarioFile(Model):
     special: MemoirSpecial = MemoirSpecial()
     places: list[ScenarioPlace] = []
     briefing: Str = ""
+    pt: MemoirScenarioTexts | None = Field(None, description="title and briefing in Portuguese")
     notes: list[Str] = []
     provenance: Annotated[Str, Field(min_length=1)]
 

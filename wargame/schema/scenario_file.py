@@ -46,6 +46,13 @@ class TurnDates(Model):
 FileName = Annotated[Str, Field(description="a file name in the scenario folder")]
 
 
+class ScenarioTexts(Model):
+    """The texts of scenario.yaml in another language (wargame.localized)."""
+
+    title: Annotated[Str, Field(min_length=1)] | None = None
+    description: Annotated[Str, Field(min_length=1)] | None = None
+
+
 class ScenarioMeta(Model):
     """The content of scenario.yaml without the file names (scenarios built in memory)."""
 
@@ -53,6 +60,7 @@ class ScenarioMeta(Model):
     game: Str | None = None
     title: Str | None = None
     description: Str | None = None
+    pt: ScenarioTexts | None = Field(None, description="title and description in Portuguese")
     turns: Turns
     turn_dates: TurnDates | None = None
     stacking_limit: PosInt = 4

@@ -607,7 +607,7 @@ class TurnPanel(_View):
                 air_allied=s.air_points.get("allied", 0), air_axis=s.air_points.get("axis", 0),
                 vp_allied=vp["allied"], vp_axis=vp["axis"])) + "</span></div>")
         self.reference.object = _box(
-            f"<h4>{_esc(scn.title)}</h4>"
+            f"<h4>{_esc(scn.title_in(m.lang))}</h4>"
             f"<div style='overflow-x:auto;max-width:{SIDE_W - 30}px'><table class='wg-track'>"
             f"<tr>{''.join(track)}</tr></table></div>"
             + _esc(WORDS["air_left"].format(allied=s.air_points.get("allied", 0),
@@ -707,6 +707,7 @@ class HistoryPanel(_View):
             self.pane.object = _box(f"<h4>{_esc(WORDS['history'])}</h4>"
                                     f"{_esc(WORDS['no_entry'].format(turn=m.s.turn))}")
             return
+        entry = entry.in_language(m.lang)  # history.pt.yaml (wargame/localized.py)
         cities = ", ".join(_esc(c) for c in entry.allied_cities) or _esc(WORDS["none"])
         if entry.allied_hexes:
             cities += " " + _esc(WORDS["in_part"].format(

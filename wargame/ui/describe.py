@@ -36,14 +36,15 @@ def place_name(state: Any, hid: str | Hex | None, near: int = 2) -> str:
     board = getattr(getattr(state, "game", None), "board", None)
     hexes = getattr(board, "hexes", {}) if board is not None else {}
     info = hexes.get(h)
+    named = getattr(board, "name_in", lambda n: n)  # the current language (map.json pt.names)
     if info is not None and info.name:
-        return f"{info.name} ({h.id})"
+        return f"{named(info.name)} ({h.id})"
     best: tuple[int, str] | None = None
     for dist in range(1, near + 1):
         for other in h.ring(dist) if hasattr(h, "ring") else ():
             o = hexes.get(other)
             if o is not None and o.name and (best is None or dist < best[0]):
-                best = (dist, o.name)
+                best = (dist, named(o.name))
         if best is not None:
             break
     return f"{h.id} near {best[1]}" if best else h.id

@@ -182,7 +182,8 @@ class HexMap(pn.viewable.Viewer):
         for h, info in sorted(board.hexes.items()):
             feats = tuple(f for f in ("fortification", "airfield", "village", "maquis")
                           if getattr(info, f, False))
-            specs.append(HexSpec(h, h.id, info.terrain, info.name or "", feats))
+            name = board.name_in(info.name) if info.name else ""  # current language
+            specs.append(HexSpec(h, h.id, info.terrain, name, feats))
         sides = [(a, b, kind) for pair, kind in board.hexsides.items()
                  for a, b in [tuple(sorted(pair))]]
         roads = [tuple(sorted(pair)) for pair in board.roads]

@@ -137,7 +137,7 @@ class StatusView(_View):
                                        axis_need=need[AXIS])
         colour = "#a00000" if st.error else "#164d16"
         self.pane.object = (
-            f"<b>{_esc(TEXT['title'].format(title=s.scenario.title))}</b><br>"
+            f"<b>{_esc(TEXT['title'].format(title=s.scenario.title_in(st.lang)))}</b><br>"
             f"<span class='m44-status'>{_esc(st.status())}</span><br>{_esc(medals)}"
             f"<br><i class='m44-message' style='color:{colour}'>{_esc(st.message)}</i>"
             f"<div class='m44-actions' style='color:#666;font-size:11px'>{st.seed_label()}"
@@ -357,7 +357,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         store = self.store
         self.chooser = pn.widgets.Select(
             label=TEXT["scenario"], value=store.scenario,
-            options={f"{sid}: {load_scenario(sid).title}": sid
+            options={f"{sid}: {load_scenario(sid).title_in(store.lang)}": sid
                      for sid in scenario_ids() + user_scenario_ids()},  # imports last
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")

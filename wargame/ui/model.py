@@ -9,7 +9,7 @@ attacks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,11 @@ class HistoryEntry:
     title: str = ""
     allied_hexes: tuple[str, ...] = ()  # cities held only in part (Caen 2813 after Charnwood)
     events: tuple[tuple[str, str], ...] = ()  # (date, text)
+    localized: dict[str, HistoryEntry] = field(default_factory=dict, hash=False, compare=False)
+
+    def in_language(self, lang: str) -> HistoryEntry:
+        """This entry's texts in ``lang`` (history.pt.yaml), else itself (English)."""
+        return self.localized.get(lang, self)
 
 
 def load_history(scenario: Scenario) -> list[HistoryEntry] | None:
@@ -85,11 +90,15 @@ def load_history(scenario: Scenario) -> list[HistoryEntry] | None:
         from wargame.history import history_from_data
 
         hist = history_from_data(raw, scenario, source=str(path))
-        return [HistoryEntry(
-            turn=t.turn, dates=t.dates_label, text=t.text, allied_cities=t.allied_cities,
-            title=t.title, allied_hexes=tuple(h for hexes in t.allied_hexes.values() for h in hexes),
-            events=tuple((e.date, e.text) for e in t.events),
-        ) for t in hist.turns]
+
+        def entry(t, lang: str = "en") -> HistoryEntry:
+            return HistoryEntry(
+                turn=t.turn, dates=t.dates_label_in(lang), text=t.text_in(lang),
+                allied_cities=t.allied_cities, title=t.title_in(lang),
+                allied_hexes=tuple(h for hexes in t.allied_hexes.values() for h in hexes),
+                events=tuple((e.date, e.text_in(lang)) for e in t.events),
+                localized={lang: entry(t, lang) for lang in t.translations} if lang == "en" else {})
+        return [entry(t) for t in hist.turns]
     if isinstance(raw, dict):
         raw = raw.get("turns") or raw.get("history") or []
     out = []
