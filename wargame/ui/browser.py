@@ -23,27 +23,36 @@ APP = Path(__file__).resolve().parent / "app.py"
 def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
               env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.Popen:
     """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:``port`` (``threads``: Panel's
-    thread pool, 0 for none), polled until ``/app`` answers; RuntimeError if it exits or does
-    not answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere)."""
+    thread pool, 0 for none), polled until it answers; RuntimeError if it exits or does not
+    answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere).
+
+    The poll asks Panel's cheap ``/liveness`` endpoint, then loads ``/app`` once with the time
+    left: polling ``/app`` itself with a short timeout builds a whole dashboard session per try,
+    and on a loaded machine the abandoned sessions kept the server from ever answering."""
     cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port),
-           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}"]
+           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
+           "--liveness"]
     if threads:
         cmd += ["--num-threads", str(threads)]
     out = log if log is not None else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, cwd=APP.parents[2], stdout=out, stderr=subprocess.STDOUT,
                             env=env)
     deadline = time.time() + timeout
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"panel serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.3)
-    stop_process(proc)
-    raise RuntimeError(f"panel serve did not answer within {timeout:.0f} s")
+    for path in ("/liveness", "/app"):
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"panel serve exited with {proc.returncode}")
+            try:
+                wait = 2 if path == "/liveness" else max(1.0, deadline - time.time())
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=wait) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            stop_process(proc)
+            raise RuntimeError(f"panel serve did not answer {path} within {timeout:.0f} s")
+    return proc
 
 
 def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
