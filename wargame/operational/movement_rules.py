@@ -17,8 +17,8 @@ from wargame.errors import (
     StackingRefused,
     WrongPhase,
 )
+from wargame.event_text import PHASE_NAMES
 from wargame.hexgrid import Hex
-from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
 

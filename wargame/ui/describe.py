@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargame.event_text import edge_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS
 
@@ -63,7 +64,7 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
     if kind == "enter":
         return w["enter"].format(unit=unit, hex=place_name(state, d["hex"]))
     if kind == "exit":
-        return w["exit"].format(unit=unit, edge=d.get("edge", ""))
+        return w["exit"].format(unit=unit, edge=edge_name(d.get("edge", "")))
     if kind == "end_phase":
         return w["end_phase"]
     if kind in ("attack", "bombard"):
@@ -91,7 +92,7 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
         return w["choose_loss"].format(unit=unit)
     if kind == "retreat":
         if d.get("edge"):
-            return w["retreat_edge"].format(unit=unit, edge=d["edge"])
+            return w["retreat_edge"].format(unit=unit, edge=edge_name(d["edge"]))
         if not d.get("path"):
             return w["retreat_stay"].format(unit=unit)
         return w["retreat"].format(unit=unit, to=place_name(state, d["path"][-1]))

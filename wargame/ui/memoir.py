@@ -22,6 +22,7 @@ import panel as pn
 import param
 from panel.io import hold
 
+from wargame.event_text import memoir_prompt
 from wargame.hexgrid import Hex
 from wargame.i18n import check_language, using_language
 from wargame.memoir import (
@@ -253,7 +254,7 @@ class PendingView(_View):
         if s.pending:
             p = s.pending[-1]
             prompt = TEXT["pending"].format(owner=SIDE_WORDS.get(p.owner, p.owner),
-                                            kind=p.kind.replace("_", " "))
+                                            kind=memoir_prompt(p.kind))
             items.append(pn.pane.HTML(f"<b>{_esc(prompt)}</b>"))
             if not answers:
                 items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(

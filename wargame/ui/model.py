@@ -23,8 +23,8 @@ from wargame.bots.air_plan import (
     value_table,
 )
 from wargame.bots.campaign_random import auto_answer
+from wargame.event_text import event_line
 from wargame.hexgrid import Hex
-from wargame.i18n import language
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -190,11 +190,7 @@ class CampaignState(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.s, action))
-        if language() != "en":
-            # the engine's event texts are English still (wargame.i18n.MESSAGES): in another
-            # language the message says what was done in it; the events stay in the log
-            return done
-        return " ".join(e.text for e in events[-3:]) or done
+        return " ".join(event_line(e) for e in events[-3:]) or done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -440,7 +436,8 @@ class CampaignState(GameStore):
         return out
 
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
-        return [(e.text, e.rule) for e in self.log[-n:]]
+        """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
+        return [(event_line(e), e.rule) for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ guidance (issue 15)
     def must_attack_units(self) -> list[str]:
@@ -721,5 +718,5 @@ class CampaignState(GameStore):
         """The latest dice result in plain words (for the attack panel)."""
         for e in reversed(self.s.events):
             if e.kind == "roll":
-                return e.text + " " + result_words(str(e.data.get("result", "")))
+                return event_line(e) + " " + result_words(str(e.data.get("result", "")))
         return ""
