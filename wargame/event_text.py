@@ -24,13 +24,14 @@ nothing but ``wargame.i18n``.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from wargame.i18n import Catalogue, format_day, language, using_language
 
 __all__ = ["CAMPAIGN_EVENTS", "BFN_EVENTS", "MEMOIR_EVENTS", "EVENT_WORDS", "PHASES", "DECISIONS",
-           "PHASE_NAMES", "edge_name", "campaign_text", "bfn_text", "memoir_text", "render_event",
+           "PHASE_NAMES", "edge_name", "side_name", "face_name", "victory_line", "campaign_text", "bfn_text", "memoir_text", "render_event",
            "event_line", "phase_name", "decision_prompt", "memoir_prompt"]
 
 CAMPAIGN_EVENTS = Catalogue("events.campaign", {
@@ -139,6 +140,13 @@ EVENT_WORDS = Catalogue("events.words", {
     "terrain.hill": "hill", "terrain.village": "village", "terrain.fortification": "fortification",
     "terrain.airfield": "airfield", "terrain.river": "river", "terrain.canal": "canal",
     "terrain.woods": "woods", "terrain.mountain": "mountain", "terrain.border": "border",
+    # the victory points' lines (CN/OD 11.2, wargame.operational.victory)
+    "vp.destroyed": "{side} units destroyed x{n}",
+    "vp.exited": "{side} units exited x{n}",
+    "vp.divisions_exited": "{side} divisions exited x{n}",
+    "vp.other_cities": "other cities x{n}",
+    "vp.on_map": "{side} units on the map x{n}",
+    "vp.none_left": "no {side} unit left",
     # Memoir '44
     "m44.side.ALLIES": "Allies", "m44.side.AXIS": "Axis",
     "m44.kind.inf": "inf", "m44.kind.tank": "tank", "m44.kind.gun": "gun",
@@ -219,6 +227,17 @@ DECISIONS = Catalogue("decisions", {
     "m44.keep": "Recon: keep one of the cards drawn",
     "m44.airdrop": "Airdrop: choose the hex to drop the paratroopers over",
     "m44.ignore_flag": "Ignore the first flag (sandbags, bunker or hedgehog)?",
+    # the answers offered (wargame.ui.model.describe_option) and what goes with them
+    "opt.retreat_edge": "{unit}: off the map by the {edge} edge",
+    "opt.stay": "{unit}: stay in place",
+    "opt.retreat": "{unit}: retreat to {path}",
+    "opt.advance": "{unit}: advance to {path}",
+    "opt.no_advance": "no (further) advance",
+    "opt.defence": "{air} air points, {artillery}",
+    "opt.no_artillery": "no artillery",
+    "opt.emp": "eliminate {units}",
+    "opt.and": "{first} and {second}",
+    "end.no_landing": "could not land on {place}",
 })
 """The prompts of pending decisions: campaign ``Decision.prompt_id`` with ``Decision.args``,
 Memoir '44 ``m44.<kind>``."""
@@ -449,6 +468,44 @@ def event_line(event: Any) -> str:
 def edge_name(edge: str) -> str:
     """A map edge ("north", "east"...) in the current language."""
     return _word(f"edge.{edge}", edge)
+
+
+def side_name(side: str) -> str:
+    """A campaign side ("allied", "axis") in the current language."""
+    return _word(f"side.{side}", side)
+
+
+def face_name(face: str) -> str:
+    """A Memoir '44 battle die face ("infantry", "grenade"...) in the current language."""
+    return _word(f"m44.face.{face}", face)
+
+
+def _vp_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    out = []
+    for key, text in EVENT_WORDS.english.items():
+        if key.startswith("vp."):
+            pattern = re.escape(text).replace(r"\{side\}", "(?P<side>[a-z_]+)").replace(
+                r"\{n\}", "(?P<n>[0-9]+)")
+            out.append((key, re.compile(pattern)))
+    return out
+
+
+_VP_PATTERNS = _vp_patterns()
+
+
+def victory_line(what: str) -> str:
+    """A line of ``State.victory_points()["lines"]`` (English: "axis units destroyed x3", or a
+    place's name) in the current language; a place's name as it is."""
+    if language() == "en":
+        return what
+    for key, pattern in _VP_PATTERNS:
+        m = pattern.fullmatch(what)
+        if m:
+            found = m.groupdict()
+            if "side" in found:
+                found["side"] = side_name(found["side"])
+            return EVENT_WORDS[key].format(**found)
+    return what
 
 
 def phase_name(phase: str) -> str:

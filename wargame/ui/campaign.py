@@ -18,7 +18,7 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 from panel.io import hold
 
-from wargame.event_text import decision_prompt
+from wargame.event_text import decision_prompt, side_name, victory_line
 from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
@@ -597,7 +597,8 @@ class TurnPanel(_View):
         bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
             used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
             if carpet else ""
-        lines = "".join(f"<tr><td>{_esc(side)}</td><td>{_esc(what)}</td><td>{pts}</td></tr>"
+        lines = "".join(f"<tr><td>{_esc(side_name(side))}</td><td>{_esc(victory_line(what))}</td>"
+                        f"<td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
         date = scn.turn_date(s.turn)
         self.info.object = _box(

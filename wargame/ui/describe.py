@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.event_text import edge_name
+from wargame.event_text import DECISIONS, edge_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS
 
@@ -73,7 +73,9 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
             support.append(w["with_artillery"].format(units=_names(state, d["artillery"])))
         if d.get("air"):
             support.append(w["with_air"].format(n=d["air"]))
-        extra = (" " + " and ".join(support)) if support else ""
+        extra = (" " + DECISIONS["opt.and"].format(first=", ".join(support[:-1]),
+                                                    second=support[-1])
+                 if len(support) > 1 else " " + support[0]) if support else ""
         target = place_name(state, d["target"])
         if kind == "attack":
             return w["attack"].format(target=target, units=_names(state, d.get("attackers")),

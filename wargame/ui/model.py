@@ -23,7 +23,7 @@ from wargame.bots.air_plan import (
     value_table,
 )
 from wargame.bots.campaign_random import auto_answer
-from wargame.event_text import event_line
+from wargame.event_text import DECISIONS, edge_name, event_line
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -47,7 +47,7 @@ from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
-from wargame.ui.text import PHASE_WORDS, UI, result_words
+from wargame.ui.text import ACTION_WORDS, PHASE_WORDS, UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
 
@@ -137,22 +137,31 @@ def describe_option(state: State, action: Action) -> str:
 
     if isinstance(action, ChooseLoss):
         return f"{name(action.unit)} ({state.attack_of(action.unit)}-{state.defence_of(action.unit)})"
+    words = DECISIONS
     if isinstance(action, Retreat):
         if action.edge:
-            return f"{name(action.unit)}: off the map by the {action.edge} edge"
+            return words["opt.retreat_edge"].format(unit=name(action.unit),
+                                                    edge=edge_name(action.edge))
         if not action.path:
-            return f"{name(action.unit)}: stay in place"
-        return f"{name(action.unit)}: retreat to " + " -> ".join(action.path)
+            return words["opt.stay"].format(unit=name(action.unit))
+        return words["opt.retreat"].format(unit=name(action.unit), path=" -> ".join(action.path))
     if isinstance(action, Advance):
-        return f"{name(action.unit)}: advance to " + " -> ".join(action.path)
+        return words["opt.advance"].format(unit=name(action.unit), path=" -> ".join(action.path))
     if isinstance(action, EndAdvance):
-        return "no (further) advance"
+        return words["opt.no_advance"]
     if isinstance(action, DeclareDefence):
-        arty = ", ".join(name(u) for u in action.artillery) or "no artillery"
-        return f"{action.air} air points, {arty}"
+        arty = ", ".join(name(u) for u in action.artillery) or words["opt.no_artillery"]
+        return words["opt.defence"].format(air=action.air, artillery=arty)
     if isinstance(action, EmpEliminate):
-        return "eliminate " + ", ".join(name(u) for u in action.units)
+        return words["opt.emp"].format(units=", ".join(name(u) for u in action.units))
     return action.describe()
+
+
+def and_list(parts: list[str]) -> str:
+    """"a and b", "a, b and c" in the current language."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return DECISIONS["opt.and"].format(first=", ".join(parts[:-1]), second=parts[-1])
 
 
 SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}
@@ -469,7 +478,8 @@ class CampaignState(GameStore):
             if us.status != "at_sea" or s.side_of(uid) != side or us.hex is None:
                 continue
             if any(s.side_of(u) != side for u in s.units_at(us.hex)):
-                out.append((uid, f"could not land on {describe_place(s, us.hex)}"))
+                out.append((uid, DECISIONS["end.no_landing"].format(
+                    place=describe_place(s, us.hex))))
         return out
 
     def at_sea(self) -> dict[Hex, list[str]]:
@@ -490,10 +500,10 @@ class CampaignState(GameStore):
             return ""
         support = []
         if c.artillery:
-            support.append("artillery " + ", ".join(self.game.units[u].name
-                                                    for u in c.artillery))
+            support.append(ACTION_WORDS["with_artillery"].format(
+                units=", ".join(self.game.units[u].name for u in c.artillery)))
         if c.air:
-            support.append(f"{c.air} air points")
+            support.append(ACTION_WORDS["with_air"].format(n=c.air))
         a = c.assessment
         if a is None:  # before the defence answers: the odds as the attacker declared them
             try:
@@ -505,8 +515,9 @@ class CampaignState(GameStore):
         column = getattr(a, "column_label", "?") if a is not None else "?"
         return UI["defence_attack"].format(
             target=describe_place(s, c.target),
-            units=", ".join(self.game.units[u].name for u in c.attackers) or "no unit",
-            support=(" with " + " and ".join(support)) if support else "",
+            units=", ".join(self.game.units[u].name for u in c.attackers)
+            or ACTION_WORDS["nobody"],
+            support=(" " + and_list(support)) if support else "",
             ratio=ratio, column=column)
 
     # ------------------------------------------------------------------ commands
