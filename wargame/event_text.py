@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from wargame.i18n import Catalogue, format_day, language, using_language
@@ -267,11 +268,10 @@ def bfn_text(data: Mapping[str, Any]) -> str:
 
 def memoir_text(kind: str, data: Mapping[str, Any]) -> str:
     """The English text of a Memoir '44 event (``wargame.memoir.actions.Event.text``)."""
-    with using_language("en"):
-        try:
-            return _memoir(kind, data)
-        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
-            return f"{kind}: {dict(data)}"
+    try:
+        return _memoir(kind, data, english=True)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return f"{kind}: {dict(data)}"
 
 
 def _code_of(value: str, prefix: str) -> str:
@@ -302,19 +302,29 @@ def _date(iso: str) -> str:
     Portuguese form in Portuguese."""
     if not iso or language() == "en":
         return iso
-    return format_day(iso)
+    return _long_day(iso, language())
+
+
+@cache
+def _long_day(iso: str, lang: str) -> str:
+    return format_day(iso, lang)  # Babel takes about a millisecond a date: once each
 
 
 def _day_month(iso: str) -> str:
     """"06 June" (the BFN daily rolls' English), "06 de junho" in Portuguese."""
+    return _short_day(iso, language())
+
+
+@cache
+def _short_day(iso: str, lang: str) -> str:
     day = dt.date.fromisoformat(iso)
-    if language() == "en":
+    if lang == "en":
         return f"{day:%d %B}"
     from babel.dates import format_date
 
     from wargame.i18n import BABEL_LOCALES
 
-    return format_date(day, format="dd 'de' MMMM", locale=BABEL_LOCALES[language()])
+    return format_date(day, format="dd 'de' MMMM", locale=BABEL_LOCALES[lang])
 
 
 _SHIFT_FIXED = {EVENT_WORDS.english[k]: k for k in (
@@ -419,29 +429,44 @@ def _bfn(msg: str, d: Mapping[str, Any]) -> str:
     return b[msg].format(**d)
 
 
-def _memoir(kind: str, data: Mapping[str, Any]) -> str:
+_MEMOIR_SIMPLE = frozenset(MEMOIR_EVENTS) - {
+    "ordered", "battle", "medics", "finest_hour", "flags_ignored", "objective", "victory",
+    "airdrop", "card_played"}
+
+
+def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
+    """A Memoir '44 event in the current language, or in English (``english``: the stored
+    text, made without looking the language up)."""
+    words: Mapping[str, str] = EVENT_WORDS.english if english else EVENT_WORDS
+    templates: Mapping[str, str] = MEMOIR_EVENTS.english if english else MEMOIR_EVENTS
+
+    def word(key: str, default: Any) -> str:
+        return words[key] if key in words else str(default)
+
     d = dict(data)
     for key in ("side", "starts"):
         if key in d:
-            d[key] = _word(f"m44.side.{d[key]}", str(d[key]))
+            d[key] = word(f"m44.side.{d[key]}", d[key])
+    if kind in _MEMOIR_SIMPLE:
+        return templates[kind].format(**d)
     if kind == "ordered":
-        d["kind"] = _word(f"m44.kind.{d['kind']}", str(d["kind"]))
+        d["kind"] = word(f"m44.kind.{d['kind']}", d["kind"])
     elif kind in ("battle", "medics", "finest_hour"):
         faces = [f.strip() for f in str(d["faces"]).split(",") if f.strip()]
-        d["faces"] = ", ".join(_word(f"m44.face.{f}", f) for f in faces)
+        d["faces"] = ", ".join(word(f"m44.face.{f}", f) for f in faces)
         if kind == "battle" and d["unit"] == "card":
-            d["unit"] = EVENT_WORDS["m44.unit.card"]
+            d["unit"] = words["m44.unit.card"]
     elif kind == "flags_ignored":
-        d["why"] = _word(f"m44.flag.{d['why']}", str(d["why"]))
+        d["why"] = word(f"m44.flag.{d['why']}", d["why"])
     elif kind == "objective":
-        d["how"] = _word(f"m44.how.{d['how']}", str(d["how"]))
+        d["how"] = word(f"m44.how.{d['how']}", d["how"])
     elif kind == "victory":
-        d["why"] = EVENT_WORDS[_code_of(str(d["why"]), "m44.why.")] if d["why"] else ""
+        d["why"] = words[_code_of(str(d["why"]), "m44.why.")] if d["why"] else ""
     elif kind == "airdrop" and "fate" in d:
-        d["where"] = EVENT_WORDS[f"m44.drop.{d['fate']}"].format(hex=d["at"], unit=d.get("id"))
+        d["where"] = words[f"m44.drop.{d['fate']}"].format(hex=d["at"], unit=d.get("id"))
     elif kind == "card_played" and d.get("option"):
-        d["note"] = f" ({_word('m44.option.' + str(d['option']), str(d['option']))})"
-    return MEMOIR_EVENTS[kind].format(**d)
+        d["note"] = f" ({word('m44.option.' + str(d['option']), d['option'])})"
+    return templates[kind].format(**d)
 
 
 # ------------------------------------------------------------------------------ public
