@@ -14,7 +14,8 @@ or seat can read Portuguese while another reads English), chosen from ``--lang``
 ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` environment (``resolve_language``).
 Dates by locale through Babel: ``format_day("1944-06-06", "pt")`` -> "6 de junho de 1944".
 
-The engines' event messages (``MESSAGES``, rendered by ``t``) are still English only.
+The engines' events, phase names and decision prompts: ``wargame.event_text`` (their English
+texts are kept in the events; ``event_line`` says them in the current language).
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def translations(lang: str) -> dict[str, str]:
 CATALOGUES: dict[str, Catalogue] = {}
 """Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
 CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
-                     "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts")
+                     "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts",
+                     "wargame.event_text")
 """The modules that define catalogues (imported by ``load_catalogues``)."""
 
 
@@ -156,52 +158,3 @@ def format_day(day: str | dt.date, lang: str | None = None) -> str:
     when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
     code = lang or _language.get()
     return format_date(when, format="long", locale=BABEL_LOCALES[code])
-
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "game_start": "New game: {title}, seed {seed}.",
-        "phase": "Turn {turn} ({date}): {phase_name}.",
-        "move": "{unit} moves {frm} -> {to} ({cost} MP).",
-        "enter": "{unit} enters the map at {hex}.",
-        "exit": "{unit} leaves the map by the {edge} edge.",
-        "return": "{unit} may return by the {edge} edge from turn {turn}.",
-        "attack": "Attack on {target}: {attack} against {defence} = {ratio}, column {column}{shifts}.",
-        "defence": "Defence of {target} declared: +{air} air points, artillery {artillery}.",
-        "roll": "Dice {dice} = {total}: {result}.",
-        "bombard": "Bombardment of {target}: value {value}, column {column}.",
-        "bombard_none": "Bombardment of {target}: value {value}, no effect.",
-        "loss": "{unit} takes a loss (flipped).",
-        "eliminated": "{unit} is eliminated{why}.",
-        "retreat": "{unit} retreats {frm} -> {to}.",
-        "retreat_off": "{unit} retreats off the map by the {edge} edge.",
-        "stays": "{unit} holds {hex} (no retreat needed).",
-        "advance": "{unit} advances to {to}.",
-        "recover": "{unit} recovers its losses.",
-        "air_points": "{side} air points this turn: {points}.",
-        "carpet": "Carpet bombing on {hex}: dice {total} -> {result}.",
-        "withdrawn": "{unit} is withdrawn from the map.",
-        "drop": "{unit} drops on {hex}: die {die}, {outcome}.",
-        "landing": "{unit} lands on {hex}.",
-        "landing_failed": "{unit} could not land on {hex} and is destroyed.",
-        "mulberry": "Mulberry {name}: {status}.",
-        "maquis": "{unit} ends the phase in a maquis area.",
-        "game_over": "Game over after turn {turn}. Victory points: Allied {allied}, Axis {axis}. {winner}",
-        "control": "{side} takes {place}.",
-    }
-}
-
-PHASE_NAMES = {
-    "allied_movement": "Allied movement",
-    "allied_combat": "Allied combat",
-    "axis_movement": "Axis movement",
-    "axis_combat": "Axis combat",
-    "game_over": "game over",
-}
-
-
-def t(key: str, **data: object) -> str:
-    template = MESSAGES[LANGUAGE].get(key, key)
-    try:
-        return template.format(**data)
-    except (KeyError, IndexError):
-        return f"{key}: {data}"

@@ -361,12 +361,12 @@ def test_sainte_mere_eglise_airdrop_is_seeded():
     assert [e.text for e in ev_a] == [e.text for e in ev_b]
     drops = [e for e in ev_a if e.kind == "airdrop"]
     assert len(drops) == 4
-    safe = sum("safely" in e.data["where"] for e in drops)
+    safe = sum(e.data["fate"] == "safe" for e in drops)
     assert len(a.units) == len(g.scenario.units) + safe
 
     def safe_of(seed):
         s = g.new_initial_state(seed=seed)
-        return sum("safely" in e.data["where"] for e in s.apply(s.legal_actions()[0])
+        return sum(e.data["fate"] == "safe" for e in s.apply(s.legal_actions()[0])
                    if e.kind == "airdrop")
 
     assert len({safe_of(s) for s in range(12)}) > 1

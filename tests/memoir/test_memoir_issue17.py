@@ -384,7 +384,7 @@ def test_sainte_mere_eglise_allied_player_picks_the_drop_point():
     drops = [e for e in ev if e.kind == "airdrop"]
     assert len(drops) == 4
     new = [u for u in st.units.values() if u.id >= before]
-    assert len(new) == sum("safely" in e.data["where"] for e in drops)
+    assert len(new) == sum(e.data["fate"] == "safe" for e in drops)
     assert all(u.hex.distance(corner) <= 4 and u.kind == "inf" and u.figures == 4
                and u.side == ALLIES for u in new)
     assert st.pending_decision is None and st.phase == "card" and st.active == ALLIES

@@ -148,5 +148,6 @@ def test_a_memoir_action_is_told_in_the_stores_language():
     english = MemoirStore("1", 44)
     for st in (store, english):
         st.act(st.state.legal_actions()[0])  # the first card played
-    assert store.message.startswith("Feito: carta jogada:")
-    assert not english.message.startswith("Done:") and "Feito" not in english.message
+    # the engine's event in the store's language (wargame.event_text), English in English
+    assert store.message.startswith("Aliados: carta jogada, ")
+    assert english.message.startswith("Allies plays ") and "jogada" not in english.message

@@ -72,7 +72,8 @@ class CommandMixin(StateBase):
         self.hands[self.active].remove(a.card)
         self.ctx = ctx = TurnContext(card=a.card)
         note = f" ({a.option})" if a.option else ""
-        ev = [Event("card_played", {"side": self.active, "card": c.title, "note": note})]
+        ev = [Event("card_played", {"side": self.active, "card": c.title, "note": note,
+                                    "option": a.option})]
         if c.name == "counter_attack":
             last = self.last_played[other_side(self.active)]
             assert last is not None  # playable_cards checked it

@@ -9,6 +9,7 @@ point of the airdrop).
 from __future__ import annotations
 
 from wargame.errors import DecisionRefused, refuse
+from wargame.event_text import DECISIONS
 from wargame.protocol import Decision
 
 from .actions import R_RETREAT, R_TAKE, R_TURN, Action, Event
@@ -86,14 +87,10 @@ class PendingMixin(StateBase):
         return []
 
 
-_PENDING_PROMPT = {
-    "ambush": "Ambush: answer the close assault first?",
-    "retreat": "Choose the hex the unit retreats to",
-    "take_ground": "Take the ground the enemy left?",
-    "keep": "Recon: keep one of the cards drawn",
-    "airdrop": "Airdrop: choose the hex to drop the paratroopers over",
-    "ignore_flag": "Ignore the first flag (sandbags, bunker or hedgehog)?",
-}
+# the prompts in English (catalogue ``decisions``, ids ``m44.<kind>``; in the viewer's language:
+# wargame.event_text.memoir_prompt)
+_PENDING_PROMPT = {k.removeprefix("m44."): v for k, v in DECISIONS.english.items()
+                   if k.startswith("m44.")}
 
 _PENDING_RULE = {
     "ambush": "M44 Ambush",

@@ -80,17 +80,19 @@ class SequenceMixin(StateBase):
         for n in range(1, int(spec["figures"]) + 1):
             h = area[self.dice.die(len(area)) - 1]
             occupied = {u.hex for u in self.units.values() if u.alive}
+            uid = None
             if not self.board.on_board(h):
-                where = f"off the board {_m44(h)}: lost"
+                fate = "off_board"
             elif h in occupied:
-                where = f"on an occupied hex {_m44(h)}: lost"
+                fate = "occupied"
             elif not rules.can_enter(t, "inf", h):
-                where = f"on impassable ground {_m44(h)}: lost"
+                fate = "impassable"
             else:
                 uid = max(self.units) + 1 if self.units else 0
                 self.add_unit(Unit(uid, spec["side"], "inf", h, 4, 4, None))
-                where = f"safely at {_m44(h)}: unit {uid} of 4 figures"
-            events.append(Event("airdrop", {"n": n, "where": where}))
+                fate = "safe"
+            # the figure's fate as a code (wargame.event_text words m44.drop.*)
+            events.append(Event("airdrop", {"n": n, "fate": fate, "at": _m44(h), "id": uid}))
         return events
 
     # ------------------------------------------------------------------ apply

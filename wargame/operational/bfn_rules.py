@@ -20,6 +20,7 @@ from wargame.errors import (
     WrongPhase,
     refuse,
 )
+from wargame.event_text import bfn_text, campaign_text
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, IllegalAction
 from wargame.operational.combat import Shift
@@ -66,8 +67,11 @@ def _flags(state: State) -> dict[str, Any]:
     return state.flags.setdefault("bfn", {})
 
 
-def _emit(state: State, kind: str, rule: str, text: str, **data: Any) -> None:
-    state.events.append(Event(kind, text, rule, data))
+def _emit(state: State, kind: str, rule: str, msg: str, **data: Any) -> None:
+    """An event of template ``msg`` (``wargame.event_text.BFN_EVENTS``): its English text
+    made from ``data``, which keeps ``msg`` so that it can be said in another language."""
+    data = {"msg": msg, **data}
+    state.events.append(Event(kind, bfn_text(data), rule, data))
 
 
 def _mulberry_cancel(state: State, f: dict) -> None:
@@ -86,8 +90,7 @@ def _mulberry_cancel(state: State, f: dict) -> None:
             continue
         if any(state.side_of(u) == "axis" for u in state.units_at(landing)):
             h["status"] = "cancelled"
-            _emit(state, "mulberry", "CN 9.0", f"Mulberry {m['name']}: can no longer be built.",
-                  name=m["name"], status="cancelled")
+            _emit(state, "mulberry", "CN 9.0", "mulberry_cancelled", name=m["name"], status="cancelled")
 
 
 def _dd_rolls(state: State, f: dict) -> None:
@@ -102,8 +105,7 @@ def _dd_rolls(state: State, f: dict) -> None:
             continue
         ok, die = dd_landing(beach, state.dice)
         dd[beach] = ok
-        _emit(state, "bfn", "BFN 19.6.2", f"DD tanks at {beach}: d10 {die} against {DD_VALUES[beach]}: "
-              + ("ashore" if ok else "swamped"), beach=beach, die=die, ok=ok)
+        _emit(state, "bfn", "BFN 19.6.2", "dd", beach=beach, die=die, ok=ok, value=DD_VALUES[beach])
 
 
 def _beach_of(state: State, uid: str) -> str | None:
@@ -165,20 +167,22 @@ def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
             hit, die = friendly_fire_pinned(state.dice)
             if hit:
                 pinned.append(uid)
-            _emit(state, "bfn", "BFN 19.3.3", f"{state.game.units[uid].name} next to the carpet: d10 {die}"
-                  + (": does not move (friendly fire)" if hit else ""), unit=uid, die=die, pinned=hit)
+            _emit(state, "bfn", "BFN 19.3.3", "pinned_roll", unit=uid, die=die, pinned=hit,
+                  name=state.game.units[uid].name)
     f["carpet"] = {"targets": sorted(a.targets), "pinned": pinned}
-    _emit(state, "bfn", "BFN 19.3", f"Carpet bombing declared on {', '.join(sorted(a.targets))} "
-          f"({CARPET_AIR_COST} air points).", targets=sorted(a.targets))
+    _emit(state, "bfn", "BFN 19.3", "carpet_declared", targets=sorted(a.targets), cost=CARPET_AIR_COST)
 
 
 def _carpet_roll(state: State, h: Hex, victims: list[str], friendly: bool = False) -> None:
     d1, d2 = state.dice.two_d6()
     result = state.game.tables.carpet_result(d1 + d2)
     rule = "BFN 19.3.3" if friendly else "CN 6.3"
-    what = f" (friendly fire on {state.game.units[victims[0]].name})" if friendly else ""
-    _emit(state, "carpet", rule, f"Carpet bombing on {h.id}{what}: dice {d1 + d2} -> {result}.",
-          hex=h.id, total=d1 + d2, result=result, friendly=friendly)
+    if friendly:
+        _emit(state, "carpet", rule, "carpet_friendly", hex=h.id, total=d1 + d2, result=result,
+              friendly=friendly, unit=state.game.units[victims[0]].name)
+    else:
+        data = {"hex": h.id, "total": d1 + d2, "result": result, "friendly": friendly}
+        state.events.append(Event("carpet", campaign_text("carpet", **data), rule, data))
     if result == "DB":
         state.take_loss(state.weakest(victims), rule)
     elif result == "DE":
@@ -238,9 +242,8 @@ class BattleForNormandyRules(RuleHooks):
             if enabled(game, "bfn-19.1") and "battleships" not in f:
                 gone, die = withdrawal_check(day, state.dice)
                 if die is not None or gone:
-                    _emit(state, "bfn", "BFN 19.1", f"{day:%d %B}: battleship withdrawal roll "
-                          + (f"{die}+{(day - WITHDRAWAL_FIRST).days}" if die is not None else "automatic")
-                          + (": the battleships leave" if gone else ": they stay"), day=day.isoformat(), die=die)
+                    _emit(state, "bfn", "BFN 19.1", "battleships", day=day.isoformat(), die=die,
+                          days=(day - WITHDRAWAL_FIRST).days, gone=gone)
                 if gone:
                     f["battleships"] = day.isoformat()
             if enabled(game, "bfn-19.2"):
@@ -250,9 +253,9 @@ class BattleForNormandyRules(RuleHooks):
                         continue
                     gone, die = withdrawal_check(day, state.dice)
                     if die is not None or gone:
-                        _emit(state, "bfn", "BFN 19.2", f"{day:%d %B}: {game.divisions[div].name if div in game.divisions else div} "
-                              f"withdrawal roll " + (f"{die}+{(day - WITHDRAWAL_FIRST).days}" if die is not None else "automatic")
-                              + (": withdrawn" if gone else ": stays"), day=day.isoformat(), die=die, division=div)
+                        _emit(state, "bfn", "BFN 19.2", "division", day=day.isoformat(), die=die, division=div,
+                              name=game.divisions[div].name if div in game.divisions else div,
+                              days=(day - WITHDRAWAL_FIRST).days, gone=gone)
                     if gone:
                         airborne[div] = day.isoformat()
             if enabled(game, "bfn-19.4") and day >= MULBERRY_FIRST_DAY:
@@ -264,8 +267,8 @@ class BattleForNormandyRules(RuleHooks):
                         continue
                     h["progress"], die = mulberry_progress(h["progress"], state.dice)
                     h["status"] = "building" if h["status"] == "planned" else h["status"]
-                    _emit(state, "mulberry", "BFN 19.4.1", f"Mulberry {m['name']}: {day:%d %B} d6 {die}, "
-                          f"progress {h['progress']}/{MULBERRY_TARGET}.", name=m["name"], die=die, progress=h["progress"])
+                    _emit(state, "mulberry", "BFN 19.4.1", "mulberry_progress", name=m["name"], die=die,
+                          progress=h["progress"], day=day.isoformat(), target=MULBERRY_TARGET)
             f["next_day"] = k + 1
         if enabled(game, "bfn-19.4"):
             storm = (game.rule("mulberries") or {}).get("storm_turn", STORM_TURN)
@@ -275,9 +278,8 @@ class BattleForNormandyRules(RuleHooks):
                     if h["status"] == "cancelled" or h["progress"] <= 0:
                         continue
                     h["progress"], die, damage = storm_damage(h["progress"], state.dice)
-                    _emit(state, "mulberry", "BFN 19.4.2", f"Mulberry {m['name']}: storm die {die}, "
-                          + ("survives." if damage is None else f"damaged by {damage}: progress {h['progress']}/21."),
-                          name=m["name"], die=die, damage=damage, progress=h["progress"])
+                    _emit(state, "mulberry", "BFN 19.4.2", "mulberry_storm", name=m["name"], die=die,
+                          damage=damage, progress=h["progress"], target=21)
                     if damage is not None and h["status"] == "working":
                         h["status"] = "repairing"
             statuses = state.flags.setdefault("mulberries", {})
@@ -285,8 +287,8 @@ class BattleForNormandyRules(RuleHooks):
                 h = f["mulberry"][m["name"]]
                 if h["status"] != "cancelled" and h["progress"] >= MULBERRY_TARGET and h["status"] != "working":
                     h["status"] = "working"
-                    _emit(state, "mulberry", "BFN 19.4.1", f"Mulberry {m['name']}: working at {m['hex']}.",
-                          name=m["name"], status="operating")
+                    _emit(state, "mulberry", "BFN 19.4.1", "mulberry_working", name=m["name"],
+                          status="operating", hex=m["hex"])
                 statuses[m["name"]] = "operating" if h["status"] == "working" else h["status"]
 
     def on_movement_end(self, state: State, side: str) -> None:
@@ -366,12 +368,10 @@ class BattleForNormandyRules(RuleHooks):
         if uid != PEGASUS_UNIT or not enabled(state.game, "bfn-19.8"):
             return False
         ok, die = pegasus_landing(state.dice)
-        _emit(state, "bfn", "BFN 19.8", f"Pegasus Bridge coup de main: d6 {die}: "
-              + ("the Orne bridges are taken; the brigade lands intact" if ok else "gliders off target"),
-              die=die, ok=ok)
+        _emit(state, "bfn", "BFN 19.8", "pegasus", die=die, ok=ok)
         if ok:
-            _emit(state, "drop", "BFN 19.8", f"{state.game.units[uid].name} drops on {h.id}: intact (Pegasus).",
-                  unit=state.game.units[uid].name, hex=h.id, die=die, outcome="intact")
+            _emit(state, "drop", "BFN 19.8", "pegasus_drop", unit=state.game.units[uid].name, hex=h.id,
+                  die=die, outcome="intact")
         return ok
 
     def naval_rule(self, state: State, rule: dict) -> dict:

@@ -11,8 +11,10 @@ OD 10.0 (guerrillas without support).
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase, refuse
+from wargame.event_text import DECISIONS
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -171,8 +173,7 @@ class CombatSteps:
             if can_air:
                 top = min(self.air_points[dside], self.game.tables.air.strike_max)
                 options.append(DeclareDefence(top, tuple(defence_arty)))
-            self.pending = Decision("defence", dside, f"declare the defence of {target.id}", f"{p} 5.1.1",
-                                    tuple(options))
+            self.pending = _decision("defence", dside, f"{p} 5.1.1", tuple(options), target=target.id)
             return
         self._roll_attack()
 
@@ -269,8 +270,8 @@ class CombatSteps:
                     c.retreat_queue.pop(0)
                     self._apply_retreat(options[0])
                     continue
-                self.pending = Decision("retreat", self.side_of(uid), f"retreat {self.game.units[uid].name}",
-                                        f"{p} 5.3", tuple(options), unit=uid)
+                self.pending = _decision("retreat", self.side_of(uid), f"{p} 5.3", tuple(options),
+                                         uid, unit=self.game.units[uid].name)
                 return
             step = c.steps.pop(0)
             kind = step[0]
@@ -283,9 +284,8 @@ class CombatSteps:
                 if len(candidates) == 1:
                     self._apply_loss(candidates[0], eliminate)
                     continue
-                what = "is eliminated" if eliminate else "takes the loss"
-                self.pending = Decision("loss", side, f"choose which unit {what}", f"{p} 5.1.6",
-                                        tuple(ChooseLoss(u) for u in candidates))
+                self.pending = _decision("loss", side, f"{p} 5.1.6", tuple(ChooseLoss(u) for u in candidates),
+                                         prompt_id="loss.eliminated" if eliminate else "loss")
                 self.flags["loss_eliminates"] = eliminate
                 return
             if kind == "retreat":
@@ -306,8 +306,7 @@ class CombatSteps:
                 if len(options) == 1:
                     self._apply_emp(options[0], "defender")
                     continue
-                self.pending = Decision("emp_defender", self.other(c.side), "EMP: eliminate one or more defending units",
-                                        f"{p} 5.1.6", tuple(options))
+                self.pending = _decision("emp_defender", self.other(c.side), f"{p} 5.1.6", tuple(options))
                 return
             if kind == "emp_attacker":
                 options = self._emp_attacker_options()
@@ -315,17 +314,15 @@ class CombatSteps:
                     if options:
                         self._apply_emp(options[0], "attacker")
                     continue
-                self.pending = Decision("emp_attacker", c.side,
-                                        f"EMP: eliminate attacking units worth at least {c.emp_value} attack points",
-                                        f"{p} 5.1.6", tuple(options))
+                self.pending = _decision("emp_attacker", c.side, f"{p} 5.1.6", tuple(options), value=c.emp_value)
                 return
             if kind == "advance":
                 options = self.advance_options()
                 if not options:
                     continue
                 c.steps.insert(0, ("advance",))
-                self.pending = Decision("advance", c.side, f"advance into {c.target.id}?", f"{p} 5.2",
-                                        tuple(options) + (EndAdvance(),))
+                self.pending = _decision("advance", c.side, f"{p} 5.2", tuple(options) + (EndAdvance(),),
+                                         target=c.target.id)
                 return
 
     def _answer(self, action: Action) -> None:
@@ -360,3 +357,12 @@ class CombatSteps:
                 us = self.units[uid]
                 if us.status == "at_sea" and not any(self.side_of(u) != c.side for u in self.units_at(us.hex)):
                     self._land(uid)
+
+
+def _decision(kind: str, side: str, rule: str, options: tuple, uid: str | None = None,
+              prompt_id: str = "", **args: Any) -> Decision:
+    """A pending decision with its prompt in English (``decisions`` catalogue of
+    ``wargame.event_text``) and the prompt's id and values, to say it in another language."""
+    key = prompt_id or kind
+    return Decision(kind, side, DECISIONS.english[key].format(**args), rule, options, uid,
+                    prompt_id=key, args=tuple(sorted(args.items())))

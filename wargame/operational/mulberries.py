@@ -31,12 +31,14 @@ class MulberryRules:
                 # taken it (Germans still holding it only delay the harbour, as the sentence
                 # before says; docs/rules-notes.md)
                 state[name] = "cancelled"
-                self._emit("mulberry", "CN 9.0", name=name, status="can no longer be installed")
+                self._emit("mulberry", "CN 9.0", name=name, status="can no longer be installed",
+                           code="cancelled")
                 continue
             due = rule["install_turn"] if taken <= self.game.scenario.first_turn else taken + rule["delay_turns"]
             if self.turn >= max(due, rule["install_turn"]):
                 state[name] = "operating"
-                self._emit("mulberry", "CN 9.0", name=name, status=f"installed at {m['hex']}")
+                self._emit("mulberry", "CN 9.0", name=name, status=f"installed at {m['hex']}",
+                           code="installed", hex=m["hex"])
         if self.turn == rule["storm_turn"]:
             for m in rule["harbours"]:
                 if state[m["name"]] == "operating":
@@ -44,7 +46,8 @@ class MulberryRules:
                     if die % 2 == 1:
                         state[m["name"]] = "destroyed"
                     self._emit("mulberry", "CN 9.0", name=m["name"],
-                               status=f"storm die {die}: " + ("destroyed" if die % 2 else "survives"))
+                               status=f"storm die {die}: " + ("destroyed" if die % 2 else "survives"),
+                               code="storm", die=die, destroyed=bool(die % 2))
 
     def mulberries_operating(self) -> int:
         return sum(1 for s in (self.flags.get("mulberries") or {}).values() if s == "operating")

@@ -19,8 +19,8 @@ from wargame.errors import (
     NotYourTurn,
     refuse,
 )
+from wargame.event_text import PHASE_NAMES
 from wargame.hexgrid import Hex
-from wargame.i18n import PHASE_NAMES
 from wargame.operational.actions import (
     Action,
     Attack,
@@ -122,7 +122,7 @@ class SequenceRules:
         if side is None:
             return
         self._emit("phase", f"{self.rule_prefix} 3.0", turn=self.turn, date=self.game.scenario.turn_date(self.turn) or "",
-                   phase_name=PHASE_NAMES[self.phase.value])
+                   phase_name=PHASE_NAMES[self.phase.value], phase=self.phase.value)
         with self.position_unchanged():  # flags change here, not where units stand
             for uid, us in self.units.items():
                 # CN/OD 8.0: artillery is used in one combat "por fase": a gun that fired in its

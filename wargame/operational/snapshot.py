@@ -11,7 +11,7 @@ import copy
 from typing import Any, Self
 
 from wargame.dice import Dice
-from wargame.i18n import t
+from wargame.event_text import campaign_text
 from wargame.operational.state_types import Event
 
 
@@ -19,7 +19,7 @@ class SnapshotRules:
     """Events, snapshot/restore, clone, fingerprint."""
 
     def _emit(self, kind: str, rule: str, **data: Any) -> None:
-        self.events.append(Event(kind, t(kind, **data), rule, data))
+        self.events.append(Event(kind, campaign_text(kind, **data), rule, data))
 
     _MUTABLE = ("turn", "phase", "units", "air_points", "attacked_hexes", "control", "must_attack", "carpet_turns",
                 "combat", "pending", "flags")

@@ -77,10 +77,12 @@ class Event:
 class Decision:
     kind: str  # defence | loss | retreat | advance | emp_defender | emp_attacker
     side: str
-    prompt: str
+    prompt: str  # in English; in the viewer's language: wargame.event_text.decision_prompt
     rule: str
     options: tuple[Action, ...]
     unit: str | None = None
+    prompt_id: str = ""  # the prompt's id in the ``decisions`` catalogue (wargame.event_text)
+    args: tuple[tuple[str, Any], ...] = ()  # its placeholders' values
 
 
 @dataclass

@@ -18,8 +18,9 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 from panel.io import hold
 
+from wargame.event_text import decision_prompt, side_name, victory_line
 from wargame.hexgrid import Hex, Layout
-from wargame.i18n import check_language, using_language
+from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name
@@ -455,7 +456,7 @@ class DecisionPanel(_View):
         self.info.object = _box(
             f"<h4>{_esc(WORDS['decision_for'].format(side=SIDE_WORDS.get(d.side, d.side)))}</h4>"
             f"{answers}<div class='wg-decision'>"
-            f"{_esc(d.prompt)} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
+            f"{_esc(decision_prompt(d))} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
         self._updating = True
         try:
@@ -596,12 +597,13 @@ class TurnPanel(_View):
         bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
             used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
             if carpet else ""
-        lines = "".join(f"<tr><td>{_esc(side)}</td><td>{_esc(what)}</td><td>{pts}</td></tr>"
+        lines = "".join(f"<tr><td>{_esc(side_name(side))}</td><td>{_esc(victory_line(what))}</td>"
+                        f"<td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
         date = scn.turn_date(s.turn)
         self.info.object = _box(
             "<div class='wg-phase'>" + WORDS["turn_line"].format(
-                turn=s.turn, date=f" ({_esc(date)})" if date else "",
+                turn=s.turn, date=f" ({_esc(format_day(date))})" if date else "",
                 phase=_esc(PHASE_WORDS[s.phase.value]))
             + " <span class='wg-rule'>" + _esc(WORDS["turn_points"].format(
                 air_allied=s.air_points.get("allied", 0), air_axis=s.air_points.get("axis", 0),

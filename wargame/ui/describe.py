@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargame.event_text import DECISIONS, edge_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS
 
@@ -64,7 +65,7 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
     if kind == "enter":
         return w["enter"].format(unit=unit, hex=place_name(state, d["hex"]))
     if kind == "exit":
-        return w["exit"].format(unit=unit, edge=d.get("edge", ""))
+        return w["exit"].format(unit=unit, edge=edge_name(d.get("edge", "")))
     if kind == "end_phase":
         return w["end_phase"]
     if kind in ("attack", "bombard"):
@@ -73,7 +74,9 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
             support.append(w["with_artillery"].format(units=_names(state, d["artillery"])))
         if d.get("air"):
             support.append(w["with_air"].format(n=d["air"]))
-        extra = (" " + " and ".join(support)) if support else ""
+        extra = (" " + DECISIONS["opt.and"].format(first=", ".join(support[:-1]),
+                                                    second=support[-1])
+                 if len(support) > 1 else " " + support[0]) if support else ""
         target = place_name(state, d["target"])
         if kind == "attack":
             return w["attack"].format(target=target, units=_names(state, d.get("attackers")),
@@ -92,7 +95,7 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
         return w["choose_loss"].format(unit=unit)
     if kind == "retreat":
         if d.get("edge"):
-            return w["retreat_edge"].format(unit=unit, edge=d["edge"])
+            return w["retreat_edge"].format(unit=unit, edge=edge_name(d["edge"]))
         if not d.get("path"):
             return w["retreat_stay"].format(unit=unit)
         return w["retreat"].format(unit=unit, to=place_name(state, d["path"][-1]))

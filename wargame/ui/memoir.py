@@ -22,6 +22,7 @@ import panel as pn
 import param
 from panel.io import hold
 
+from wargame.event_text import face_name, memoir_prompt
 from wargame.hexgrid import Hex
 from wargame.i18n import check_language, using_language
 from wargame.memoir import (
@@ -69,7 +70,7 @@ def face_svg(face: str, size: int = 30) -> str:
     shape = _FACE_SHAPES.get(face, "<text x='16' y='22' font-size='16' text-anchor='middle'>"
                                    "?</text>")
     return (f"<svg class='m44-die' width='{size}' height='{size}' viewBox='0 0 32 32' "
-            f"role='img' aria-label='{_esc(face)}'><title>{_esc(face)}</title>"
+            f"role='img' aria-label='{_esc(face_name(face))}'><title>{_esc(face_name(face))}</title>"
             f"<rect x='1' y='1' width='30' height='30' rx='6' fill='#fff' stroke='#333' "
             f"stroke-width='1.5'/>{shape}</svg>")
 # The shared HexMap names hexes by four-digit ids, which need q >= 0: Memoir's axial q starts
@@ -253,7 +254,7 @@ class PendingView(_View):
         if s.pending:
             p = s.pending[-1]
             prompt = TEXT["pending"].format(owner=SIDE_WORDS.get(p.owner, p.owner),
-                                            kind=p.kind.replace("_", " "))
+                                            kind=memoir_prompt(p.kind))
             items.append(pn.pane.HTML(f"<b>{_esc(prompt)}</b>"))
             if not answers:
                 items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(

@@ -17,8 +17,9 @@ import param
 
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import POLICY_NAMES, make_policy
+from wargame.event_text import event_line
 from wargame.hexgrid import Hex
-from wargame.i18n import Catalogue, language
+from wargame.i18n import Catalogue
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -136,9 +137,7 @@ class MemoirStore(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.state, action))
-        if language() != "en":  # the engine's event texts are English still: what was done
-            return done
-        return events[-1].text if events else done
+        return event_line(events[-1]) if events else done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -273,7 +272,8 @@ class MemoirStore(GameStore):
         return []
 
     def log_lines(self, n: int = 60) -> list[str]:
-        return [e.text for e in self.log[-n:]]
+        """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
+        return [event_line(e) for e in self.log[-n:]]
 
     def can_end_phase(self) -> bool:
         return any(a.kind in END_KINDS for a in self.legal)

@@ -23,8 +23,8 @@ from wargame.bots.air_plan import (
     value_table,
 )
 from wargame.bots.campaign_random import auto_answer
+from wargame.event_text import DECISIONS, edge_name, event_line
 from wargame.hexgrid import Hex
-from wargame.i18n import language
 from wargame.operational.actions import (
     Action,
     Advance,
@@ -47,7 +47,7 @@ from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
-from wargame.ui.text import PHASE_WORDS, UI, result_words
+from wargame.ui.text import ACTION_WORDS, PHASE_WORDS, UI, result_words
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
 
@@ -146,22 +146,31 @@ def describe_option(state: State, action: Action) -> str:
 
     if isinstance(action, ChooseLoss):
         return f"{name(action.unit)} ({state.attack_of(action.unit)}-{state.defence_of(action.unit)})"
+    words = DECISIONS
     if isinstance(action, Retreat):
         if action.edge:
-            return f"{name(action.unit)}: off the map by the {action.edge} edge"
+            return words["opt.retreat_edge"].format(unit=name(action.unit),
+                                                    edge=edge_name(action.edge))
         if not action.path:
-            return f"{name(action.unit)}: stay in place"
-        return f"{name(action.unit)}: retreat to " + " -> ".join(action.path)
+            return words["opt.stay"].format(unit=name(action.unit))
+        return words["opt.retreat"].format(unit=name(action.unit), path=" -> ".join(action.path))
     if isinstance(action, Advance):
-        return f"{name(action.unit)}: advance to " + " -> ".join(action.path)
+        return words["opt.advance"].format(unit=name(action.unit), path=" -> ".join(action.path))
     if isinstance(action, EndAdvance):
-        return "no (further) advance"
+        return words["opt.no_advance"]
     if isinstance(action, DeclareDefence):
-        arty = ", ".join(name(u) for u in action.artillery) or "no artillery"
-        return f"{action.air} air points, {arty}"
+        arty = ", ".join(name(u) for u in action.artillery) or words["opt.no_artillery"]
+        return words["opt.defence"].format(air=action.air, artillery=arty)
     if isinstance(action, EmpEliminate):
-        return "eliminate " + ", ".join(name(u) for u in action.units)
+        return words["opt.emp"].format(units=", ".join(name(u) for u in action.units))
     return action.describe()
+
+
+def and_list(parts: list[str]) -> str:
+    """"a and b", "a, b and c" in the current language."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return DECISIONS["opt.and"].format(first=", ".join(parts[:-1]), second=parts[-1])
 
 
 SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}
@@ -199,11 +208,7 @@ class CampaignState(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.s, action))
-        if language() != "en":
-            # the engine's event texts are English still (wargame.i18n.MESSAGES): in another
-            # language the message says what was done in it; the events stay in the log
-            return done
-        return " ".join(e.text for e in events[-3:]) or done
+        return " ".join(event_line(e) for e in events[-3:]) or done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -449,7 +454,8 @@ class CampaignState(GameStore):
         return out
 
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
-        return [(e.text, e.rule) for e in self.log[-n:]]
+        """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
+        return [(event_line(e), e.rule) for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ guidance (issue 15)
     def must_attack_units(self) -> list[str]:
@@ -481,7 +487,8 @@ class CampaignState(GameStore):
             if us.status != "at_sea" or s.side_of(uid) != side or us.hex is None:
                 continue
             if any(s.side_of(u) != side for u in s.units_at(us.hex)):
-                out.append((uid, f"could not land on {describe_place(s, us.hex)}"))
+                out.append((uid, DECISIONS["end.no_landing"].format(
+                    place=describe_place(s, us.hex))))
         return out
 
     def at_sea(self) -> dict[Hex, list[str]]:
@@ -502,10 +509,10 @@ class CampaignState(GameStore):
             return ""
         support = []
         if c.artillery:
-            support.append("artillery " + ", ".join(self.game.units[u].name
-                                                    for u in c.artillery))
+            support.append(ACTION_WORDS["with_artillery"].format(
+                units=", ".join(self.game.units[u].name for u in c.artillery)))
         if c.air:
-            support.append(f"{c.air} air points")
+            support.append(ACTION_WORDS["with_air"].format(n=c.air))
         a = c.assessment
         if a is None:  # before the defence answers: the odds as the attacker declared them
             try:
@@ -517,8 +524,9 @@ class CampaignState(GameStore):
         column = getattr(a, "column_label", "?") if a is not None else "?"
         return UI["defence_attack"].format(
             target=describe_place(s, c.target),
-            units=", ".join(self.game.units[u].name for u in c.attackers) or "no unit",
-            support=(" with " + " and ".join(support)) if support else "",
+            units=", ".join(self.game.units[u].name for u in c.attackers)
+            or ACTION_WORDS["nobody"],
+            support=(" " + and_list(support)) if support else "",
             ratio=ratio, column=column)
 
     # ------------------------------------------------------------------ commands
@@ -730,5 +738,5 @@ class CampaignState(GameStore):
         """The latest dice result in plain words (for the attack panel)."""
         for e in reversed(self.s.events):
             if e.kind == "roll":
-                return e.text + " " + result_words(str(e.data.get("result", "")))
+                return event_line(e) + " " + result_words(str(e.data.get("result", "")))
         return ""

@@ -464,8 +464,8 @@ WORDS = Catalogue("ui.campaign", {
                 "scenario instead.",
 })
 
-# the phases' names as the dashboards show them (the engine's own, wargame.i18n.PHASE_NAMES,
-# stay English in its refusals and events for now)
+# the phases' names as the dashboards show them (the engines name them in events with
+# wargame.event_text.PHASE_NAMES)
 PHASE_WORDS = Catalogue("ui.phases", {
     "allied_movement": "Allied movement",
     "allied_combat": "Allied combat",
