@@ -18,7 +18,6 @@ from wargame.errors import (
     WrongPhase,
     refuse,
 )
-from wargame.event_text import PHASE_NAMES
 from wargame.hexgrid import Hex
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
