@@ -31,10 +31,6 @@ from wargame.operational.actions import (
     Attack,
     Bombard,
     CarpetBomb,
-    ChooseLoss,
-    DeclareDefence,
-    EmpEliminate,
-    EndAdvance,
     EndPhase,
     Enter,
     Move,
@@ -45,6 +41,7 @@ from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
+from wargame.ui.describe import describe_option as describe_decision_option
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import PHASE_WORDS, UI, result_words
@@ -131,28 +128,8 @@ def variant_choices() -> list[dict[str, str]]:
 
 
 def describe_option(state: State, action: Action) -> str:
-    """A decision option in plain words."""
-    def name(uid: str) -> str:
-        return state.game.units[uid].name
-
-    if isinstance(action, ChooseLoss):
-        return f"{name(action.unit)} ({state.attack_of(action.unit)}-{state.defence_of(action.unit)})"
-    if isinstance(action, Retreat):
-        if action.edge:
-            return f"{name(action.unit)}: off the map by the {action.edge} edge"
-        if not action.path:
-            return f"{name(action.unit)}: stay in place"
-        return f"{name(action.unit)}: retreat to " + " -> ".join(action.path)
-    if isinstance(action, Advance):
-        return f"{name(action.unit)}: advance to " + " -> ".join(action.path)
-    if isinstance(action, EndAdvance):
-        return "no (further) advance"
-    if isinstance(action, DeclareDefence):
-        arty = ", ".join(name(u) for u in action.artillery) or "no artillery"
-        return f"{action.air} air points, {arty}"
-    if isinstance(action, EmpEliminate):
-        return "eliminate " + ", ".join(name(u) for u in action.units)
-    return action.describe()
+    """A decision option in plain words, hexes by place (``wargame.ui.describe``)."""
+    return describe_decision_option(state, action)
 
 
 SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}

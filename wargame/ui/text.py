@@ -197,6 +197,22 @@ ACTION_WORDS = Catalogue("ui.actions", {
     "m44_reshuffle": "the deck is reshuffled",
 })
 
+# The options of a pending decision (the Decision panel's choices, wargame.ui.describe.
+# describe_option): hexes by the map's place names, as ACTION_WORDS.
+OPTION_WORDS = Catalogue("ui.options", {
+    "loss": "{unit} ({attack}-{defence})",
+    "retreat": "{unit}: retreat to {to}",
+    "retreat_via": "{unit}: retreat to {to}, by {via}",
+    "retreat_stay": "{unit}: stay in place",
+    "retreat_edge": "{unit}: off the map by the {edge} edge",
+    "advance": "{unit}: advance to {to}",
+    "advance_via": "{unit}: advance to {to}, by {via}",
+    "end_advance": "no (further) advance",
+    "defence": "{n} air points, {artillery}",
+    "no_artillery": "no artillery",
+    "emp_eliminate": "eliminate {units}",
+})
+
 MEMOIR_KIND_WORDS = Catalogue("ui.memoir_kinds", {"inf": "infantry", "tank": "armour",
                                                    "gun": "artillery"})
 
