@@ -14,7 +14,15 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, CustomJS, HoverTool, TapTool, WheelZoomTool
+from bokeh.models import (
+    BooleanFilter,
+    CDSView,
+    ColumnDataSource,
+    CustomJS,
+    HoverTool,
+    TapTool,
+    WheelZoomTool,
+)
 from bokeh.plotting import figure
 
 from wargame.hexgrid import Hex, Layout
@@ -340,7 +348,20 @@ class HexMap(pn.viewable.Viewer):
             nonselection_fill_color="fill", nonselection_line_color="#8a8a7a",
         )
         fig.add_tools(TapTool(renderers=[self.hex_renderer]))
-        fig.add_tools(HoverTool(renderers=[self.hex_renderer], tooltips=[
+        # the tooltip (the hex's terrain, place and whole stack) shows over every hex but the
+        # selected one (issue 15: it covered the hex just clicked, and the unit card says it
+        # all): hovering uses an invisible copy of the hexes whose view leaves the selected one
+        # out, updated in the browser on the click and by the server's highlights
+        self.hover_filter = BooleanFilter(booleans=[True] * len(self.hexes))
+        hover_renderer = fig.hex_tile(
+            q="q", r="r", size=lay.size, orientation=orientation, source=self.hex_source,
+            view=CDSView(filter=self.hover_filter), fill_color=None, line_color=None,
+            selection_fill_color=None, selection_line_color=None,
+            nonselection_fill_color=None, nonselection_line_color=None,
+            name=f"{name}-hover")  # no colour: never painted, only hit-tested
+        self.hex_source.selected.js_on_change("indices", CustomJS(
+            args=dict(src=self.hex_source, filt=self.hover_filter), code=self._HOVER_JS))
+        fig.add_tools(HoverTool(renderers=[hover_renderer], attachment="horizontal", tooltips=[
             ("hex", "@id"), ("terrain", "@terrain"), ("place", "@name"), ("units", "@units")]))
         # terrain marks: two small markers per hex (bocage, marsh, forest, rough, hills...)
         tx, ty, tm, tc = [], [], [], []
@@ -503,6 +524,17 @@ fig.y_range.setv({start: cy - hh, end: cy + hh, reset_start: cy - hh, reset_end:
         fig.x_range.js_on_change("end", cb)
         fig.js_on_change("inner_width", cb)
 
+    _HOVER_JS = """
+const sel = src.selected.indices;
+if (sel.length === 0) return;
+const b = filt.booleans;
+let changed = false;
+for (let i = 0; i < b.length; i++) {
+  const want = i !== sel[0];
+  if (b[i] !== want) { b[i] = want; changed = true; }
+}
+if (changed) filt.change.emit();  // in place: the server's highlights say the same next
+"""
     _ESC_JS = """
 if (window.__wg_esc && window.__wg_esc.includes(src.id)) return;
 window.__wg_esc = (window.__wg_esc || []).concat([src.id]);
@@ -760,6 +792,10 @@ lab.change.emit();
         # replaced whole, and always after a click: the browser may be showing a prediction
         # (_PREDICT_JS) the server's copy does not know about
         force, self._clicked = self._clicked, False
+        selected = {self._index.get(h.hex.id, -1) for h in highlights if h.kind == "selected"}
+        hover = [i not in selected for i in range(len(self.hexes))]
+        if force or hover != list(self.hover_filter.booleans):
+            self.hover_filter.booleans = hover
         if force or data != dict(self.highlight_source.data):
             self.highlight_source.data = data
         if force or labels != dict(self.label_source.data):
