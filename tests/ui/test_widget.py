@@ -76,3 +76,33 @@ def test_the_widget_is_live(built):
     w.dashboard.model.select_hex("1309")  # what a click on hex 1309 does
     assert w.dashboard.model.selected_unit
     assert any(m.get("msg") == "patch" for m in sent)
+
+
+def test_panels_drawn_later_take_their_stylesheets_from_the_jupyter_server():
+    """In a kernel of a Jupyter server (JupyterLab, Notebook, Binder's JupyterHub prefix) the
+    dashboards' documents name Panel's files on that server; elsewhere (VS Code's or Colab's
+    own front end, a script) the CDN stays."""
+    from wargame.ui.widgets import local_dist_url
+
+    panel_files = "panel-preview/static/extensions/panel/"
+    assert local_dist_url({"JPY_SESSION_NAME": "x"}) == "/" + panel_files
+    assert local_dist_url({"JPY_SESSION_NAME": "x", "JUPYTERHUB_SERVICE_PREFIX":
+                           "/user/abc/"}) == "/user/abc/" + panel_files
+    assert local_dist_url({}) is None
+    assert local_dist_url({"JPY_SESSION_NAME": "x", "VSCODE_PID": "1"}) is None
+    assert local_dist_url({"JPY_PARENT_PID": "1", "COLAB_RELEASE_TAG": "r"}) is None
+
+
+def test_a_dashboard_in_a_cell_names_the_local_files(monkeypatch):
+    import panel as pn
+
+    from wargame.ui.serve import build_dashboard
+
+    monkeypatch.setenv("JPY_SESSION_NAME", "test")
+    pn.extension(inline=True)
+    dash = build_dashboard("memoir44-1")
+    bundle = dash._repr_mimebundle_()
+    assert bundle
+    view_docs = {m.document for m, _ in dash._create_view()._models.values()} - {None}
+    assert view_docs and all(d._template_variables.get("dist_url") ==
+                             "/panel-preview/static/extensions/panel/" for d in view_docs)

@@ -1019,6 +1019,13 @@ class CampaignDashboard(pn.viewable.Viewer):
         """Same path as a click on the map (for notebooks and tests)."""
         self.map.click(hex_id)
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """In a notebook cell: Panel's output, the later panels' stylesheets from the Jupyter
+        server rather than a CDN (wargame.ui.widgets.notebook_bundle)."""
+        from wargame.ui.widgets import notebook_bundle
+
+        return notebook_bundle(self, include, exclude)
+
     def __panel__(self):
         return self._layout
 
