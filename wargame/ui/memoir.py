@@ -185,7 +185,8 @@ class ControlsView(_View):
 
     def __panel__(self):
         return pn.Column(pn.Row(self.end, self.undo, self.auto, self.save),
-                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W)
+                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W,
+                         css_classes=["m44-controls"])
 
 
 class HandView(_View):
@@ -195,7 +196,7 @@ class HandView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.column = pn.Column(width=SIDE_W)
+        self.column = pn.Column(width=SIDE_W, css_classes=["m44-hand"])
 
     def refresh(self) -> None:
         st = self.store
