@@ -82,7 +82,7 @@ def test_panels_drawn_later_take_their_stylesheets_from_the_jupyter_server():
     """In a kernel of a Jupyter server (JupyterLab, Notebook, Binder's JupyterHub prefix) the
     dashboards' documents name Panel's files on that server; elsewhere (VS Code's or Colab's
     own front end, a script) the CDN stays."""
-    from wargame.ui.widgets import local_dist_url
+    from wargame.ui.notebook import local_dist_url
 
     panel_files = "panel-preview/static/extensions/panel/"
     assert local_dist_url({"JPY_SESSION_NAME": "x"}) == "/" + panel_files

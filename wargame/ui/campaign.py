@@ -1021,8 +1021,8 @@ class CampaignDashboard(pn.viewable.Viewer):
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """In a notebook cell: Panel's output, the later panels' stylesheets from the Jupyter
-        server rather than a CDN (wargame.ui.widgets.notebook_bundle)."""
-        from wargame.ui.widgets import notebook_bundle
+        server rather than a CDN (wargame.ui.notebook.notebook_bundle)."""
+        from wargame.ui.notebook import notebook_bundle
 
         return notebook_bundle(self, include, exclude)
 

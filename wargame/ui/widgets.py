@@ -1,4 +1,4 @@
-"""Showing the dashboards in notebooks: every dashboard as an ipywidget, for the places where only ipywidgets render (VS Code's and
+"""Every dashboard as an ipywidget, for the places where only ipywidgets render (VS Code's and
 Colab's notebooks): ``wargame.ui.widget("normandy", lang="pt")``.
 
 The dashboard is the same object ``wargame serve`` and a JupyterLab cell show
@@ -8,23 +8,18 @@ clicks to Python and the changes back, so no Bokeh server and no Panel comm is n
 stylesheets are inlined, as ``pn.extension(inline=True)`` does for a cell: nothing is asked of
 a CDN. Needs the ``jupyter_bokeh`` package (the ``notebooks`` extra).
 
-``notebook_bundle`` is how the dashboards show in a Jupyter cell: Panel's own output, then the
-stylesheets of every panel drawn later (after a click) taken from the Jupyter server, not a CDN.
-``pn.extension(inline=True)`` inlines the stylesheets of the first drawing only; the panels a
-click creates afterwards ask Panel's CDN (six failed requests per click offline) unless their
-document names a local ``dist_url``, which Panel's Jupyter server extension serves
-(``panel-preview/static/extensions/panel/``, under JupyterHub's or Binder's prefix).
+The widget's document, like a dashboard's in a JupyterLab cell, takes the stylesheets of panels
+drawn later from the Jupyter server (``wargame.ui.notebook``).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from typing import Any
 
 from wargame.games import MEMOIR_PREFIX
+from wargame.ui.notebook import use_local_stylesheets
 
-__all__ = ["widget", "GAMES", "notebook_bundle", "local_dist_url"]
+__all__ = ["widget", "GAMES"]
 
 GAMES = {"normandy": "normandy", "dragoon": "dragoon", "memoir44": f"{MEMOIR_PREFIX}1"}
 """Short names of the games -> the bundled scenario their widget opens (Memoir '44: Pegasus
@@ -62,38 +57,3 @@ def widget(game: str = "normandy", seed: int | None = None, lang: str | None = N
     use_local_stylesheets([root])
     w.dashboard = dashboard
     return w
-
-
-def local_dist_url(env: Mapping[str, str] | None = None) -> str | None:
-    """Where the Jupyter server this kernel runs under serves Panel's files (Panel's server
-    extension, ``panel-preview/static/extensions/panel/`` under ``JUPYTERHUB_SERVICE_PREFIX``
-    on JupyterHub and Binder), or None outside a Jupyter server (VS Code's and Colab's own
-    front ends, a script): there the CDN stays."""
-    env = os.environ if env is None else env
-    if "JPY_SESSION_NAME" not in env and "JPY_PARENT_PID" not in env:
-        return None
-    if any(k in env for k in ("VSCODE_PID", "VSCODE_CWD", "COLAB_RELEASE_TAG")):
-        return None
-    prefix = env.get("JUPYTERHUB_SERVICE_PREFIX") or "/"
-    return prefix.rstrip("/") + "/panel-preview/static/extensions/panel/"
-
-
-def use_local_stylesheets(roots: Any, url: str | None = None) -> None:
-    """The documents of ``roots`` (Bokeh models) name ``url`` (default ``local_dist_url()``)
-    as Panel's ``dist_url``: the panels created in them later take their stylesheets there."""
-    url = url or local_dist_url()
-    if not url:
-        return
-    for root in roots:
-        doc = getattr(root, "document", None)
-        if doc is not None:
-            doc._template_variables["dist_url"] = url
-
-
-def notebook_bundle(viewer: Any, include: Any = None, exclude: Any = None) -> Any:
-    """A dashboard's output in a Jupyter cell (its ``_repr_mimebundle_``): Panel's, with the
-    stylesheets of later panels served by the Jupyter server (``use_local_stylesheets``)."""
-    view = viewer._create_view()
-    bundle = view._repr_mimebundle_(include, exclude)
-    use_local_stylesheets([model for model, _ in list(view._models.values())])
-    return bundle
