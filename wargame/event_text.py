@@ -229,14 +229,6 @@ DECISIONS = Catalogue("decisions", {
     "m44.airdrop": "Airdrop: choose the hex to drop the paratroopers over",
     "m44.ignore_flag": "Ignore the first flag (sandbags, bunker or hedgehog)?",
     # the answers offered (wargame.ui.model.describe_option) and what goes with them
-    "opt.retreat_edge": "{unit}: off the map by the {edge} edge",
-    "opt.stay": "{unit}: stay in place",
-    "opt.retreat": "{unit}: retreat to {path}",
-    "opt.advance": "{unit}: advance to {path}",
-    "opt.no_advance": "no (further) advance",
-    "opt.defence": "{air} air points, {artillery}",
-    "opt.no_artillery": "no artillery",
-    "opt.emp": "eliminate {units}",
     "opt.and": "{first} and {second}",
     "end.no_landing": "could not land on {place}",
 })

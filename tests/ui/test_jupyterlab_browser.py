@@ -1,7 +1,8 @@
 """Issue 15 in a JupyterLab cell (the project's own JupyterLab and Panel's pyviz extension,
 chromium at 1280x720, file browser closed as on a projector): the campaign dashboard renders in a
 notebook output (pn.extension(inline=True): no CDN), with no
-horizontal scroll of the page; after clicking an enemy hex the attack panel is in the window;
+horizontal scroll of the page, and no request to any host but the local server (no CDN, not
+even for the stylesheets of panels drawn after a click); after clicking an enemy hex the attack panel is in the window;
 after the retreat decision opens, the decision panel and the first hex it asks for are both in
 the window (the dashboard scrolled to the top of the notebook, as a teacher would)."""
 
@@ -15,6 +16,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -99,6 +101,16 @@ def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
     msgs: list[str] = []
     page.on("console", lambda m: msgs.append(f"{m.type}: {m.text}"[:300]))
     page.on("pageerror", lambda e: msgs.append(f"pageerror: {e}"[:300]))
+    # nothing may be asked of another host (a CDN): offline, each one is a failed request
+    remote: list[str] = []
+    page.on("request", lambda r: remote.append(r.url) if urlsplit(r.url).hostname not in
+            (None, "127.0.0.1", "localhost") and urlsplit(r.url).scheme in ("http", "https",
+                                                                             "ws", "wss")
+            else None)
+    # the stylesheets of panels drawn after a click come from Jupyter's Panel extension: found
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(f"{r.status} {r.url}")
+            if "/panel-preview/" in r.url and r.status >= 400 else None)
     try:
         page.goto(f"{jupyter_lab['base']}/lab/tree/dash.ipynb?token={jupyter_lab['token']}")
         page.wait_for_function(
@@ -150,5 +162,7 @@ def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
         assert 0 <= x <= w and 0 <= y <= h, (x, y)
         assert page.evaluate(
             "() => document.scrollingElement.scrollWidth <= window.innerWidth")
+        assert not remote, sorted(set(remote))[:10]
+        assert not missing, missing[:10]
     finally:
         context.close()

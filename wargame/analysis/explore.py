@@ -63,7 +63,7 @@ EVENT_LABELS: dict[str, str] = {
     "attacker_loss": "attacker takes a loss",
     "attacker_unit_eliminated": "an attacking unit is eliminated",
     "exchange": "exchange (EMP)",
-    "impasse": "stalemate (IMP)",
+    "impasse": "impasse (IMP)",
 }
 """Plain words for the events of ``wargame.analysis.odds.EVENTS`` (chart labels)."""
 

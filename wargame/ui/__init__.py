@@ -1,5 +1,6 @@
 """Panel + Bokeh dashboards: one store base (``GameStore``) and one HexMap component for every
-game, the campaign and the Memoir '44 dashboards, one serve path (``wargame.ui.serve``).
+game, the campaign and the Memoir '44 dashboards, one serve path (``wargame.ui.serve``), and
+every dashboard as an ipywidget (``wargame.ui.widget("normandy")``, for VS Code and Colab).
 
 Names are imported lazily so that the stores (``wargame.ui.store``, ``wargame.ui.model``,
 ``wargame.ui.memoir_model``; no Panel) can be used without importing Panel.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["CampaignDashboard", "HexMap", "CampaignState", "GameStore", "MemoirDashboard",
-           "MemoirStore"]
+           "MemoirStore", "widget"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.ui.campaign import CampaignDashboard
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wargame.ui.memoir_model import MemoirStore
     from wargame.ui.model import CampaignState
     from wargame.ui.store import GameStore
+    from wargame.ui.widgets import widget
 
 
 def __getattr__(name: str) -> Any:
@@ -46,4 +48,8 @@ def __getattr__(name: str) -> Any:
         from wargame.ui.memoir_model import MemoirStore
 
         return MemoirStore
+    if name == "widget":
+        from wargame.ui.widgets import widget
+
+        return widget
     raise AttributeError(f"module 'wargame.ui' has no attribute {name!r}")

@@ -775,6 +775,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
         self.served = _served()
         self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0),
+                                     priorities=label_priorities(self.model.game),
                                      stretch="both" if self.served else "width",
                                      height=None if self.served else NOTEBOOK_MAP_HEIGHT)
         self.map.on_click = self.model.select_hex
@@ -1021,8 +1022,26 @@ class CampaignDashboard(pn.viewable.Viewer):
         """Same path as a click on the map (for notebooks and tests)."""
         self.map.click(hex_id)
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """In a notebook cell: Panel's output, the later panels' stylesheets from the Jupyter
+        server rather than a CDN (wargame.ui.notebook.notebook_bundle)."""
+        from wargame.ui.notebook import notebook_bundle
+
+        return notebook_bundle(self, include, exclude)
+
     def __panel__(self):
         return self._layout
+
+
+def label_priorities(game: Any) -> dict[str, float]:
+    """Place name -> the priority of its label on the map: the victory cities (CN/OD 11.2) by
+    their points, before every other name (HexMap places names greedily by priority)."""
+    out: dict[str, float] = {}
+    for rule in (game.scenario.rules or {}).get("victory", []) or []:
+        if rule.get("kind") == "city" and rule.get("place"):
+            points = max((rule.get("points") or {}).values(), default=0)
+            out[rule["place"]] = max(out.get(rule["place"], 0.0), 100.0 + float(points))
+    return out
 
 
 # Result words exported for the notebook's legend.

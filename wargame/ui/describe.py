@@ -12,9 +12,9 @@ from typing import Any
 
 from wargame.event_text import DECISIONS, edge_name
 from wargame.hexgrid import Hex
-from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS
+from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS, OPTION_WORDS
 
-__all__ = ["describe_action", "place_name", "unit_name", "plain_words"]
+__all__ = ["describe_action", "describe_option", "place_name", "unit_name", "plain_words"]
 
 
 def plain_words(kind: str) -> str:
@@ -106,6 +106,37 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
     if kind == "emp_eliminate":
         return w["emp_eliminate"].format(units=_names(state, d.get("units")))
     return plain_words(kind)
+
+
+def describe_option(state: Any, action: Any) -> str:
+    """One option of a pending campaign decision (the Decision panel), hexes by place:
+    "7th Infantry Regiment: retreat to 2011 near Colleville" rather than a bare id."""
+    d = action if isinstance(action, dict) else action.to_dict()
+    kind = d.get("kind", "")
+    w = OPTION_WORDS
+    unit = unit_name(state, d["unit"]) if d.get("unit") else ""
+    path = list(d.get("path") or [])
+    if kind == "choose_loss":
+        return w["loss"].format(unit=unit, attack=state.attack_of(d["unit"]),
+                                defence=state.defence_of(d["unit"]))
+    if kind == "retreat" and d.get("edge"):
+        return w["retreat_edge"].format(unit=unit, edge=edge_name(d["edge"]))
+    if kind == "retreat" and not path:
+        return w["retreat_stay"].format(unit=unit)
+    if kind in ("retreat", "advance"):
+        to = place_name(state, path[-1])
+        if len(path) == 1:
+            return w[kind].format(unit=unit, to=to)
+        via = ", ".join(place_name(state, h) for h in path[:-1])
+        return w[f"{kind}_via"].format(unit=unit, to=to, via=via)
+    if kind == "end_advance":
+        return w["end_advance"]
+    if kind == "declare_defence":
+        arty = _names(state, d.get("artillery")) if d.get("artillery") else w["no_artillery"]
+        return w["defence"].format(n=d.get("air", 0), artillery=arty)
+    if kind == "emp_eliminate":
+        return w["emp_eliminate"].format(units=_names(state, d.get("units")))
+    return action.describe() if hasattr(action, "describe") else plain_words(kind)
 
 
 # ---------------------------------------------------------------------- Memoir '44

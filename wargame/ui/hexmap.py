@@ -14,13 +14,21 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, CustomJS, HoverTool, TapTool, WheelZoomTool
+from bokeh.models import (
+    BooleanFilter,
+    CDSView,
+    ColumnDataSource,
+    CustomJS,
+    HoverTool,
+    TapTool,
+    WheelZoomTool,
+)
 from bokeh.plotting import figure
 
 from wargame.hexgrid import Hex, Layout
 
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
-           "NATION_COLOURS"]
+           "NATION_COLOURS", "PlacedLabel", "place_labels", "label_box", "label_font"]
 
 # terrain -> (fill colour, mark): the mark is a Bokeh marker drawn twice in the hex ("" none).
 # Marks, not hatch patterns: Bokeh builds a pattern canvas per row and per paint for
@@ -92,6 +100,113 @@ HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
 }
 
 
+# ---------------------------------------------------------------------- place-name labels
+# Place names are placed once, in Python, so that no two overlap at any zoom (issue 15): for each
+# zoom level (one hex's radius in screen pixels, ``LABEL_LEVELS``) the text's box is estimated
+# at the size the browser draws it (``HexMap.LABEL_SCALE["names"]``: a fraction of the hex, not
+# below a minimum in pixels), and names are taken greedily by priority (victory cities first),
+# each at the first of ``LABEL_SPOTS`` around its hex where its box meets no box already placed.
+# A name that fits nowhere at a level waits for the next, more zoomed-in one: ``min_px`` is the
+# zoom from which it is drawn (the map's JavaScript hides it below). A box only shrinks towards
+# its anchor as the map is zoomed in (the anchor is on the box's edge), so names placed at one
+# level still do not overlap at every larger zoom.
+DEFAULT_HEX_PX = 13.5
+"""Pixels per hex radius of the campaign map in the dashboard at 1280x720 (chromium)."""
+LABEL_LEVELS: tuple[float, ...] = (8.0, 10.0, 12.0, 13.5, 16.0, 20.0, 25.0, 31.0)
+"""Zoom levels (pixels per hex radius) at which names are placed. 13.5 is the campaign map of
+the dashboard at 1280x720, 21.5 at 1920x1080 (measured in chromium); from 31 px the names'
+font is a fixed fraction of the hex (0.26 x 31 = 8 px, the minimum), so one placement holds for
+every larger zoom."""
+# (dx, dy) of the anchor in hex radii, text_align, text_baseline: below the hex centre first
+LABEL_SPOTS: tuple[tuple[float, float, str, str], ...] = (
+    (0.0, -0.45, "center", "top"),
+    (0.0, 0.5, "center", "bottom"),
+    (0.55, 0.0, "left", "middle"),
+    (-0.55, 0.0, "right", "middle"),
+    (0.45, -0.45, "left", "top"),
+    (-0.45, -0.45, "right", "top"),
+    (0.45, 0.45, "left", "bottom"),
+    (-0.45, 0.45, "right", "bottom"),
+)
+# a name's estimated width: CHAR_WIDTH ems a character plus CHAR_PAD ems; measured in chromium
+# (canvas measureText, bold helvetica as Bokeh asks, every place name of both maps): 0.53 em a
+# character on average, 0.68 at most (a short wide name, "Omaha": 3.39 em < 3.40 estimated)
+CHAR_WIDTH = 0.62
+CHAR_PAD = 0.3
+LINE_HEIGHT = 1.2  # a line's height, in ems
+
+
+@dataclass(frozen=True)
+class PlacedLabel:
+    """A place name where it is drawn: anchor (x, y) in map units, alignment, and the zoom
+    (pixels per hex radius) from which it is shown."""
+    text: str
+    x: float
+    y: float
+    align: str
+    baseline: str
+    min_px: float
+    priority: float = 0.0
+
+
+def label_font(hex_px: float, size: float = 1.0,
+               scale: tuple[float, float] = (0.26, 8.0)) -> float:
+    """The names' font size in map units at a zoom of ``hex_px`` pixels per hex radius (as the
+    map's JavaScript sets it: ``scale[0]`` of the hex, at least ``scale[1]`` px, at most 64)."""
+    f, lo = scale
+    px = max(lo, min(64.0, f * hex_px))
+    return px * size / hex_px
+
+
+def label_box(label: PlacedLabel, font: float) -> tuple[float, float, float, float]:
+    """The estimated box (x0, y0, x1, y1) of a label drawn at ``font`` (map units)."""
+    w, h = font * (CHAR_WIDTH * len(label.text) + CHAR_PAD), LINE_HEIGHT * font
+    x0 = {"left": label.x, "right": label.x - w}.get(label.align, label.x - w / 2)
+    y1 = {"top": label.y, "bottom": label.y + h}.get(label.baseline, label.y + h / 2)
+    return (x0, y1 - h, x0 + w, y1)
+
+
+def boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_labels(names: Sequence[tuple[str, float, float, float]], size: float = 1.0,
+                 levels: Sequence[float] = LABEL_LEVELS,
+                 scale: tuple[float, float] = (0.26, 8.0)) -> list[PlacedLabel]:
+    """Place ``names`` ((text, x, y, priority) of hex centres) with no two boxes meeting at any
+    zoom: greedy by priority (higher first; then by position, so the result is the same on
+    every run), at the first free spot around the hex, at the first zoom level it fits. Names
+    that fit at no level are left out."""
+    order = sorted(names, key=lambda n: (-n[3], n[1], n[2], n[0]))
+    # a place on two hexes (Caen, Cherbourg) is named once, on the hex taken first
+    seen: dict[str, tuple[float, float]] = {}
+    waiting = []
+    for text, x, y, prio in order:
+        other = seen.get(text)
+        if other is not None and math.hypot(x - other[0], y - other[1]) <= 2.5 * size:
+            continue
+        seen.setdefault(text, (x, y))
+        waiting.append((text, x, y, prio))
+    placed: list[PlacedLabel] = []
+    for level in sorted(levels):
+        font = label_font(level, size, scale)
+        boxes = [label_box(p, font) for p in placed]
+        still: list[tuple[str, float, float, float]] = []
+        for text, x, y, prio in waiting:
+            for dx, dy, align, baseline in LABEL_SPOTS:
+                cand = PlacedLabel(text, x + dx * size, y + dy * size, align, baseline, level,
+                                   prio)
+                box = label_box(cand, font)
+                if not any(boxes_meet(box, b) for b in boxes):
+                    placed.append(cand)
+                    boxes.append(box)
+                    break
+            else:
+                still.append((text, x, y, prio))
+        waiting = still
+    return placed
+
+
 @dataclass(frozen=True)
 class HexSpec:
     hex: Hex
@@ -99,6 +214,7 @@ class HexSpec:
     terrain: str
     name: str = ""
     features: tuple[str, ...] = ()
+    label_priority: float = 0.0  # names placed first when space is short (victory cities)
 
 
 @dataclass(frozen=True)
@@ -176,14 +292,18 @@ class HexMap(pn.viewable.Viewer):
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_board(cls, board: Any, layout: Layout | None = None, **kwargs: Any) -> HexMap:
-        """Build from a campaign ``Board`` (wargame.operational.board)."""
+    def from_board(cls, board: Any, layout: Layout | None = None,
+                   priorities: dict[str, float] | None = None, **kwargs: Any) -> HexMap:
+        """Build from a campaign ``Board`` (wargame.operational.board). ``priorities``: place
+        name -> how much its label matters (victory points), placed first when space is short."""
         specs = []
+        prio = priorities or {}
         for h, info in sorted(board.hexes.items()):
             feats = tuple(f for f in ("fortification", "airfield", "village", "maquis")
                           if getattr(info, f, False))
             name = board.name_in(info.name) if info.name else ""  # current language
-            specs.append(HexSpec(h, h.id, info.terrain, name, feats))
+            specs.append(HexSpec(h, h.id, info.terrain, name, feats,
+                                 float(prio.get(info.name or "", 0.0))))
         sides = [(a, b, kind) for pair, kind in board.hexsides.items()
                  for a, b in [tuple(sorted(pair))]]
         roads = [tuple(sorted(pair)) for pair in board.roads]
@@ -229,7 +349,20 @@ class HexMap(pn.viewable.Viewer):
             nonselection_fill_color="fill", nonselection_line_color="#8a8a7a",
         )
         fig.add_tools(TapTool(renderers=[self.hex_renderer]))
-        fig.add_tools(HoverTool(renderers=[self.hex_renderer], tooltips=[
+        # the tooltip (the hex's terrain, place and whole stack) shows over every hex but the
+        # selected one (issue 15: it covered the hex just clicked, and the unit card says it
+        # all): hovering uses an invisible copy of the hexes whose view leaves the selected one
+        # out, updated in the browser on the click and by the server's highlights
+        self.hover_filter = BooleanFilter(booleans=[True] * len(self.hexes))
+        hover_renderer = fig.hex_tile(
+            q="q", r="r", size=lay.size, orientation=orientation, source=self.hex_source,
+            view=CDSView(filter=self.hover_filter), fill_color=None, line_color=None,
+            selection_fill_color=None, selection_line_color=None,
+            nonselection_fill_color=None, nonselection_line_color=None,
+            name=f"{name}-hover")  # no colour: never painted, only hit-tested
+        self.hex_source.selected.js_on_change("indices", CustomJS(
+            args=dict(src=self.hex_source, filt=self.hover_filter), code=self._HOVER_JS))
+        fig.add_tools(HoverTool(renderers=[hover_renderer], attachment="horizontal", tooltips=[
             ("hex", "@id"), ("terrain", "@terrain"), ("place", "@name"), ("units", "@units")]))
         # terrain marks: two small markers per hex (bocage, marsh, forest, rough, hills...)
         tx, ty, tm, tc = [], [], [], []
@@ -282,14 +415,22 @@ class HexMap(pn.viewable.Viewer):
         fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", color="#7a4a2a", line_width=2.5,
                     line_dash="solid",
                     source=ColumnDataSource(dict(x0=rx0, y0=ry0, x1=rx1, y1=ry1)))
-        # names
-        named = [(s.name, x, y) for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name]
+        # names: placed so that none overlaps another at any zoom (place_labels); the ones
+        # that need a closer zoom are hidden until the map is zoomed in (LABELS_JS)
+        self.placed_labels = place_labels(
+            [(s.name, x, y, s.label_priority)
+             for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name],
+            lay.size, scale=self.LABEL_SCALE["names"])
+        pl = self.placed_labels
+        self.names_source = ColumnDataSource(dict(
+            text=[p.text for p in pl], x=[p.x for p in pl], y=[p.y for p in pl],
+            align=[p.align for p in pl], baseline=[p.baseline for p in pl],
+            min_px=[p.min_px for p in pl],
+            t=[p.text if p.min_px <= DEFAULT_HEX_PX else "" for p in pl]), name=f"{name}-names")
         self.names_renderer = fig.text(
-                 x="x", y="y", text="t", text_font_size="8pt", text_align="center",
-                 text_baseline="top", text_color="#222", text_font_style="bold",
-                 source=ColumnDataSource(dict(
-                     t=[n for n, _, _ in named], x=[x for _, x, _ in named],
-                     y=[y - 0.45 * lay.size for _, _, y in named])))
+                 x="x", y="y", text="t", text_font_size="8pt", text_align="align",
+                 text_baseline="baseline", text_color="#222", text_font_style="bold",
+                 source=self.names_source)
         # highlight layers (one source, any number of rows per hex)
         self.highlight_source = ColumnDataSource(self._empty_highlights(), name=f"{name}-hl")
         fig.hex_tile(q="q", r="r", size=lay.size, orientation=orientation,
@@ -347,6 +488,16 @@ for (const [k, r] of Object.entries(renderers)) {
   const cur = r.glyph.text_font_size;
   if (!cur || cur.value !== px) r.glyph.text_font_size = {value: px};
 }
+// names placed for a closer zoom are hidden until the map is zoomed in that far (drawn in
+// place: not synced back to the server)
+const N = names.data;
+let changed = false;
+const t = Array.from(N.t);
+for (let i = 0; i < t.length; i++) {
+  const want = hexpx + 1e-6 >= N.min_px[i] ? N.text[i] : '';
+  if (t[i] !== want) { t[i] = want; changed = true; }
+}
+if (changed) { N.t = t; names.change.emit(); }
 """
     _FIT_JS = """
 const w = fig.inner_width, h = fig.inner_height;
@@ -368,11 +519,23 @@ fig.y_range.setv({start: cy - hh, end: cy + hh, reset_start: cy - hh, reset_end:
                      "badge": self.badge_renderer, "names": self.names_renderer,
                      "reach": self.reach_label_renderer}
         cb = CustomJS(args=dict(fig=fig, renderers=renderers, scale=self.LABEL_SCALE,
-                                size=self.layout.size), code=self._LABELS_JS)
+                                size=self.layout.size, names=self.names_source),
+                      code=self._LABELS_JS)
         fig.x_range.js_on_change("start", cb)
         fig.x_range.js_on_change("end", cb)
         fig.js_on_change("inner_width", cb)
 
+    _HOVER_JS = """
+const sel = src.selected.indices;
+if (sel.length === 0) return;
+const b = filt.booleans;
+let changed = false;
+for (let i = 0; i < b.length; i++) {
+  const want = i !== sel[0];
+  if (b[i] !== want) { b[i] = want; changed = true; }
+}
+if (changed) filt.change.emit();  // in place: the server's highlights say the same next
+"""
     _ESC_JS = """
 if (window.__wg_esc && window.__wg_esc.includes(src.id)) return;
 window.__wg_esc = (window.__wg_esc || []).concat([src.id]);
@@ -630,6 +793,10 @@ lab.change.emit();
         # replaced whole, and always after a click: the browser may be showing a prediction
         # (_PREDICT_JS) the server's copy does not know about
         force, self._clicked = self._clicked, False
+        selected = {self._index.get(h.hex.id, -1) for h in highlights if h.kind == "selected"}
+        hover = [i not in selected for i in range(len(self.hexes))]
+        if force or hover != list(self.hover_filter.booleans):
+            self.hover_filter.booleans = hover
         if force or data != dict(self.highlight_source.data):
             self.highlight_source.data = data
         if force or labels != dict(self.label_source.data):

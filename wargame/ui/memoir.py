@@ -186,7 +186,8 @@ class ControlsView(_View):
 
     def __panel__(self):
         return pn.Column(pn.Row(self.end, self.undo, self.auto, self.save),
-                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W)
+                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W,
+                         css_classes=["m44-controls"])
 
 
 class HandView(_View):
@@ -196,7 +197,7 @@ class HandView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.column = pn.Column(width=SIDE_W)
+        self.column = pn.Column(width=SIDE_W, css_classes=["m44-hand"])
 
     def refresh(self) -> None:
         st = self.store
@@ -530,6 +531,13 @@ class MemoirDashboard(pn.viewable.Viewer):
     def click(self, hex_id: str) -> None:
         """Same path as a click on the map (board hex id of the display map)."""
         self.map.click(hex_id)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """In a notebook cell: Panel's output, the later panels' stylesheets from the Jupyter
+        server rather than a CDN (wargame.ui.notebook.notebook_bundle)."""
+        from wargame.ui.notebook import notebook_bundle
+
+        return notebook_bundle(self, include, exclude)
 
     def __panel__(self):
         return self.layout

@@ -23,7 +23,7 @@ from wargame.bots.air_plan import (
     value_table,
 )
 from wargame.bots.campaign_random import auto_answer
-from wargame.event_text import DECISIONS, edge_name, event_line
+from wargame.event_text import DECISIONS, event_line
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -31,10 +31,6 @@ from wargame.operational.actions import (
     Attack,
     Bombard,
     CarpetBomb,
-    ChooseLoss,
-    DeclareDefence,
-    EmpEliminate,
-    EndAdvance,
     EndPhase,
     Enter,
     Move,
@@ -45,6 +41,7 @@ from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
+from wargame.ui.describe import describe_option as describe_decision_option
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import ACTION_WORDS, PHASE_WORDS, UI, result_words
@@ -140,30 +137,8 @@ def variant_choices() -> list[dict[str, str]]:
 
 
 def describe_option(state: State, action: Action) -> str:
-    """A decision option in plain words."""
-    def name(uid: str) -> str:
-        return state.game.units[uid].name
-
-    if isinstance(action, ChooseLoss):
-        return f"{name(action.unit)} ({state.attack_of(action.unit)}-{state.defence_of(action.unit)})"
-    words = DECISIONS
-    if isinstance(action, Retreat):
-        if action.edge:
-            return words["opt.retreat_edge"].format(unit=name(action.unit),
-                                                    edge=edge_name(action.edge))
-        if not action.path:
-            return words["opt.stay"].format(unit=name(action.unit))
-        return words["opt.retreat"].format(unit=name(action.unit), path=" -> ".join(action.path))
-    if isinstance(action, Advance):
-        return words["opt.advance"].format(unit=name(action.unit), path=" -> ".join(action.path))
-    if isinstance(action, EndAdvance):
-        return words["opt.no_advance"]
-    if isinstance(action, DeclareDefence):
-        arty = ", ".join(name(u) for u in action.artillery) or words["opt.no_artillery"]
-        return words["opt.defence"].format(air=action.air, artillery=arty)
-    if isinstance(action, EmpEliminate):
-        return words["opt.emp"].format(units=", ".join(name(u) for u in action.units))
-    return action.describe()
+    """A decision option in plain words, hexes by place (``wargame.ui.describe``)."""
+    return describe_decision_option(state, action)
 
 
 def and_list(parts: list[str]) -> str:

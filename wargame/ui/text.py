@@ -12,22 +12,25 @@ from collections.abc import Callable, Iterator
 
 from wargame.i18n import Catalogue
 
+# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables) in the same words as the command line's
+# (wargame.cli.CODES) and docs/glossary.md: one word per concept, IMP "impasse", EMP "exchange"
+# (tests/ui/test_texts_for_people.py checks both tables agree, in every language).
 RESULT_WORDS = Catalogue("ui.results", {
-    "DRB": "defender retreats with a loss",
-    "DRI": "defender retreats intact",
-    "DE": "defender eliminated",
-    "DVB": "defender holds with a loss",
-    "DVI": "defender holds intact",
-    "EMP": "bloody stalemate: both sides eliminate units",
-    "IMP": "stalemate: no effect",
-    "AE": "attacker eliminated",
-    "AVB": "attacker holds with a loss",
-    "ARB": "attacker falls back with a loss",
-    "ARI": "attacker falls back intact",
-    "AVI": "attacker holds intact",
+    "DE": "defence eliminated (one unit; the rest retreat)",
+    "DRB": "defence retreats, one unit takes a loss",
+    "DRI": "defence retreats intact",
+    "DVB": "defence wins, one unit takes a loss",
+    "DVI": "defence wins intact",
+    "AVI": "attack wins intact",
+    "AVB": "attack wins, one unit takes a loss",
+    "ARI": "attack retreats intact",
+    "ARB": "attack retreats, one unit takes a loss",
+    "AE": "attack retreats, one unit eliminated",
+    "EMP": "exchange: defender eliminates units, attacker loses at least as much",
+    "IMP": "impasse: nobody moves",
+    "DI": "defence intact",
     "DB": "one defending unit takes a loss",
-    "DA": "every unit in the hex eliminated",
-    "DI": "no effect",
+    "DA": "every unit in the hex is eliminated",
 })
 
 TYPE_LETTERS: dict[str, str] = {
@@ -178,7 +181,7 @@ ACTION_WORDS = Catalogue("ui.actions", {
     "retreat_edge": "{unit} retreats off the map by the {edge} edge",
     "advance": "{unit} advances to {to}",
     "end_advance": "no advance after combat",
-    "emp_eliminate": "{units} eliminated in the bloody stalemate",
+    "emp_eliminate": "{units} eliminated in the exchange (EMP)",
     # Memoir '44
     "m44_hex": "row {row}, column {col}",
     "m44_unit": "{side} {kind} (unit {id})",
@@ -205,6 +208,22 @@ ACTION_WORDS = Catalogue("ui.actions", {
     "m44_remove_wire": "{unit} removes the wire at {hex}",
     "m44_sand": "sandbags at {hex}",
     "m44_reshuffle": "the deck is reshuffled",
+})
+
+# The options of a pending decision (the Decision panel's choices, wargame.ui.describe.
+# describe_option): hexes by the map's place names, as ACTION_WORDS.
+OPTION_WORDS = Catalogue("ui.options", {
+    "loss": "{unit} ({attack}-{defence})",
+    "retreat": "{unit}: retreat to {to}",
+    "retreat_via": "{unit}: retreat to {to}, by {via}",
+    "retreat_stay": "{unit}: stay in place",
+    "retreat_edge": "{unit}: off the map by the {edge} edge",
+    "advance": "{unit}: advance to {to}",
+    "advance_via": "{unit}: advance to {to}, by {via}",
+    "end_advance": "no (further) advance",
+    "defence": "{n} air points, {artillery}",
+    "no_artillery": "no artillery",
+    "emp_eliminate": "eliminate {units}",
 })
 
 MEMOIR_KIND_WORDS = Catalogue("ui.memoir_kinds", {"inf": "infantry", "tank": "armour",

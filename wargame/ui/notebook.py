@@ -1,0 +1,52 @@
+"""The dashboards in a Jupyter cell without a CDN (issue #15).
+
+``notebook_bundle`` is how the dashboards show in a cell: Panel's own output, then the
+stylesheets of every panel drawn later (after a click) taken from the Jupyter server, not a CDN.
+``pn.extension(inline=True)`` inlines the stylesheets of the first drawing only; the panels a
+click creates afterwards ask Panel's CDN (failed requests offline) unless their document names a
+local ``dist_url``, which Panel's Jupyter server extension serves
+(``panel-preview/static/extensions/panel/``, under JupyterHub's or Binder's prefix).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["notebook_bundle", "local_dist_url", "use_local_stylesheets"]
+
+
+def local_dist_url(env: Mapping[str, str] | None = None) -> str | None:
+    """Where the Jupyter server this kernel runs under serves Panel's files (Panel's server
+    extension, ``panel-preview/static/extensions/panel/`` under ``JUPYTERHUB_SERVICE_PREFIX``
+    on JupyterHub and Binder), or None outside a Jupyter server (VS Code's and Colab's own
+    front ends, a script): there the CDN stays."""
+    env = os.environ if env is None else env
+    if "JPY_SESSION_NAME" not in env and "JPY_PARENT_PID" not in env:
+        return None
+    if any(k in env for k in ("VSCODE_PID", "VSCODE_CWD", "COLAB_RELEASE_TAG")):
+        return None
+    prefix = env.get("JUPYTERHUB_SERVICE_PREFIX") or "/"
+    return prefix.rstrip("/") + "/panel-preview/static/extensions/panel/"
+
+
+def use_local_stylesheets(roots: Any, url: str | None = None) -> None:
+    """The documents of ``roots`` (Bokeh models) name ``url`` (default ``local_dist_url()``)
+    as Panel's ``dist_url``: the panels created in them later take their stylesheets there."""
+    url = url or local_dist_url()
+    if not url:
+        return
+    for root in roots:
+        doc = getattr(root, "document", None)
+        if doc is not None:
+            doc._template_variables["dist_url"] = url
+
+
+def notebook_bundle(viewer: Any, include: Any = None, exclude: Any = None) -> Any:
+    """A dashboard's output in a Jupyter cell (its ``_repr_mimebundle_``): Panel's, with the
+    stylesheets of later panels served by the Jupyter server (``use_local_stylesheets``)."""
+    view = viewer._create_view()
+    bundle = view._repr_mimebundle_(include, exclude)
+    use_local_stylesheets([model for model, _ in list(view._models.values())])
+    return bundle
