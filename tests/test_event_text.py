@@ -174,3 +174,30 @@ def test_dashboards_show_events_and_prompts_in_their_language():
     store = MemoirStore("1", seed=1, lang="pt")
     with i18n.using_language(store.lang):
         assert any("cartas para o Eixo" in line for line in store.log_lines())
+
+
+def test_memoir_card_titles_in_both_languages():
+    """M44 p.5: every card's English title comes back from the catalogue; in Portuguese each
+    is the glossary's name, in the hand, in the log and in the action texts."""
+    from wargame.memoir.cards import DECK
+    from wargame.ui.describe import describe_action
+    from wargame.ui.memoir_model import MemoirStore
+
+    assert [event_text.card_title(c) for c in DECK] == [c.title for c in DECK]
+    with i18n.using_language("pt"):
+        titles = {c.title: event_text.card_title(c) for c in DECK}
+    assert all(pt != en for en, pt in titles.items())
+    assert titles["Attack (right)"] == "Ataque (direita)"
+    assert event_text.card_title_of("not a card") == "not a card"
+
+    store = MemoirStore("1", seed=1, lang="pt")
+    with i18n.using_language(store.lang):
+        hand = store.hand()
+        assert hand and all(title in titles.values() for _, title, _ in hand)
+        play = next(a for _, _, plays in hand for a in plays)
+        english_title = DECK[play.card].title
+        assert titles[english_title] in describe_action(store.state, play)
+        events = store.state.apply(play)
+        played = next(e for e in events if e.kind == "card_played")
+        assert english_title in played.text  # the stored English text is unchanged
+        assert titles[english_title] in event_text.event_line(played)

@@ -201,6 +201,39 @@ MEMOIR_EVENTS = Catalogue("events.memoir", {
 })
 """The events of ``wargame.memoir`` (``Event(kind, data)``): id = the event's kind."""
 
+# M44 p.5 Command cards: the titles the hand, the log and the action texts show. The printed
+# cards of the Portuguese edition keep their English titles; the glossary's Portuguese names
+# (docs/glossary.md) are shown in pt, so a player reads one language on the screen.
+CARD_TITLES = Catalogue("m44.cards", {
+    "recon": "Recon",
+    "probe": "Probe",
+    "attack": "Attack",
+    "assault": "Assault",
+    "general_advance": "General Advance",
+    "pincer_move": "Pincer Move",
+    "recon_in_force": "Recon in Force",
+    "air_power": "Air Power",
+    "ambush": "Ambush",
+    "armor_assault": "Armor Assault",
+    "artillery_bombard": "Artillery Bombard",
+    "barrage": "Barrage",
+    "behind_enemy_lines": "Behind Enemy Lines",
+    "close_assault": "Close Assault",
+    "counter_attack": "Counter-Attack",
+    "dig_in": "Dig-In",
+    "direct_from_hq": "Direct from HQ",
+    "firefight": "Firefight",
+    "infantry_assault": "Infantry Assault",
+    "medics_mechanics": "Medics & Mechanics",
+    "move_out": "Move Out!",
+    "finest_hour": "Their Finest Hour",
+    "section": "{title} ({section})",
+    "section.left": "left",
+    "section.center": "center",
+    "section.right": "right",
+})
+
+
 PHASES = Catalogue("phases", {
     "allied_movement": "Allied movement",
     "allied_combat": "Allied combat",
@@ -456,8 +489,11 @@ def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
         d["why"] = words[_code_of(str(d["why"]), "m44.why.")] if d["why"] else ""
     elif kind == "airdrop" and "fate" in d:
         d["where"] = words[f"m44.drop.{d['fate']}"].format(hex=d["at"], unit=d.get("id"))
-    elif kind == "card_played" and d.get("option"):
-        d["note"] = f" ({word('m44.option.' + str(d['option']), d['option'])})"
+    elif kind == "card_played":
+        if not english:
+            d["card"] = card_title_of(str(d["card"]))
+        if d.get("option"):
+            d["note"] = f" ({word('m44.option.' + str(d['option']), d['option'])})"
     return templates[kind].format(**d)
 
 
@@ -480,6 +516,31 @@ def event_line(event: Any) -> str:
         return render_event(event)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError, StopIteration):
         return event.text
+
+
+def card_title(card: Any) -> str:
+    """A Memoir '44 command card's title in the current language: "Attack (right)",
+    "Ataque (direita)" (``card``: a ``wargame.memoir.cards.Card``)."""
+    title = CARD_TITLES[card.name]
+    if card.section:
+        return CARD_TITLES["section"].format(title=title,
+                                             section=CARD_TITLES[f"section.{card.section}"])
+    return title
+
+
+@cache
+def _cards_by_english_title() -> dict[str, Any]:
+    from wargame.memoir.cards import DECK  # lazily: the engine imports this module
+
+    with using_language("en"):
+        return {card_title(c): c for c in DECK}
+
+
+def card_title_of(english: str) -> str:
+    """The card whose English title (as an event stores it) is ``english``, in the current
+    language; ``english`` itself for a title no card has."""
+    found = _cards_by_english_title().get(english)
+    return card_title(found) if found is not None else english
 
 
 def edge_name(edge: str) -> str:

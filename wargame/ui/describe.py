@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.event_text import DECISIONS, edge_name
+from wargame.event_text import DECISIONS, card_title, edge_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS, OPTION_WORDS
 
@@ -171,7 +171,7 @@ def _memoir(state: Any, d: dict[str, Any]) -> str:
         from wargame.memoir.cards import DECK
 
         c = d["card"]
-        title = DECK[c].title if isinstance(c, int) and 0 <= c < len(DECK) else str(c)
+        title = card_title(DECK[c]) if isinstance(c, int) and 0 <= c < len(DECK) else str(c)
     key = f"m44_{kind}"
     if key in w:
         return w[key].format(unit=unit, hex=where, card=title,

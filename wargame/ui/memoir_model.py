@@ -17,7 +17,7 @@ import param
 
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import POLICY_NAMES, make_policy
-from wargame.event_text import event_line
+from wargame.event_text import card_title, event_line
 from wargame.hexgrid import Hex
 from wargame.i18n import Catalogue
 from wargame.memoir import (
@@ -203,7 +203,7 @@ class MemoirStore(GameStore):
         plays = [a for a in self.legal if a.kind == "play"] if self.may_act_for(side) else []
         out = []
         for cid in self.state.hands[side]:
-            out.append((cid, card(cid).title, [a for a in plays if a.card == cid]))
+            out.append((cid, card_title(card(cid)), [a for a in plays if a.card == cid]))
         return out
 
     def hand_sides(self) -> tuple[list[str], list[str]]:
