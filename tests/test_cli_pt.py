@@ -137,3 +137,23 @@ def test_serve_rooms_passes_the_language_down(monkeypatch, tmp_path):
     assert cli.main(["--lang", "pt", "serve", "--rooms", db, "--no-show"]) == 0
     assert cli.main(["serve", "--rooms", db, "--no-show"]) == 0
     assert calls[0]["lang"] == "pt" and calls[1]["lang"] == "en"
+
+
+def test_argparse_own_words_follow_the_language(capsys):
+    """argparse's "usage:", "options", -h's help and its usage errors are catalogue texts:
+    Portuguese under --lang pt, argparse's English without it, and argparse is left as it was."""
+    import argparse
+
+    before = argparse._
+    code, out, _ = run(capsys, "--lang", "pt", "odds", "--help")
+    assert code == 0 and out.startswith("utilização: wargame odds")
+    assert "opções:" in out and "mostra esta ajuda e sai" in out and "usage:" not in out
+    code, _, err = run(capsys, "--lang", "pt", "odds", "--game", "chess")
+    assert code == 2 and "escolha inválida: 'chess'" in err and "invalid choice" not in err
+    code, _, err = run(capsys, "--lang", "pt", "odds")
+    assert code == 2 and "faltam os argumentos obrigatórios: --game" in err
+    code, out, _ = run(capsys, "odds", "--help")
+    assert out.startswith("usage: wargame odds") and "show this help message and exit" in out
+    code, _, err = run(capsys, "odds")
+    assert "the following arguments are required: --game" in err
+    assert argparse._ is before

@@ -18,7 +18,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -388,8 +389,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(_printable(f"{TEXT['prog']}: error: --lang: {exc}"), file=sys.stderr)
         return EXIT_USAGE
-    with using_language(lang):
+    with using_language(lang), _argparse_in_language():
         return _main(argv)
+
+
+# argparse's own words ("usage:", "options", its error messages), which it passes through
+# gettext's ``_``: while the command line runs, that ``_`` reads them from this catalogue, so
+# ``wargame --lang pt odds --help`` is Portuguese throughout. Keys: argparse's English msgids.
+ARGPARSE_TEXT = Catalogue("cli.argparse", {
+    "usage": "usage: ",
+    "options": "options",
+    "positional": "positional arguments",
+    "help": "show this help message and exit",
+    "error": "%(prog)s: error: %(message)s\n",
+    "argument": "argument %(argument_name)s: %(message)s",
+    "invalid_choice": "invalid choice: %(value)r (choose from %(choices)s)",
+    "invalid_type": "invalid %(type)s value: %(value)r",
+    "required": "the following arguments are required: %s",
+    "unrecognized": "unrecognized arguments: %s",
+    "expected_one": "expected one argument",
+    "expected_at_most_one": "expected at most one argument",
+    "expected_at_least_one": "expected at least one argument",
+    "ambiguous": "ambiguous option: %(option)s could match %(matches)s",
+    "not_allowed": "not allowed with argument %s",
+    "one_required": "one of the arguments %s is required",
+    "ignored_explicit": "ignored explicit argument %r",
+})
+_ARGPARSE_KEYS = {english: key for key, english in ARGPARSE_TEXT.english.items()}
+
+
+def _argparse_gettext(message: str) -> str:
+    key = _ARGPARSE_KEYS.get(message)
+    return ARGPARSE_TEXT[key] if key is not None else message
+
+
+@contextmanager
+def _argparse_in_language() -> Iterator[None]:
+    """argparse's ``_`` reads ``ARGPARSE_TEXT`` in the current language inside the block (the
+    module's own gettext function again after it)."""
+    before = argparse._  # type: ignore[attr-defined]
+    argparse._ = _argparse_gettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = before  # type: ignore[attr-defined]
 
 
 def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
