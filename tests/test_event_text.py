@@ -201,3 +201,13 @@ def test_memoir_card_titles_in_both_languages():
         played = next(e for e in events if e.kind == "card_played")
         assert english_title in played.text  # the stored English text is unchanged
         assert titles[english_title] in event_text.event_line(played)
+
+
+def test_outcome_reasons_in_both_languages():
+    for reason in ("CN 11.2 victory points", "OD 11.2 victory points", "M44 p.14 Victory medals",
+                   " (sudden death)", " (command deck exhausted)"):
+        assert event_text.outcome_reason(reason) == reason
+        with i18n.using_language("pt"):
+            pt = event_text.outcome_reason(reason)
+        assert pt != reason and not ({"victory", "medals", "sudden", "deck"} & set(pt.split()))
+    assert event_text.outcome_reason("something else") == "something else"

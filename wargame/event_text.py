@@ -158,6 +158,8 @@ EVENT_WORDS = Catalogue("events.words", {
     "m44.why.sudden_death": " (sudden death)",
     "m44.why.deck": " (command deck exhausted)",
     "m44.unit.card": "card",
+    "outcome.vp": "{rule} 11.2 victory points",
+    "outcome.medals": "M44 p.14 Victory medals",
     "m44.option.left": "left", "m44.option.center": "center", "m44.option.right": "right",
     "m44.option.air_power": "air_power", "m44.option.barrage": "barrage",
     "m44.drop.off_board": "off the board {hex}: lost",
@@ -541,6 +543,21 @@ def card_title_of(english: str) -> str:
     language; ``english`` itself for a title no card has."""
     found = _cards_by_english_title().get(english)
     return card_title(found) if found is not None else english
+
+
+def outcome_reason(reason: str) -> str:
+    """A game's ``Outcome.reason`` in the current language ("CN 11.2 victory points",
+    "M44 p.14 Victory medals", " (sudden death)"...); an unknown reason as it is."""
+    text = str(reason)
+    found = re.fullmatch(r"(CN|OD) 11\.2 victory points", text)
+    if found:
+        return EVENT_WORDS["outcome.vp"].format(rule=found.group(1))
+    if text == EVENT_WORDS.english["outcome.medals"]:
+        return EVENT_WORDS["outcome.medals"]
+    for key in ("m44.why.sudden_death", "m44.why.deck"):
+        if text == EVENT_WORDS.english[key]:
+            return EVENT_WORDS[key]
+    return text
 
 
 def edge_name(edge: str) -> str:

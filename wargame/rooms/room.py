@@ -38,6 +38,7 @@ from typing import Any
 
 from wargame.checkpoints import Checkpoints
 from wargame.errors import GameOver, IllegalAction, NotYourTurn, SeatRefused
+from wargame.event_text import outcome_reason
 from wargame.games import open_game
 from wargame.i18n import LANGUAGES, check_language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
@@ -120,9 +121,10 @@ def outcome_text(state: GameState, names: Mapping[str, str] | None = None) -> st
         return None
     o = state.outcome()
     if o.winner is None:
-        return TEXT["outcome_draw"].format(reason=o.reason)
+        return TEXT["outcome_draw"].format(reason=outcome_reason(o.reason))
     winner = (names or {}).get(o.winner, o.winner)
-    return TEXT["outcome_winner"].format(winner=seat_word(winner), reason=o.reason)
+    return TEXT["outcome_winner"].format(winner=seat_word(winner),
+                                         reason=outcome_reason(o.reason).strip(" ()"))
 
 
 class Room:
