@@ -189,6 +189,8 @@ def test_memoir_card_titles_in_both_languages():
     assert all(pt != en for en, pt in titles.items())
     assert titles["Attack (right)"] == "Ataque (direita)"
     assert event_text.card_title_of("not a card") == "not a card"
+    with i18n.using_language("pt"):
+        assert all(event_text.card_title_of(c.title) == titles[c.title] for c in DECK)
 
     store = MemoirStore("1", seed=1, lang="pt")
     with i18n.using_language(store.lang):

@@ -530,19 +530,19 @@ def card_title(card: Any) -> str:
     return title
 
 
-@cache
-def _cards_by_english_title() -> dict[str, Any]:
-    from wargame.memoir.cards import DECK  # lazily: the engine imports this module
-
-    with using_language("en"):
-        return {card_title(c): c for c in DECK}
-
-
 def card_title_of(english: str) -> str:
-    """The card whose English title (as an event stores it) is ``english``, in the current
-    language; ``english`` itself for a title no card has."""
-    found = _cards_by_english_title().get(english)
-    return card_title(found) if found is not None else english
+    """The card whose English title (as an event stores it: "Attack (right)", "Air Power") is
+    ``english``, in the current language; ``english`` itself for a title no card has."""
+    names = {title: name for name, title in CARD_TITLES.english.items()
+             if not name.startswith("section")}
+    found = re.fullmatch(r"(.+) \((left|center|right)\)", english)
+    title, section = (found.group(1), found.group(2)) if found else (english, None)
+    if title not in names:
+        return english
+    text = CARD_TITLES[names[title]]
+    if section is None:
+        return text
+    return CARD_TITLES["section"].format(title=text, section=CARD_TITLES[f"section.{section}"])
 
 
 def outcome_reason(reason: str) -> str:
