@@ -41,15 +41,16 @@ from .memoir_easy import (
     KILL_FIGURE,
     EasyBrain,
     attack_value,
-    card_value,
     decide,
     unit_medals,
 )
+from .memoir_fast import FastEasy, card_value_and_orders
 
 __all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
 
 WIN = 50.0
-HORIZONS = ("battle", "turn", "reply")
+_FAST = FastEasy()
+HORIZONS = ("battle", "turn", "reply", "rollout")
 
 
 def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
@@ -128,7 +129,8 @@ class MemoirSearchPolicy:
     def __init__(self, seed: int = 0, iterations: int = 8, width: int = 4,
                  reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
                  max_seconds: float = 1.0, move_lookahead: int = 0,
-                 order_lookahead: int = 0) -> None:
+                 order_lookahead: int = 0, turns: int = 2, value: str = "eval",
+                 cut: str = "expected") -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
@@ -141,6 +143,9 @@ class MemoirSearchPolicy:
         self.max_seconds = max_seconds
         self.move_lookahead = move_lookahead
         self.order_lookahead = order_lookahead
+        self.turns = turns
+        self.value = value
+        self.cut = cut
 
     def rng_for(self, state: MemoirState) -> random.Random:
         return random.Random(self.seed * 1_000_003 + len(state.history))
@@ -169,7 +174,9 @@ class MemoirSearchPolicy:
         if len(cands) == 1:
             return cands[0], "the only card worth playing"
         side = state.active
-        prior = {a: card_value(state, a)[0] for a in cands}
+        cache: dict = {}
+        fast = {a: card_value_and_orders(state, a, cache) for a in cands}
+        prior = {a: v for a, (v, _) in fast.items()}
         cands.sort(key=lambda a: -prior[a])
         cands = cands[: self.width]
         rng = self.rng_for(state)
@@ -177,12 +184,12 @@ class MemoirSearchPolicy:
         worlds = [determinise(state, side, rng) for _ in range(n_worlds)]
         totals = dict.fromkeys(cands, 0.0)
         counts = dict.fromkeys(cands, 0)
-        start = time.perf_counter()
+        start = time.process_time()
         for w in worlds:
             for a in cands:
-                totals[a] += self._rollout(w, a, side)
+                totals[a] += self._rollout(w, a, side, fast[a][1])
                 counts[a] += 1
-            if time.perf_counter() - start > self.max_seconds:
+            if time.process_time() - start > self.max_seconds:
                 break
         means = {a: totals[a] / counts[a] for a in cands if counts[a]}
         best = max(means, key=lambda a: (means[a], prior[a]))
@@ -261,10 +268,17 @@ class MemoirSearchPolicy:
         v, _, best = max(scored, key=lambda t: (t[0], t[1]))
         return v, best
 
-    def _rollout(self, world: MemoirState, a: Action, side: str) -> float:
+    def _rollout(self, world: MemoirState, a: Action, side: str,
+                 ordered: list[int] | None = None) -> float:
         st = world.clone()
         st.dice = Dice(world.dice.seed)  # the same dice for every candidate in this world
         st.apply(a, validate=False)
+        if self.horizon == "rollout" and ordered is not None and st.phase == "order" \
+                and not st.pending and not st.winner:
+            for uid in ordered:  # the units easy orders with this card (memoir_fast)
+                st.apply(Action("order", unit=uid), validate=False)
+            if st.phase == "order" and not st.pending and not st.winner:
+                st.apply(Action("end_orders"), validate=False)
         guard = 0
         if self.horizon == "reply":
             # my turn to its end, then the other side's orders and moves: its battles are
@@ -289,9 +303,33 @@ class MemoirSearchPolicy:
             if st.winner or st.turn != start_turn:
                 return evaluate(st, side, self.own_threat)
             return evaluate(st, side, self.own_threat) + expected_battles(st, side)
+        if self.horizon == "rollout":
+            return self._full_rollout(st, side)
         turns = 2 if self.reply else 1
         start_turn = st.turn
         while not st.winner and st.turn < start_turn + turns and guard < 400:
             st.apply(decide(st)[0], validate=False)
             guard += 1
         return evaluate(st, side, self.own_threat)
+
+    def _full_rollout(self, st: MemoirState, side: str) -> float:
+        """Play ``st`` (a card just played by ``side``) with easy for both sides through
+        ``turns`` turns; at the cut-off, the battles of the side then in its battle phase
+        count at their exact expected value."""
+        start_turn = st.turn
+        guard = 0
+        end = start_turn + self.turns
+        while not st.winner and guard < 2000:
+            if st.turn >= end - 1 and self.cut == "expected" and st.turn == end - 1 \
+                    and st.phase == "battle" and not st.pending:
+                break
+            if st.turn >= end:
+                break
+            _FAST.step(st)
+            guard += 1
+        v = evaluate(st, side, self.own_threat)
+        if not st.winner and st.turn == end - 1 and st.phase == "battle":
+            who = st.active
+            eb = expected_battles(st, who)
+            v += eb if who == side else -eb
+        return v
