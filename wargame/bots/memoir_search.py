@@ -196,9 +196,13 @@ class MemoirSearchPolicy:
         runner = sorted(means.values(), reverse=True)
         margin = runner[0] - runner[1] if len(runner) > 1 else 0.0
         title = card(best.card).title + (f" [{best.option}]" if best.option else "")
+        how = (f" ({self.turns} turns played out by easy)" if self.horizon == "rollout"
+               else "")
+        ordered = fast[best][1]
+        units = f"; {len(ordered)} units ordered" if ordered else ""
         return best, (f"played {title}: {means[best]:+.2f} medals on average over "
-                      f"{counts[best]} sampled deals and dice, {margin:.2f} ahead of the "
-                      f"next card")
+                      f"{counts[best]} sampled deals and dice{how}, {margin:.2f} ahead of the "
+                      f"next card{units}")
 
     def _move(self, state: MemoirState) -> tuple[Action, str]:
         """A move decision by look-ahead: easy's ``move_lookahead`` best moves and "no more
