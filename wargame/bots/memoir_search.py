@@ -17,11 +17,17 @@ At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn)
    - ``"turn"``: to the end of its turn, battles rolled with the world's dice;
    - ``"reply"``: its turn, then the opponent's orders and moves from its sampled hand, whose
      battles count at their exact expected value against us (slow: several seconds);
+   - ``"rollout"``: policy-improvement rollouts (Tesauro & Galperin; Bertsekas): easy plays
+     both sides for ``turns`` whole turns (2: ours with its battles rolled, then the
+     opponent's with the card it chooses from its sampled hand, our next draw from the
+     sampled deck), and the battles of the turn cut off count at their exact expected
+     value. Easy's choices are computed by ``memoir_fast.FastEasy`` (the same actions, about
+     three times faster), which affords about 24 play-outs per card play within a second;
 4. plays the candidate of best mean score (ties: easy's value).
 
-The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` as a
-safety cap. Other decisions (orders, moves, battles, pending decisions) are the easy
-policy's. The policy keeps no memory: its choice depends on the position and its seed.
+The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` of
+CPU time (not wall time: the machine may be shared) as a safety cap. Other decisions (orders,
+moves, battles, pending decisions) are the easy policy's. The policy keeps no memory: its choice depends on the position and its seed.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ __all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
 WIN = 50.0
 _FAST = FastEasy()
 HORIZONS = ("battle", "turn", "reply", "rollout")
+CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their expected value
 
 
 def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
@@ -129,11 +136,15 @@ class MemoirSearchPolicy:
     def __init__(self, seed: int = 0, iterations: int = 8, width: int = 4,
                  reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
                  max_seconds: float = 1.0, move_lookahead: int = 0,
-                 order_lookahead: int = 0, turns: int = 2, value: str = "eval",
+                 order_lookahead: int = 0, turns: int = 2,
                  cut: str = "expected") -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
+        if cut not in CUTS:
+            raise ValueError(f"cut: expected one of {', '.join(CUTS)}, got {cut!r:.40}")
+        if turns < 1:
+            raise ValueError(f"turns: expected a whole number of turns >= 1, got {turns!r:.40}")
         self.seed = seed
         self.iterations = iterations
         self.width = width
@@ -144,7 +155,6 @@ class MemoirSearchPolicy:
         self.move_lookahead = move_lookahead
         self.order_lookahead = order_lookahead
         self.turns = turns
-        self.value = value
         self.cut = cut
 
     def rng_for(self, state: MemoirState) -> random.Random:
@@ -199,7 +209,8 @@ class MemoirSearchPolicy:
         how = (f" ({self.turns} turns played out by easy)" if self.horizon == "rollout"
                else "")
         ordered = fast[best][1]
-        units = f"; {len(ordered)} units ordered" if ordered else ""
+        units = (f"; {len(ordered)} unit{'s' if len(ordered) > 1 else ''} ordered"
+                 if ordered else "")
         return best, (f"played {title}: {means[best]:+.2f} medals on average over "
                       f"{counts[best]} sampled deals and dice{how}, {margin:.2f} ahead of the "
                       f"next card{units}")
@@ -320,14 +331,11 @@ class MemoirSearchPolicy:
         """Play ``st`` (a card just played by ``side``) with easy for both sides through
         ``turns`` turns; at the cut-off, the battles of the side then in its battle phase
         count at their exact expected value."""
-        start_turn = st.turn
+        end = st.turn + self.turns
         guard = 0
-        end = start_turn + self.turns
-        while not st.winner and guard < 2000:
-            if st.turn >= end - 1 and self.cut == "expected" and st.turn == end - 1 \
-                    and st.phase == "battle" and not st.pending:
-                break
-            if st.turn >= end:
+        while not st.winner and st.turn < end and guard < 2000:
+            if (self.cut == "expected" and st.turn == end - 1 and st.phase == "battle"
+                    and not st.pending):
                 break
             _FAST.step(st)
             guard += 1
