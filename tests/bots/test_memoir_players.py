@@ -187,3 +187,12 @@ def test_determinise_keeps_sizes_and_the_known_cards():
     assert len(w.hands[enemy]) == len(state.hands[enemy]) and len(w.deck) == len(state.deck)
     assert sorted(w.hands[enemy] + w.deck) == sorted(state.hands[enemy] + state.deck)
     assert w.dice.seed != state.dice.seed or w.dice.draws == 0
+
+
+def test_normal_refuses_unknown_settings_naming_them():
+    with pytest.raises(ValueError, match="horizon"):
+        MemoirSearchPolicy(0, horizon="forever")
+    with pytest.raises(ValueError, match="cut"):
+        MemoirSearchPolicy(0, horizon="rollout", cut="guess")
+    with pytest.raises(ValueError, match="turns"):
+        MemoirSearchPolicy(0, horizon="rollout", turns=0)
