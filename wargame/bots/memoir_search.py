@@ -274,7 +274,7 @@ class MemoirSearchPolicy:
             turn = st.turn
             while (not st.winner and st.turn == turn and guard < 200
                    and not (st.phase == "battle" and not st.pending)):
-                st.apply(decide(st)[0], validate=False)
+                _FAST.step(st)  # easy's actions (memoir_fast)
                 guard += 1
             v = evaluate(st, side, self.own_threat)
             if not st.winner and st.turn == turn:
@@ -288,8 +288,7 @@ class MemoirSearchPolicy:
         st = world.clone()
         st.dice = Dice(world.dice.seed)  # the same dice for every candidate in this world
         st.apply(a, validate=False)
-        if self.horizon == "rollout" and ordered is not None and st.phase == "order" \
-                and not st.pending and not st.winner:
+        if ordered is not None and st.phase == "order" and not st.pending and not st.winner:
             for uid in ordered:  # the units easy orders with this card (memoir_fast)
                 st.apply(Action("order", unit=uid), validate=False)
             if st.phase == "order" and not st.pending and not st.winner:
@@ -302,7 +301,7 @@ class MemoirSearchPolicy:
             while (not st.winner and guard < 600 and st.turn <= start_turn + 1
                    and not (st.turn == start_turn + 1 and st.phase == "battle"
                             and not st.pending)):
-                st.apply(decide(st)[0], validate=False)
+                _FAST.step(st)  # easy's actions (memoir_fast)
                 guard += 1
             v = evaluate(st, side, self.own_threat, enemy_threat=0.0)
             if st.winner or st.turn != start_turn + 1:
@@ -313,7 +312,7 @@ class MemoirSearchPolicy:
             start_turn = st.turn
             while (not st.winner and st.turn == start_turn and guard < 400
                    and not (st.phase == "battle" and not st.pending)):
-                st.apply(decide(st)[0], validate=False)
+                _FAST.step(st)  # easy's actions (memoir_fast)
                 guard += 1
             if st.winner or st.turn != start_turn:
                 return evaluate(st, side, self.own_threat)
@@ -323,7 +322,7 @@ class MemoirSearchPolicy:
         turns = 2 if self.reply else 1
         start_turn = st.turn
         while not st.winner and st.turn < start_turn + turns and guard < 400:
-            st.apply(decide(st)[0], validate=False)
+            _FAST.step(st)
             guard += 1
         return evaluate(st, side, self.own_threat)
 
