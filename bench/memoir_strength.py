@@ -41,11 +41,26 @@ def _value(text: str):
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
+class Timed:
+    """A policy that records the CPU seconds of each of its decisions (CPU time: the machine
+    is shared, wall time would measure the other processes too)."""
+
+    def __init__(self, policy) -> None:
+        self.policy = policy
+        self.times: list[float] = []
+
+    def choose(self, state):
+        t = time.process_time()
+        a = self.policy.choose(state)
+        self.times.append(time.process_time() - t)
+        return a
+
+
 def one_game(job: tuple[str, int, str, dict]) -> dict:
     sid, seed, normal_side, options = job
     game = MemoirGame.from_scenario(sid)
     state = game.new_state(seed)
-    normal = MemoirSearchPolicy(seed, **options)
+    normal = Timed(MemoirSearchPolicy(seed, **options))
     easy = MemoirEasyPolicy(seed + 1)
     policies = {ALLIES: normal if normal_side == ALLIES else easy,
                 AXIS: normal if normal_side == AXIS else easy}
@@ -53,7 +68,8 @@ def one_game(job: tuple[str, int, str, dict]) -> dict:
     play(state, policies, max_actions=20_000)
     return {"scenario": sid, "seed": seed, "normal_side": normal_side,
             "winner": state.winner, "normal_won": state.winner == normal_side,
-            "seconds": time.perf_counter() - t}
+            "seconds": time.perf_counter() - t, "cpu_total": sum(normal.times),
+            "decisions": len(normal.times), "cpu_max": max(normal.times, default=0.0)}
 
 
 def interval(won: int, n: int) -> tuple[float, float]:
@@ -102,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"normal beats easy {label}: {won}/{len(subset)} = "
               f"{won / max(1, len(subset)):.0%} (95% interval {lo:.0%}-{hi:.0%})")
         summary[label.replace(" ", "_")] = {"won": won, "games": len(subset)}
+    n_dec = sum(r["decisions"] for r in results)
+    cpu = sum(r["cpu_total"] for r in results)
+    worst = max((r["cpu_max"] for r in results), default=0.0)
+    print(f"normal's CPU time per decision: {1000 * cpu / max(1, n_dec):.0f} ms on average, "
+          f"{worst:.2f} s at most ({n_dec} decisions)")
+    summary["cpu_per_decision"] = {"mean": cpu / max(1, n_dec), "max": worst,
+                                   "decisions": n_dec}
     summary["normal_vs_easy"] = sum(r["normal_won"] for r in results) / max(1, len(results))
     summary["seconds"] = round(time.perf_counter() - start, 1)
     print(f"target: 60%; {len(results)} games in {summary['seconds']} s")

@@ -20,8 +20,9 @@ from wargame.memoir.dice import hits_distribution
 from wargame.saves import replay
 
 
-def _fast_normal(seed: int = 0) -> MemoirSearchPolicy:
-    return MemoirSearchPolicy(seed, iterations=4, width=2, max_seconds=30.0)
+def _fast_normal(seed: int = 0, **options) -> MemoirSearchPolicy:
+    settings = {"iterations": 4, "width": 2, "max_seconds": 30.0} | options
+    return MemoirSearchPolicy(seed, **settings)
 
 
 class Checked:
@@ -85,10 +86,12 @@ def test_easy_plays_legally_to_the_end_and_the_game_replays(sid):
     assert again.fingerprint() == state.fingerprint()
 
 
-def test_normal_plays_legally_to_the_end_and_the_game_replays():
-    game = MemoirGame.from_scenario("1")
+@pytest.mark.parametrize("horizon,sid", [("battle", "1"), ("rollout", "9")])
+def test_normal_plays_legally_to_the_end_and_the_game_replays(horizon, sid):
+    game = MemoirGame.from_scenario(sid)
     state = game.new_state(2)
-    policies = {ALLIES: Checked(MemoirEasyPolicy(1)), AXIS: Checked(_fast_normal(2))}
+    policies = {ALLIES: Checked(MemoirEasyPolicy(1)),
+                AXIS: Checked(_fast_normal(2, horizon=horizon))}
     play(state, policies, max_actions=20_000)
     assert state.winner is not None
     assert replay(game, 2, state.action_log).fingerprint() == state.fingerprint()
@@ -146,12 +149,13 @@ def _swap_hidden(state, side: str, seed: int):
     return other
 
 
-@pytest.mark.parametrize("sid,steps", [("1", 40), ("3", 60)])
-def test_normal_never_reads_the_hidden_cards(sid, steps):
+@pytest.mark.parametrize("sid,steps,horizon", [("1", 40, "battle"), ("3", 60, "battle"),
+                                               ("1", 40, "rollout"), ("3", 60, "rollout")])
+def test_normal_never_reads_the_hidden_cards(sid, steps, horizon):
     state = _advance(MemoirGame.from_scenario(sid).new_state(9), steps, 9)
     side = state.active
     state = _to_card_phase(state, side, 9)
-    policy = _fast_normal(11)
+    policy = _fast_normal(11, horizon=horizon)
     a = policy.choose(state)
     assert a in state.legal_actions()
     for k in range(3):
@@ -161,15 +165,16 @@ def test_normal_never_reads_the_hidden_cards(sid, steps):
         assert policy.explain(other) == policy.explain(state)
 
 
-def test_normal_is_deterministic_and_leaves_the_state_alone():
+@pytest.mark.parametrize("horizon", ["battle", "rollout"])
+def test_normal_is_deterministic_and_leaves_the_state_alone(horizon):
     state = _to_card_phase(MemoirGame.from_scenario("2").new_state(3), ALLIES, 3)
     before = state.fingerprint()
     draws = state.dice.draws
-    a = _fast_normal(7).choose(state)
-    assert _fast_normal(7).choose(state.clone()) == a
+    a = _fast_normal(7, horizon=horizon).choose(state)
+    assert _fast_normal(7, horizon=horizon).choose(state.clone()) == a
     assert state.fingerprint() == before and state.dice.draws == draws
-    assert "sampled deals" in _fast_normal(7).explain(state) or "only" in \
-        _fast_normal(7).explain(state)
+    why = _fast_normal(7, horizon=horizon).explain(state)
+    assert "sampled deals" in why or "only" in why
 
 
 def test_determinise_keeps_sizes_and_the_known_cards():
@@ -182,3 +187,12 @@ def test_determinise_keeps_sizes_and_the_known_cards():
     assert len(w.hands[enemy]) == len(state.hands[enemy]) and len(w.deck) == len(state.deck)
     assert sorted(w.hands[enemy] + w.deck) == sorted(state.hands[enemy] + state.deck)
     assert w.dice.seed != state.dice.seed or w.dice.draws == 0
+
+
+def test_normal_refuses_unknown_settings_naming_them():
+    with pytest.raises(ValueError, match="horizon"):
+        MemoirSearchPolicy(0, horizon="forever")
+    with pytest.raises(ValueError, match="cut"):
+        MemoirSearchPolicy(0, horizon="rollout", cut="guess")
+    with pytest.raises(ValueError, match="turns"):
+        MemoirSearchPolicy(0, horizon="rollout", turns=0)
