@@ -213,3 +213,21 @@ def test_outcome_reasons_in_both_languages():
             pt = event_text.outcome_reason(reason)
         assert pt != reason and not ({"victory", "medals", "sudden", "deck"} & set(pt.split()))
     assert event_text.outcome_reason("something else") == "something else"
+
+
+def test_the_map_tooltip_speaks_the_viewers_language():
+    """The hover tooltip's labels, the terrain and the features come from catalogues (the
+    terrain ids of the data files were shown raw); Memoir hexes say their own terrain."""
+    from wargame.hexgrid import Hex
+    from wargame.ui.hexmap import HexSpec, terrain_words
+    from wargame.ui.memoir import hexmap_specs
+
+    spec = HexSpec(Hex(0, 0), "0101", "bocage", "", ("fortification",))
+    assert terrain_words(spec) == "bocage, fortification"
+    with i18n.using_language("pt"):
+        assert terrain_words(spec) == "bocage, fortificação"
+        assert terrain_words(HexSpec(Hex(0, 0), "0101", "open")) == "terreno aberto"
+        specs = hexmap_specs("1")
+    words = {terrain_words(s) for s in specs}
+    assert "sea" not in words and "rio" in {w.split(",")[0] for w in words}
+    assert {s.name for s in specs if s.name} == {"medalha"}

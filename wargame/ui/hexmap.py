@@ -25,10 +25,12 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
+from wargame.error_texts import TERMS
 from wargame.hexgrid import Hex, Layout
+from wargame.ui.text import MAP_WORDS
 
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
-           "NATION_COLOURS", "PlacedLabel", "place_labels", "label_box", "label_font"]
+           "NATION_COLOURS", "PlacedLabel", "place_labels", "label_box", "label_font", "terrain_words"]
 
 # terrain -> (fill colour, mark): the mark is a Bokeh marker drawn twice in the hex ("" none).
 # Marks, not hatch patterns: Bokeh builds a pattern canvas per row and per paint for
@@ -215,6 +217,15 @@ class HexSpec:
     name: str = ""
     features: tuple[str, ...] = ()
     label_priority: float = 0.0  # names placed first when space is short (victory cities)
+    terrain_label: str = ""  # the terrain in words, when ``terrain`` (a style key) is not it
+
+
+def terrain_words(spec: HexSpec) -> str:
+    """A hex's terrain and features for its tooltip, in the current language ("bocage,
+    fortification"; Memoir '44 hexes name their own terrain in ``terrain_label``)."""
+    words = [spec.terrain_label or TERMS.get(f"terrain.{spec.terrain}", spec.terrain)]
+    words += [MAP_WORDS.get(f"feature.{f}", f) for f in spec.features]
+    return ", ".join(words)
 
 
 @dataclass(frozen=True)
@@ -317,7 +328,7 @@ class HexMap(pn.viewable.Viewer):
         fills = [TERRAIN_STYLE.get(s.terrain, DEFAULT_TERRAIN)[0] for s in self.hexes]
         self.hex_source = ColumnDataSource(dict(
             q=q, r=r, x=xs, y=ys, id=[s.id for s in self.hexes],
-            terrain=[s.terrain + ("".join(f", {f}" for f in s.features)) for s in self.hexes],
+            terrain=[terrain_words(s) for s in self.hexes],
             name=[s.name for s in self.hexes], fill=fills,
             units=["" for _ in self.hexes],
         ), name=f"{name}-hexes")
@@ -362,8 +373,10 @@ class HexMap(pn.viewable.Viewer):
             name=f"{name}-hover")  # no colour: never painted, only hit-tested
         self.hex_source.selected.js_on_change("indices", CustomJS(
             args=dict(src=self.hex_source, filt=self.hover_filter), code=self._HOVER_JS))
+        words = MAP_WORDS
         fig.add_tools(HoverTool(renderers=[hover_renderer], attachment="horizontal", tooltips=[
-            ("hex", "@id"), ("terrain", "@terrain"), ("place", "@name"), ("units", "@units")]))
+            (words["tip.hex"], "@id"), (words["tip.terrain"], "@terrain"),
+            (words["tip.place"], "@name"), (words["tip.units"], "@units")]))
         # terrain marks: two small markers per hex (bocage, marsh, forest, rough, hills...)
         tx, ty, tm, tc = [], [], [], []
         for s, x, y in zip(self.hexes, xs, ys, strict=True):

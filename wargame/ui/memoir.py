@@ -38,7 +38,7 @@ from wargame.ui.describe import describe_action
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
 from wargame.ui.store import new_seed
-from wargame.ui.text import CARD_TEXT, MEMOIR_LEGEND, SIDE_WORDS, UI
+from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
@@ -100,9 +100,11 @@ def hexmap_specs(scenario: str) -> list[HexSpec]:
         bh = board.at(h)
         feats = tuple(f for f, on in (("bunker", bh.bunker), ("bridge", bh.bridge),
                                       ("hedgehog", bh.hedgehog)) if on)
-        name = "medal" if h in objective_hexes else ""
+        name = MAP_WORDS["m44.medal"] if h in objective_hexes else ""
         d = display_hex(h)
-        specs.append(HexSpec(d, d.id, TERRAIN_TO_STYLE.get(bh.terrain, "open"), name, feats))
+        label = MAP_WORDS.get(f"m44.terrain.{bh.terrain}", bh.terrain)
+        specs.append(HexSpec(d, d.id, TERRAIN_TO_STYLE.get(bh.terrain, "open"), name, feats,
+                             terrain_label=label))
     return specs
 
 

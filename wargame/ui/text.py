@@ -258,6 +258,34 @@ SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis", "ALLIES"
 # the dashboard's Legend tab (wargame.ui.campaign.legend_html)
 UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
     kind: kind.replace("_", " ") for kind in TYPE_LETTERS})
+MAP_WORDS = Catalogue("ui.map", {
+    # the hover tooltip of a hex (wargame/ui/hexmap.py)
+    "tip.hex": "hex",
+    "tip.terrain": "terrain",
+    "tip.place": "place",
+    "tip.units": "units",
+    # features listed after the terrain
+    "feature.fortification": "fortification",
+    "feature.airfield": "airfield",
+    "feature.village": "village",
+    "feature.maquis": "maquis area",
+    "feature.bunker": "bunker",
+    "feature.bridge": "bridge",
+    "feature.hedgehog": "hedgehog",
+    # Memoir '44's terrain (M44 p.15-19) and the objective mark
+    "m44.terrain.plain": "countryside",
+    "m44.terrain.woods": "woods",
+    "m44.terrain.hills": "hills",
+    "m44.terrain.buildings": "town",
+    "m44.terrain.hedgerow": "hedgerows",
+    "m44.terrain.river": "river",
+    "m44.terrain.ocean": "sea",
+    "m44.terrain.beach": "beach",
+    "m44.terrain.mountain": "mountain",
+    "m44.medal": "medal",
+})
+
+
 LEGEND = Catalogue("ui.legend", {
     "adm": "attack, defence and movement under the letter",
     "stack.key": "number in a black circle",
