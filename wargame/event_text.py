@@ -375,6 +375,15 @@ def _shift_reason(reason: str) -> str:
     raise KeyError(reason)
 
 
+def shift_reason(reason: str) -> str:
+    """A column shift's reason (``Shift.reason``, English) in the current language; the
+    English itself for a reason the catalogue does not know."""
+    try:
+        return _shift_reason(reason)
+    except KeyError:
+        return reason
+
+
 def _campaign(kind: str, data: Mapping[str, Any]) -> str:
     """A campaign event in the current language from its kind and data (KeyError when the
     data cannot say it)."""

@@ -161,21 +161,35 @@ class CombatSteps:
         self.air_points[side] = self.air_points.get(side, 0) - a.air
         self.attacked_hexes.add((side, target))
         self.combat = combat
-        dside = self.other(side)
+        options = self.defence_answers(target)
+        if options:
+            self.pending = _decision("defence", self.other(side), f"{p} 5.1.1", options,
+                                     target=target.id)
+            return
+        self._roll_attack()
+
+    def defence_answers(self, target: Hex) -> tuple[DeclareDefence, ...]:
+        """The answers the side holding ``target`` may give to an attack on it, weakest first
+        (none: the attack is rolled at once): its artillery in range (8.0) and, with air
+        points left outside the turns without air, as many as one combat takes (5.1.1, 6.1);
+        lone guerrillas defend unsupported (OD 10.0)."""
+        defenders = self.units_at(target)
+        if not defenders:
+            return ()
+        dside = self.game.units[defenders[0]].side
         defence_arty = self.artillery_in_range(dside, target)
         can_air = self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns
         if not self.guerrilla_supported(tuple(defenders)):
             defence_arty, can_air = [], False  # OD 10.0: lone guerrillas defend unsupported
-        if can_air or defence_arty:
-            options = [DeclareDefence(0, ())]
-            if defence_arty:
-                options.append(DeclareDefence(0, tuple(defence_arty)))
-            if can_air:
-                top = min(self.air_points[dside], self.game.tables.air.strike_max)
-                options.append(DeclareDefence(top, tuple(defence_arty)))
-            self.pending = _decision("defence", dside, f"{p} 5.1.1", tuple(options), target=target.id)
-            return
-        self._roll_attack()
+        if not (can_air or defence_arty):
+            return ()
+        options = [DeclareDefence(0, ())]
+        if defence_arty:
+            options.append(DeclareDefence(0, tuple(defence_arty)))
+        if can_air:
+            top = min(self.air_points[dside], self.game.tables.air.strike_max)
+            options.append(DeclareDefence(top, tuple(defence_arty)))
+        return tuple(options)
 
     def _do_declare_defence(self, a: DeclareDefence) -> None:
         p = self.rule_prefix

@@ -18,14 +18,14 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 from panel.io import hold
 
-from wargame.event_text import decision_prompt, side_name, victory_line
+from wargame.event_text import decision_prompt, shift_reason, side_name, victory_line
 from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
-from wargame.ui.model import CampaignState
+from wargame.ui.model import CampaignState, and_list
 from wargame.ui.store import new_seed
 from wargame.ui.text import (
     LEGEND_COLOURS,
@@ -374,6 +374,26 @@ class AttackPanel(_View):
             what=UI["bombard_air"] if air else UI["bombard_arty"], value=b.value,
             column=b.column_label, odds=odds)
 
+    def _defence_answer(self, hidden: bool) -> str:
+        """The defender's possible answer to the planned attack (CN/OD 5.1.1, 8.0), with the
+        odds it would leave unless the enemy's values are hidden (5.1.1)."""
+        got = self.model.defence_answer()
+        if got is None:
+            return ""
+        parts = []
+        if got["artillery"]:
+            parts.append(WORDS["answer_artillery"].format(units=", ".join(got["artillery"])))
+        if got["air"]:
+            parts.append(WORDS["answer_air"].format(n=got["air"]))
+        answer = _esc(and_list(parts))
+        if hidden:
+            text = WORDS["defence_answer_hidden"].format(rule=_esc(got["rule"]), answer=answer)
+        else:
+            a = got["assessment"]
+            text = WORDS["defence_answer"].format(rule=_esc(got["rule"]), answer=answer,
+                                                  ratio=_esc(a.ratio), column=_esc(a.column_label))
+        return f'<div class="wg-defence-answer">{text}</div>'
+
     def _preview(self) -> None:
         m = self.model
         a = m.preview()
@@ -384,20 +404,21 @@ class AttackPanel(_View):
             self.chart.x_range.factors = []
             return
         shifts = "".join(
-            f"<tr><td>{_esc(sh.reason)}</td><td>{sh.columns:+d}</td>"
+            f"<tr><td>{_esc(shift_reason(sh.reason))}</td><td>{sh.columns:+d}</td>"
             f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
             f"<tr><td colspan=3>{_esc(WORDS['no_shifts'])}</td></tr>"
+        answer = self._defence_answer(hidden)
         if hidden:
             odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
                                                     hidden=UI["hidden"]))
-            self.preview.object = _box(f'<div class="wg-odds">{odds}</div>')
+            self.preview.object = _box(f'<div class="wg-odds">{odds}</div>{answer}')
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
             return
         odds = '<div class="wg-odds">' + WORDS["odds"].format(
             attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
             base=_esc(m.game.tables.crt_columns[a.base_column]), shift=a.net_shift,
-            column=_esc(a.column_label)) + "</div>"
+            column=_esc(a.column_label)) + "</div>" + answer
         dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
         rows = "".join(
             f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"

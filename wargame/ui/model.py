@@ -314,6 +314,24 @@ class CampaignState(GameStore):
         return self.s.preview_attack(self.attack_target, tuple(self.attack_units),
                                      tuple(self.attack_artillery), self.attack_air)
 
+    def defence_answer(self) -> dict[str, Any] | None:
+        """What the defender may add to the planned attack once it is declared (CN/OD 5.1.1,
+        8.0): its artillery in range and air points, with the assessment at the strongest
+        answer, so the preview is not a surprise; None when it can answer nothing."""
+        if not self.attack_target or not self.attack_units:
+            return None
+        s = self.s
+        options = s.defence_answers(Hex.from_id(self.attack_target))
+        if not options:
+            return None
+        strongest = options[-1]
+        assessment = s.preview_attack(self.attack_target, tuple(self.attack_units),
+                                      tuple(self.attack_artillery), self.attack_air,
+                                      strongest.air, strongest.artillery)
+        return {"artillery": [s.game.units[u].name for u in strongest.artillery],
+                "air": strongest.air, "assessment": assessment,
+                "rule": f"{s.rule_prefix} 5.1.1"}
+
     def air_suggestion(self) -> dict[str, Any] | None:
         """The air-point optimiser (wargame.bots.air_plan, issue #19) over the attacks still
         open in this combat phase, the planned one as the player set it up: how many air points

@@ -454,6 +454,11 @@ WORDS = Catalogue("ui.campaign", {
     "artillery_only": "Artillery only",
     "air_only": "Air-only strike",
     "pick_attackers": "Pick at least one attacking unit (or bombard).",
+    "defence_answer": "The defender may answer ({rule}) with {answer}: then ratio <b>{ratio}</b>, "
+                      "column <b>{column}</b>.",
+    "defence_answer_hidden": "The defender may answer ({rule}) with {answer}.",
+    "answer_artillery": "artillery {units}",
+    "answer_air": "up to {n} air points",
     "odds": "Attack <b>{attack}</b> (air {air}) against defence <b>{defence}</b> = ratio "
             "<b>{ratio}</b>; base column {base}, net shift {shift:+d} &rarr; column "
             "<b class=\"wg-column\">{column}</b>",
