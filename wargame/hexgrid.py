@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from operator import itemgetter
 
 __all__ = [
     "Hex",
@@ -35,25 +36,26 @@ __all__ = [
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Hex:
-    """A hex in axial coordinates."""
+class Hex(tuple):
+    """A hex in axial coordinates: an immutable pair ``(q, r)``.
 
-    q: int
-    r: int
-    # hexes are dictionary keys everywhere (maps, reach, caches): the hash is computed once
-    _hash: int = field(init=False, repr=False, compare=False)
+    A tuple subclass for speed (hexes are dictionary keys and set members in every hot path:
+    maps, reach, caches): hashing and equality are the tuple's own, in C. The hash is the one
+    of ``(q, r)``, as the earlier dataclass computed it, and the order is ``(q, r)``'s, so
+    sets and dictionaries of hexes iterate in the same order as before.
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.q, self.r)))
+    __slots__ = ()
+    __match_args__ = ("q", "r")
 
-    def __hash__(self) -> int:
-        return self._hash
+    def __new__(cls, q: int, r: int) -> Hex:
+        return tuple.__new__(cls, (q, r))
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Hex:
-            return NotImplemented
-        return self.q == other.q and self.r == other.r  # type: ignore[attr-defined]
+    def __getnewargs__(self) -> tuple[int, int]:  # pickle, copy
+        return (self[0], self[1])
+
+    q = property(itemgetter(0), doc="axial column")
+    r = property(itemgetter(1), doc="axial row")
 
     @property
     def s(self) -> int:
