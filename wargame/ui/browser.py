@@ -15,20 +15,27 @@ from typing import IO, Any
 from wargame.hexgrid import Hex, Layout
 
 __all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
-           "serve_app", "stop_process", "CLICK_GAP_S"]
+           "serve_app", "stop_process", "CLICK_GAP_S", "watch_server_changes",
+           "time_click_to_server_reach"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 
 
 def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
-              env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.Popen:
+              env: dict[str, str] | None = None, timeout: float = 60,
+              liveness: bool = False) -> subprocess.Popen:
     """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:``port`` (``threads``: Panel's
     thread pool, 0 for none), polled until ``/app`` answers; RuntimeError if it exits or does
-    not answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere)."""
+    not answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere).
+    ``liveness``: poll Panel's ``/liveness`` endpoint instead of ``/app``, so that no session
+    has been built (no app script run) when it returns: a cold server for a first load."""
     cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port),
            "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}"]
     if threads:
         cmd += ["--num-threads", str(threads)]
+    if liveness:
+        cmd += ["--liveness"]
+    probe = "/liveness" if liveness else "/app"
     out = log if log is not None else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, cwd=APP.parents[2], stdout=out, stderr=subprocess.STDOUT,
                             env=env)
@@ -37,7 +44,10 @@ def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
         if proc.poll() is not None:
             raise RuntimeError(f"panel serve exited with {proc.returncode}")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=2) as r:
+            # /app builds a whole session: under load that takes more than a couple of
+            # seconds, and a client that gives up first never sees it answer
+            wait = 2 if liveness else max(2.0, deadline - time.time())
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=wait) as r:
                 if r.status == 200:
                     return proc
         except OSError:
@@ -134,3 +144,50 @@ def time_click_to_reach(page: Any, hid: str, n: int, timeout: float = 10000) -> 
             window.__wg_t1 = performance.now(); return true; }}
             return false; }}""", polling="raf", timeout=timeout)
     return float(page.evaluate("() => window.__wg_t1 - window.__wg_t0"))
+
+
+_WATCH = """
+() => { if (window.__wg_watch) return; window.__wg_watch = true;
+  window.__wg_server = null;
+  const reach = (m) => Array.from(m.data.kind || []).filter(k => k === 'reach').length;
+  for (const doc of Bokeh.documents) doc.on_change((ev) => {
+    // sync === false: a change applied from a server message (PATCH-DOC); changes made in the
+    // page (the click prediction, a selection) have sync true or emit no document event
+    const m = ev.model;
+    if (!m || m.name !== 'hexmap-hl' || ev.sync === true) return;
+    const t = performance.now(), n = reach(m);
+    (window.__wg_server_log = window.__wg_server_log || []).push([t, n]);
+    if (window.__wg_want !== null && n === window.__wg_want && window.__wg_server === null) {
+      window.__wg_server = t;
+      requestAnimationFrame(() => { window.__wg_server_drawn = performance.now(); });
+    }
+  }, false);
+}
+"""
+
+
+def watch_server_changes(page: Any) -> None:
+    """Note in the page when a server message changes the map's highlight source (Bokeh
+    document events with ``sync`` false): ``time_click_to_server_reach`` reads it. Call once
+    per page after ``wait_for_map`` (and ``mark_pointer_time``)."""
+    page.evaluate(_WATCH)
+
+
+def time_click_to_server_reach(page: Any, hid: str, n: int, timeout: float = 60000
+                               ) -> dict[str, float]:
+    """Click the counter on ``hid``; ms from the pointer press until (``browser_ms``) its
+    ``n`` reachable hexes are in the highlight source in the page (the browser's own
+    prediction when it has one, else the server's answer), (``server_ms``) the server's
+    message carrying them has been applied to the page's document, and (``server_drawn_ms``)
+    the next animation frame after it. Needs ``mark_pointer_time`` and
+    ``watch_server_changes``."""
+    page.evaluate("() => { window.__wg_server = null; window.__wg_server_drawn = null;"
+                  f" window.__wg_want = {int(n)}; }}")
+    browser_ms = time_click_to_reach(page, hid, n, timeout=timeout)
+    page.wait_for_function("() => window.__wg_server_drawn !== null", polling=20,
+                           timeout=timeout)
+    server_ms, drawn_ms = page.evaluate(
+        "() => [window.__wg_server - window.__wg_t0, window.__wg_server_drawn - window.__wg_t0]")
+    page.evaluate("() => { window.__wg_want = null; }")
+    return {"browser_ms": browser_ms, "server_ms": float(server_ms),
+            "server_drawn_ms": float(drawn_ms)}
