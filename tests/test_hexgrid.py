@@ -117,3 +117,9 @@ def test_hex_pickles_copies_and_stays_immutable():
     match h:
         case Hex(q, r):
             assert (q, r) == (3, 2)
+
+
+@given(coords, coords, coords, coords)
+def test_distance_is_the_largest_cube_difference(q1, r1, q2, r2):
+    a, b = Hex(q1, r1), Hex(q2, r2)
+    assert a.distance(b) == max(abs(q1 - q2), abs(r1 - r2), abs(a.s - b.s)) == b.distance(a)

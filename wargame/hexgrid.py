@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from operator import itemgetter
+from typing import NamedTuple
 
 __all__ = [
     "Hex",
@@ -36,26 +36,23 @@ __all__ = [
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
-class Hex(tuple):
+class Hex(NamedTuple):
     """A hex in axial coordinates: an immutable pair ``(q, r)``.
 
-    A tuple subclass for speed (hexes are dictionary keys and set members in every hot path:
-    maps, reach, caches): hashing and equality are the tuple's own, in C. The hash is the one
-    of ``(q, r)``, as the earlier dataclass computed it, and the order is ``(q, r)``'s, so
-    sets and dictionaries of hexes iterate in the same order as before.
+    A named tuple for speed (hexes are dictionary keys and set members in every hot path:
+    maps, reach, caches): hashing, equality and field access are the tuple's own, in C. The
+    hash is the one of ``(q, r)``, as the earlier dataclass computed it, and the order is
+    ``(q, r)``'s, so sets and dictionaries of hexes iterate in the same order as before.
     """
 
-    __slots__ = ()
-    __match_args__ = ("q", "r")
+    q: int
+    r: int
 
-    def __new__(cls, q: int, r: int) -> Hex:
-        return tuple.__new__(cls, (q, r))
+    def __copy__(self) -> Hex:
+        return self
 
-    def __getnewargs__(self) -> tuple[int, int]:  # pickle, copy
-        return (self[0], self[1])
-
-    q = property(itemgetter(0), doc="axial column")
-    r = property(itemgetter(1), doc="axial row")
+    def __deepcopy__(self, memo: dict) -> Hex:
+        return self  # immutable: copying a state shares its hexes (speed only)
 
     @property
     def s(self) -> int:
@@ -80,7 +77,9 @@ class Hex(tuple):
     def distance(self, other: Hex) -> int:
         dq = self.q - other.q
         dr = self.r - other.r
-        return max(abs(dq), abs(dr), abs(dq + dr))
+        # cube distance: max(|dq|, |dr|, |ds|) is half their sum (dq + dr + ds = 0); the sum
+        # is twice as fast as max() (issue 19: the campaign bots call this a million times)
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
     def ring(self, radius: int) -> list[Hex]:
         if radius == 0:
