@@ -7,6 +7,8 @@
     hexes has been applied to the page's Bokeh document (a document change of the map's
     highlight source that came from the server: ``sync`` false) -- the server's reply;
   - ``click_server_drawn_ms``: the next animation frame after it (drawn);
+  - ``click_tap_ms``: until the page sends the selection (Bokeh's tap handled), and
+    ``click_round_trip_ms`` = server - tap: the server's own share (network, Python, reply);
   - ``click_browser_ms``: until the reachable hexes are in the page's highlight source at all
     (requestAnimationFrame polling): the browser's own prediction, drawn from a table the
     server sent beforehand, when it has one; else the server's reply.
@@ -158,7 +160,8 @@ def main() -> None:
 
     server = None
     cold, starts, warm = [], [], []
-    clicks: dict[str, list[float]] = {"browser_ms": [], "server_ms": [], "server_drawn_ms": []}
+    clicks: dict[str, list[float]] = {"browser_ms": [], "server_ms": [], "server_drawn_ms": [],
+                                      "tap_ms": [], "round_trip_ms": []}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
@@ -184,8 +187,10 @@ def main() -> None:
             watch_server_changes(page)
             for hid, _uid, n in targets:
                 got = time_click_to_server_reach(page, hid, n)
+                got["round_trip_ms"] = got["server_ms"] - got["tap_ms"]
                 for key, ms in got.items():
-                    clicks[key].append(ms)
+                    if ms == ms:  # not NaN (no selection event seen)
+                        clicks[key].append(ms)
                 page.wait_for_timeout(500)  # no double tap
                 # else the next click on a reachable friendly stack is a move order
                 page.get_by_role("button", name="Deselect").click()
@@ -214,6 +219,9 @@ def main() -> None:
         "click_server_ms": summary(clicks["server_ms"], 1),
         "click_server_drawn_ms": summary(clicks["server_drawn_ms"], 1),
         "click_browser_ms": summary(clicks["browser_ms"], 1),
+        "click_tap_ms": summary(clicks["tap_ms"], 1) if clicks["tap_ms"] else None,
+        "click_round_trip_ms": (summary(clicks["round_trip_ms"], 1)
+                                if clicks["round_trip_ms"] else None),
         "cold_load_s": summary(cold, 2), "server_start_s": summary(starts, 2),
         "warm_load_s": summary(warm, 2) if warm else None,
         "mb_per_session": round(mb, 1)}

@@ -154,6 +154,9 @@ _WATCH = """
     // sync === false: a change applied from a server message (PATCH-DOC); changes made in the
     // page (the click prediction, a selection) have sync true or emit no document event
     const m = ev.model;
+    if (ev.sync === true && ev.attr === 'indices' && window.__wg_tap === null) {
+      window.__wg_tap = performance.now();  // the tap reached Bokeh: the selection it sends
+    }
     if (!m || m.name !== 'hexmap-hl' || ev.sync === true) return;
     const t = performance.now(), n = reach(m);
     (window.__wg_server_log = window.__wg_server_log || []).push([t, n]);
@@ -179,15 +182,20 @@ def time_click_to_server_reach(page: Any, hid: str, n: int, timeout: float = 600
     ``n`` reachable hexes are in the highlight source in the page (the browser's own
     prediction when it has one, else the server's answer), (``server_ms``) the server's
     message carrying them has been applied to the page's document, and (``server_drawn_ms``)
-    the next animation frame after it. Needs ``mark_pointer_time`` and
+    the next animation frame after it; ``tap_ms``: until the page sent the selection (Bokeh's
+    tap handled: ``server_ms - tap_ms`` is the round trip to the server). Needs
+    ``mark_pointer_time`` and
     ``watch_server_changes``."""
     page.evaluate("() => { window.__wg_server = null; window.__wg_server_drawn = null;"
+                  " window.__wg_tap = null;"
                   f" window.__wg_want = {int(n)}; }}")
     browser_ms = time_click_to_reach(page, hid, n, timeout=timeout)
     page.wait_for_function("() => window.__wg_server_drawn !== null", polling=20,
                            timeout=timeout)
-    server_ms, drawn_ms = page.evaluate(
-        "() => [window.__wg_server - window.__wg_t0, window.__wg_server_drawn - window.__wg_t0]")
+    server_ms, drawn_ms, tap_ms = page.evaluate(
+        "() => [window.__wg_server - window.__wg_t0, window.__wg_server_drawn - window.__wg_t0,"
+        " window.__wg_tap === null ? null : window.__wg_tap - window.__wg_t0]")
     page.evaluate("() => { window.__wg_want = null; }")
     return {"browser_ms": browser_ms, "server_ms": float(server_ms),
-            "server_drawn_ms": float(drawn_ms)}
+            "server_drawn_ms": float(drawn_ms),
+            "tap_ms": float("nan") if tap_ms is None else float(tap_ms)}
