@@ -10,8 +10,11 @@
   - ``click_tap_ms``: until the page sends the selection (Bokeh's tap handled), and
     ``click_round_trip_ms`` = server - tap: the server's own share (network, Python, reply);
   - ``click_browser_ms``: until the reachable hexes are in the page's highlight source at all
-    (requestAnimationFrame polling): the browser's own prediction, drawn from a table the
-    server sent beforehand, when it has one; else the server's reply.
+    (a listener on the source): the browser's own prediction, drawn from a table the server
+    sent beforehand, when it has one; else the server's reply; ``click_browser_drawn_ms``:
+    the frame after it;
+  - ``click_polled_ms``: the earlier figure (playwright polling the source at each frame),
+    which also counts playwright's delay in starting to poll.
 * ``cold_load_s``: a freshly started server process (``panel serve`` polled on its
   ``/liveness`` endpoint, so no session has been built) and a fresh browser context, from
   navigation to the map's Bokeh view drawn; ``--cold`` times (a new server each time).
@@ -160,8 +163,9 @@ def main() -> None:
 
     server = None
     cold, starts, warm = [], [], []
-    clicks: dict[str, list[float]] = {"browser_ms": [], "server_ms": [], "server_drawn_ms": [],
-                                      "tap_ms": [], "round_trip_ms": []}
+    clicks: dict[str, list[float]] = {k: [] for k in (
+        "browser_ms", "browser_drawn_ms", "polled_ms", "server_ms", "server_drawn_ms", "tap_ms",
+        "round_trip_ms")}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
@@ -219,6 +223,8 @@ def main() -> None:
         "click_server_ms": summary(clicks["server_ms"], 1),
         "click_server_drawn_ms": summary(clicks["server_drawn_ms"], 1),
         "click_browser_ms": summary(clicks["browser_ms"], 1),
+        "click_browser_drawn_ms": summary(clicks["browser_drawn_ms"], 1),
+        "click_polled_ms": summary(clicks["polled_ms"], 1),
         "click_tap_ms": summary(clicks["tap_ms"], 1) if clicks["tap_ms"] else None,
         "click_round_trip_ms": (summary(clicks["round_trip_ms"], 1)
                                 if clicks["round_trip_ms"] else None),

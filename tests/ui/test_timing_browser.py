@@ -30,6 +30,8 @@ def test_click_times_the_servers_reply(dashboard_server, wg_page):
     got = time_click_to_server_reach(page, "0405", n)
     assert 0 < got["browser_ms"] and 0 < got["server_ms"] <= got["server_drawn_ms"]
     assert 0 <= got["tap_ms"] < got["server_ms"]  # the selection went out before the reply
+    # the page has the hexes (its prediction, or else the reply) no later than the reply
+    assert 0 < got["browser_ms"] <= got["server_ms"] + 1 and got["browser_drawn_ms"] > 0
     # the reply seen is a change from the server carrying the unit's n reachable hexes
     log, t0 = page.evaluate("() => [window.__wg_server_log, window.__wg_t0]")
     assert any(k == n and abs(t - t0 - got["server_ms"]) < 1e-6 for t, k in log)

@@ -148,8 +148,22 @@ def time_click_to_reach(page: Any, hid: str, n: int, timeout: float = 10000) -> 
 
 _WATCH = """
 () => { if (window.__wg_watch) return; window.__wg_watch = true;
-  window.__wg_server = null;
+  window.__wg_server = null; window.__wg_want = null; window.__wg_first = null;
   const reach = (m) => Array.from(m.data.kind || []).filter(k => k === 'reach').length;
+  const first = (m) => () => {  // any change of the highlight source: prediction or server
+    if (window.__wg_want === null || window.__wg_first !== null) return;
+    if (reach(m) !== window.__wg_want) return;
+    window.__wg_first = performance.now();
+    requestAnimationFrame(() => { window.__wg_first_drawn = performance.now(); });
+  };
+  for (const doc of Bokeh.documents) {
+    const hl = doc.get_model_by_name('hexmap-hl');
+    if (!hl) continue;
+    const f = first(hl);
+    for (const sig of [hl.change, hl.properties.data.change, hl.streaming, hl.patching]) {
+      if (sig) sig.connect(f);
+    }
+  }
   for (const doc of Bokeh.documents) doc.on_change((ev) => {
     // sync === false: a change applied from a server message (PATCH-DOC); changes made in the
     // page (the click prediction, a selection) have sync true or emit no document event
@@ -180,22 +194,27 @@ def time_click_to_server_reach(page: Any, hid: str, n: int, timeout: float = 600
                                ) -> dict[str, float]:
     """Click the counter on ``hid``; ms from the pointer press until (``browser_ms``) its
     ``n`` reachable hexes are in the highlight source in the page (the browser's own
-    prediction when it has one, else the server's answer), (``server_ms``) the server's
+    prediction when it has one, else the server's answer; seen by a listener on the source,
+    ``browser_drawn_ms`` the frame after it; ``polled_ms``: ``time_click_to_reach``'s figure,
+    which also counts playwright's delay in starting to poll), (``server_ms``) the server's
     message carrying them has been applied to the page's document, and (``server_drawn_ms``)
     the next animation frame after it; ``tap_ms``: until the page sent the selection (Bokeh's
     tap handled: ``server_ms - tap_ms`` is the round trip to the server). Needs
     ``mark_pointer_time`` and
     ``watch_server_changes``."""
     page.evaluate("() => { window.__wg_server = null; window.__wg_server_drawn = null;"
-                  " window.__wg_tap = null;"
+                  " window.__wg_tap = null; window.__wg_first = null;"
+                  " window.__wg_first_drawn = null;"
                   f" window.__wg_want = {int(n)}; }}")
     browser_ms = time_click_to_reach(page, hid, n, timeout=timeout)
-    page.wait_for_function("() => window.__wg_server_drawn !== null", polling=20,
-                           timeout=timeout)
-    server_ms, drawn_ms, tap_ms = page.evaluate(
+    page.wait_for_function("() => window.__wg_server_drawn !== null"
+                           " && window.__wg_first_drawn !== null", polling=20, timeout=timeout)
+    server_ms, drawn_ms, tap_ms, first_ms, first_drawn_ms = page.evaluate(
         "() => [window.__wg_server - window.__wg_t0, window.__wg_server_drawn - window.__wg_t0,"
-        " window.__wg_tap === null ? null : window.__wg_tap - window.__wg_t0]")
+        " window.__wg_tap === null ? null : window.__wg_tap - window.__wg_t0,"
+        " window.__wg_first - window.__wg_t0, window.__wg_first_drawn - window.__wg_t0]")
     page.evaluate("() => { window.__wg_want = null; }")
-    return {"browser_ms": browser_ms, "server_ms": float(server_ms),
+    return {"polled_ms": browser_ms, "browser_ms": float(first_ms),
+            "browser_drawn_ms": float(first_drawn_ms), "server_ms": float(server_ms),
             "server_drawn_ms": float(drawn_ms),
             "tap_ms": float("nan") if tap_ms is None else float(tap_ms)}
