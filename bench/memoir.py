@@ -1,21 +1,34 @@
-"""Benchmark: Memoir '44 random playouts beside python-chess random playouts, same run.
+"""Benchmark: Memoir '44 random playouts beside python-chess random playouts, same process.
 
-Memoir '44: seeded games of every bundled scenario in turn, each played to the end with
-``random_action`` (a random legal action, preferring battles and orders) -- the cost of
-``legal_actions()`` plus ``apply()`` per action, dice and events included.
-Chess: ``chess.Board()`` games, each ply a uniformly random move from ``list(legal_moves)``
-pushed with ``Board.push`` (which does not re-check legality), until ``is_game_over()``.
-Memoir is measured both ways: ``apply(action, validate=False)`` (the same contract as ``push``:
-the action comes from ``legal_actions()``) -- the headline figure -- and ``apply(action)``. Each runs for ``--seconds`` (default 5) in total, in ``--rounds`` alternating slices so that
-the load of a shared machine hits all of them alike (games in progress carry over slices).
+Like with like (issue #19: "Memoir random playouts >= 1x python-chess in games per second"):
+each side plays the SAME number of whole games, every move a random legal one, in the same
+process, and the ratio is Memoir games per second over chess games per second.
 
-Like with like: the unit both games share is a whole game played out (issue #19: "Memoir random
-playouts >= 1x python-chess in games per second"). A Memoir action is not a chess move: ending
-a phase and picking a unit to move or battle are actions of their own, so actions/s against
-plies/s flattered Memoir; both are still printed, the goal is on games per second.
+* Memoir '44: game ``i`` of a run is scenario ``i mod 17`` (every bundled scenario in turn),
+  seeded ``seed + i``, played to the end with ``random_action`` (a random legal action,
+  preferring battles and orders): ``legal_actions()`` plus ``apply(action, validate=False)``
+  per action (the same contract as chess's ``push``: the action comes from
+  ``legal_actions()``), dice and events included.
+* Chess: ``chess.Board()`` games, each ply ``rng.choice(list(board.legal_moves))`` pushed with
+  ``Board.push``, until ``is_game_over()`` (python-chess checks mate, stalemate, insufficient
+  material, the 75-move rule and fivefold repetition there).
 
-Prints readable lines, then, as the LAST line, one JSON object. Goal: Memoir games per second
->= chess games per second. Run: ``python bench/memoir.py [--seconds S]``.
+A run plays ``--games`` games of each side (default 68: four of every scenario), chess first in
+odd runs, Memoir first in even ones; ``--runs`` runs (default 7). Run ``k`` plays the games
+seeded from ``seed + k * games`` on (Memoir) and ``seed + k`` (chess's generator): other games
+in every run, as the same seeds would find the Memoir move tables shared by a scenario's games
+(``rules._Static.reach_memo``) filled with exactly their positions. For each run the ratio is
+printed twice: from wall-clock time and from this process's CPU time (``time.process_time``,
+which does not count the time other processes of a shared machine hold the cores). The
+headline is the median of the wall-clock ratios, with their spread (min-max); the pooled
+ratio (all games over all seconds of both sides) is printed beside it.
+``--validated`` also times ``apply(action)`` (every action checked against the legal ones).
+
+A Memoir action is not a chess move (ending a phase and picking a unit are actions of their
+own), so actions/s against plies/s is printed for reference only.
+
+Prints readable lines, then, as the LAST line, one JSON object. Goal: median ratio >= 1.
+Run: ``python bench/memoir.py [--runs 7] [--games 68]``.
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -36,123 +50,139 @@ from wargame.bots.memoir_random import random_action  # noqa: E402
 from wargame.memoir import MemoirGame, rules, scenario_ids  # noqa: E402
 
 
-class MemoirRunner:
-    """Plays seeded random games of every scenario in turn; resumable in time slices."""
+class Timed:
+    """Games, moves, wall and CPU seconds of one side in one run."""
 
-    def __init__(self, seed: int = 0, validate: bool = True) -> None:
-        self.games = [MemoirGame.from_scenario(sid) for sid in scenario_ids()]
-        for g in self.games:  # warm the per-scenario tables outside the timed part
+    def __init__(self, games: int, moves: int, wall: float, cpu: float) -> None:
+        self.games, self.moves, self.wall, self.cpu = games, moves, wall, cpu
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.wall
+
+    @property
+    def cpu_games_per_s(self) -> float:
+        return self.games / self.cpu
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.wall
+
+
+def memoir_games(n: int, seed: int = 0, validate: bool = False) -> Timed:
+    games = _memoir_tables()
+    actions = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    for i in range(n):
+        state = games[i % len(games)].new_initial_state(seed + i)
+        rng = random.Random(seed + i)
+        while not state.is_over:
+            state.apply(random_action(state, rng), validate=validate)
+            actions += 1
+    return Timed(n, actions, time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def chess_games(n: int, seed: int = 0) -> Timed:
+    import chess
+
+    rng = random.Random(seed)
+    plies = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(n):
+        board = chess.Board()
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+    return Timed(n, plies, time.perf_counter() - wall, time.process_time() - cpu)
+
+
+_GAMES: list[MemoirGame] = []
+
+
+def _memoir_tables() -> list[MemoirGame]:
+    """The scenarios' games, with their static tables built (outside the timed part, as
+    python-chess's tables are built at import)."""
+    if not _GAMES:
+        for sid in scenario_ids():
+            g = MemoirGame.from_scenario(sid)
             state = g.new_initial_state(0)
             state.legal_actions()
             rules.static(state._terrain())
-        self.seed, self.validate = seed, validate
-        self.i = 0
-        self.games_done = self.actions = 0
-        self.seconds = 0.0
-        self.wins: dict[str, int] = {}
-        self._new()
-
-    def _new(self) -> None:
-        game = self.games[self.i % len(self.games)]
-        self.state = game.new_initial_state(self.seed + self.i)
-        self.rng = random.Random(self.seed + self.i)
-
-    def run(self, seconds: float) -> None:
-        start = time.perf_counter()
-        state, rng = self.state, self.rng
-        while time.perf_counter() - start < seconds:
-            for _ in range(50):
-                if state.is_over:
-                    self.wins[state.winner] = self.wins.get(state.winner, 0) + 1
-                    self.games_done += 1
-                    self.i += 1
-                    self._new()
-                    state, rng = self.state, self.rng
-                state.apply(random_action(state, rng), validate=self.validate)
-                self.actions += 1
-        self.seconds += time.perf_counter() - start
-
-    def result(self) -> dict[str, float]:
-        return {"games": self.games_done, "actions": self.actions, "seconds": self.seconds,
-                "games_per_s": self.games_done / self.seconds,
-                "actions_per_s": self.actions / self.seconds,
-                "actions_per_game": self.actions / max(1, self.games_done), "wins": self.wins}
+            _GAMES.append(g)
+    return _GAMES
 
 
-class ChessRunner:
-    def __init__(self, seed: int = 0) -> None:
-        import chess
-
-        self.chess = chess
-        self.rng = random.Random(seed)
-        self.board = chess.Board()
-        self.games_done = self.plies = 0
-        self.seconds = 0.0
-
-    def run(self, seconds: float) -> None:
-        start = time.perf_counter()
-        board, rng = self.board, self.rng
-        while time.perf_counter() - start < seconds:
-            for _ in range(50):
-                if board.is_game_over():
-                    self.games_done += 1
-                    board = self.board = self.chess.Board()
-                board.push(rng.choice(list(board.legal_moves)))
-                self.plies += 1
-        self.seconds += time.perf_counter() - start
-
-    def result(self) -> dict[str, float]:
-        return {"games": self.games_done, "plies": self.plies, "seconds": self.seconds,
-                "games_per_s": self.games_done / self.seconds,
-                "plies_per_s": self.plies / self.seconds, "version": self.chess.__version__}
-
-
-def measure(seconds: float, seed: int = 0, rounds: int = 10):
-    """Alternate short slices of the three runners so machine load hits them alike."""
-    fast, checked = MemoirRunner(seed, validate=False), MemoirRunner(seed, validate=True)
-    try:
-        chess_runner: ChessRunner | None = ChessRunner(seed)
-    except ImportError:
-        chess_runner = None
-    for _ in range(rounds):
-        for r in (fast, checked, chess_runner):
-            if r is not None:
-                r.run(seconds / rounds)
-    return fast.result(), checked.result(), (
-        chess_runner.result() if chess_runner is not None else None)
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 3), "min": round(min(values), 3),
+            "max": round(max(values), 3)}
 
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--games", type=int, default=68, help="games of each side per run")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rounds", type=int, default=10, help="alternating time slices")
+    parser.add_argument("--validated", action="store_true",
+                        help="also time apply(action) with validation")
     args = parser.parse_args(argv)
-    m, v, c = measure(args.seconds, args.seed, args.rounds)
-    for what, r in (("apply(validate=False), like chess push", m),
-                    ("apply() validating every action", v)):
-        print(f"Memoir '44 random playouts, {what}: {r['games']} games, {r['actions']} actions "
-              f"in {r['seconds']:.1f} s -> {r['games_per_s']:.1f} games/s, "
-              f"{r['actions_per_s']:.0f} actions/s ({r['actions_per_game']:.0f} actions a game)")
-    result = {"memoir_games_per_s": round(m["games_per_s"], 2),
-              "memoir_actions_per_s": round(m["actions_per_s"]),
-              "memoir_actions_per_game": round(m["actions_per_game"]),
-              "memoir_validated_actions_per_s": round(v["actions_per_s"])}
-    if c is None:
+    try:
+        import chess
+    except ImportError:
         print("python-chess is not installed: pip install chess (test extra)")
-    else:
-        print(f"python-chess {c['version']} random playouts: {c['games']} games, {c['plies']} "
-              f"plies in {c['seconds']:.1f} s -> {c['games_per_s']:.1f} games/s, "
-              f"{c['plies_per_s']:.0f} plies/s")
-        ratio = m["games_per_s"] / c["games_per_s"]
-        per_action = m["actions_per_s"] / c["plies_per_s"]
-        print(f"Memoir games/s / chess games/s = {ratio:.2f} "
-              f"({'goal met' if ratio >= 1 else 'goal NOT met'}: >= 1); for reference, Memoir "
-              f"actions/s / chess plies/s = {per_action:.2f} (not like with like: a Memoir "
-              "action is often only a phase end or a unit pick)")
-        result.update({"chess_games_per_s": round(c["games_per_s"], 2),
-                       "chess_plies_per_s": round(c["plies_per_s"]),
-                       "ratio": round(ratio, 3), "actions_per_ply_ratio": round(per_action, 3)})
+        chess = None
+    _memoir_tables()
+    if chess is not None:  # warm python-chess alike
+        chess_games(1, args.seed)
+    memoir_games(1, args.seed)
+    ratios, cpu_ratios, runs = [], [], []
+    for k in range(args.runs):
+        c = None
+        seed = args.seed + k * args.games
+        if chess is not None and k % 2 == 1:
+            c = chess_games(args.games, args.seed + k)
+        m = memoir_games(args.games, seed)
+        if chess is not None and k % 2 == 0:
+            c = chess_games(args.games, args.seed + k)
+        v = memoir_games(args.games, seed, validate=True) if args.validated else None
+        line = (f"run {k + 1}: Memoir {m.games} games, {m.moves} actions in {m.wall:.2f} s "
+                f"({m.cpu:.2f} s CPU) -> {m.games_per_s:.1f} games/s")
+        run = {"memoir_s": round(m.wall, 3), "memoir_cpu_s": round(m.cpu, 3),
+               "memoir_actions": m.moves}
+        if v is not None:
+            line += f"; validated {v.games_per_s:.1f} games/s"
+            run["memoir_validated_s"] = round(v.wall, 3)
+        if c is not None:
+            ratio, cpu_ratio = m.games_per_s / c.games_per_s, m.cpu_games_per_s / c.cpu_games_per_s
+            ratios.append(ratio)
+            cpu_ratios.append(cpu_ratio)
+            line += (f"; chess {c.games} games, {c.moves} plies in {c.wall:.2f} s "
+                     f"({c.cpu:.2f} s CPU) -> {c.games_per_s:.1f} games/s; "
+                     f"ratio {ratio:.2f} (CPU time: {cpu_ratio:.2f})")
+            run.update({"chess_s": round(c.wall, 3), "chess_cpu_s": round(c.cpu, 3),
+                        "chess_plies": c.moves,
+                        "ratio": round(ratio, 3), "cpu_ratio": round(cpu_ratio, 3)})
+        print(line, flush=True)
+        runs.append(run)
+    n = args.games * args.runs
+    result: dict = {"games_per_run": args.games, "runs": args.runs,
+                    "memoir_actions_per_game": round(sum(r["memoir_actions"] for r in runs) / n),
+                    "memoir_games_per_s": spread([args.games / r["memoir_s"] for r in runs])}
+    if chess is not None:
+        result.update({
+            "chess_version": chess.__version__,
+            "chess_plies_per_game": round(sum(r["chess_plies"] for r in runs) / n),
+            "chess_games_per_s": spread([args.games / r["chess_s"] for r in runs]),
+            "ratio": spread(ratios), "cpu_ratio": spread(cpu_ratios),
+            "pooled_ratio": round(sum(r["chess_s"] for r in runs)
+                                  / sum(r["memoir_s"] for r in runs), 3)})
+        med = statistics.median(ratios)
+        print(f"Memoir games/s / chess games/s over {args.runs} runs of {args.games} games "
+              f"each: median {med:.2f} (min {min(ratios):.2f}, max {max(ratios):.2f}); "
+              f"CPU-time median {statistics.median(cpu_ratios):.2f}, pooled "
+              f"{result['pooled_ratio']:.2f} ({'goal met' if med >= 1 else 'goal NOT met'}: >= 1)")
+        print(f"for reference, not like with like: {result['memoir_actions_per_game']} Memoir "
+              "actions a game (a phase end or a unit pick is an action), "
+              f"{result['chess_plies_per_game']} chess plies a game")
     print(json.dumps(result))
     return result
 

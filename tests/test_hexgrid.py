@@ -82,3 +82,44 @@ def test_layout_matches_bokeh(orientation):
 def test_hex_round():
     assert hex_round(0.1, -0.05) == Hex(0, 0)
     assert hex_round(1.6, -0.4) == Hex(2, -1) or hex_round(1.6, -0.4) == Hex(2, 0)
+
+
+coords = st.integers(min_value=-200, max_value=200)
+
+
+@given(coords, coords, coords, coords)
+def test_hex_is_a_value(q1, r1, q2, r2):
+    """Hex (a tuple subclass for speed, issue 19): equality, hash and order are those of the
+    pair (q, r) -- the hash the earlier dataclass computed, so sets and dicts of hexes iterate
+    in the same order as before and recorded games stay the same."""
+    a, b = Hex(q1, r1), Hex(q2, r2)
+    assert (a.q, a.r, a.s) == (q1, r1, -q1 - r1)
+    assert hash(a) == hash((q1, r1))
+    assert (a == b) == ((q1, r1) == (q2, r2))
+    assert (a < b) == ((q1, r1) < (q2, r2))
+    assert a + b == Hex(q1 + q2, r1 + r2) and type(a + b) is Hex
+    assert a - b == Hex(q1 - q2, r1 - r2) and type(a - b) is Hex
+    assert repr(a) == f"Hex({q1}, {r1})"
+    assert len({a, b, Hex(q1, r1)}) == (1 if a == b else 2)
+
+
+def test_hex_pickles_copies_and_stays_immutable():
+    import copy
+    import pickle
+
+    h = Hex(3, 2)
+    for back in (pickle.loads(pickle.dumps(h)), copy.copy(h), copy.deepcopy(h)):
+        assert back == h and type(back) is Hex and back.id == h.id
+    with pytest.raises(AttributeError):
+        h.q = 4  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        h.x = 1  # type: ignore[attr-defined]  # no per-hex dict
+    match h:
+        case Hex(q, r):
+            assert (q, r) == (3, 2)
+
+
+@given(coords, coords, coords, coords)
+def test_distance_is_the_largest_cube_difference(q1, r1, q2, r2):
+    a, b = Hex(q1, r1), Hex(q2, r2)
+    assert a.distance(b) == max(abs(q1 - q2), abs(r1 - r2), abs(a.s - b.s)) == b.distance(a)

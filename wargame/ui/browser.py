@@ -15,20 +15,24 @@ from typing import IO, Any
 from wargame.hexgrid import Hex, Layout
 
 __all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
-           "serve_app", "stop_process", "CLICK_GAP_S"]
+           "serve_app", "stop_process", "CLICK_GAP_S", "watch_server_changes",
+           "time_click_to_server_reach"]
 
 APP = Path(__file__).resolve().parent / "app.py"
 
 
 def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
-              env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.Popen:
+              env: dict[str, str] | None = None, timeout: float = 60,
+              liveness: bool = False) -> subprocess.Popen:
     """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:``port`` (``threads``: Panel's
     thread pool, 0 for none), polled until it answers; RuntimeError if it exits or does not
     answer within ``timeout`` seconds. ``log``: where its output goes (default nowhere).
 
     The poll asks Panel's cheap ``/liveness`` endpoint, then loads ``/app`` once with the time
     left: polling ``/app`` itself with a short timeout builds a whole dashboard session per try,
-    and on a loaded machine the abandoned sessions kept the server from ever answering."""
+    and on a loaded machine the abandoned sessions kept the server from ever answering.
+    ``liveness``: return after ``/liveness``, so that no session has been built (no app script
+    run): a cold server for a first load."""
     cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port),
            "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
            "--liveness"]
@@ -38,12 +42,12 @@ def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
     proc = subprocess.Popen(cmd, cwd=APP.parents[2], stdout=out, stderr=subprocess.STDOUT,
                             env=env)
     deadline = time.time() + timeout
-    for path in ("/liveness", "/app"):
+    for path in ("/liveness",) if liveness else ("/liveness", "/app"):
         while time.time() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError(f"panel serve exited with {proc.returncode}")
             try:
-                wait = 2 if path == "/liveness" else max(1.0, deadline - time.time())
+                wait = 2 if path == "/liveness" else max(2.0, deadline - time.time())
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=wait) as r:
                     if r.status == 200:
                         break
@@ -143,3 +147,77 @@ def time_click_to_reach(page: Any, hid: str, n: int, timeout: float = 10000) -> 
             window.__wg_t1 = performance.now(); return true; }}
             return false; }}""", polling="raf", timeout=timeout)
     return float(page.evaluate("() => window.__wg_t1 - window.__wg_t0"))
+
+
+_WATCH = """
+() => { if (window.__wg_watch) return; window.__wg_watch = true;
+  window.__wg_server = null; window.__wg_want = null; window.__wg_first = null;
+  const reach = (m) => Array.from(m.data.kind || []).filter(k => k === 'reach').length;
+  const first = (m) => () => {  // any change of the highlight source: prediction or server
+    if (window.__wg_want === null || window.__wg_first !== null) return;
+    if (reach(m) !== window.__wg_want) return;
+    window.__wg_first = performance.now();
+    requestAnimationFrame(() => { window.__wg_first_drawn = performance.now(); });
+  };
+  for (const doc of Bokeh.documents) {
+    const hl = doc.get_model_by_name('hexmap-hl');
+    if (!hl) continue;
+    const f = first(hl);
+    for (const sig of [hl.change, hl.properties.data.change, hl.streaming, hl.patching]) {
+      if (sig) sig.connect(f);
+    }
+  }
+  for (const doc of Bokeh.documents) doc.on_change((ev) => {
+    // sync === false: a change applied from a server message (PATCH-DOC); changes made in the
+    // page (the click prediction, a selection) have sync true or emit no document event
+    const m = ev.model;
+    if (ev.sync === true && ev.attr === 'indices' && window.__wg_tap === null) {
+      window.__wg_tap = performance.now();  // the tap reached Bokeh: the selection it sends
+    }
+    if (!m || m.name !== 'hexmap-hl' || ev.sync === true) return;
+    const t = performance.now(), n = reach(m);
+    (window.__wg_server_log = window.__wg_server_log || []).push([t, n]);
+    if (window.__wg_want !== null && n === window.__wg_want && window.__wg_server === null) {
+      window.__wg_server = t;
+      requestAnimationFrame(() => { window.__wg_server_drawn = performance.now(); });
+    }
+  }, false);
+}
+"""
+
+
+def watch_server_changes(page: Any) -> None:
+    """Note in the page when a server message changes the map's highlight source (Bokeh
+    document events with ``sync`` false): ``time_click_to_server_reach`` reads it. Call once
+    per page after ``wait_for_map`` (and ``mark_pointer_time``)."""
+    page.evaluate(_WATCH)
+
+
+def time_click_to_server_reach(page: Any, hid: str, n: int, timeout: float = 60000
+                               ) -> dict[str, float]:
+    """Click the counter on ``hid``; ms from the pointer press until (``browser_ms``) its
+    ``n`` reachable hexes are in the highlight source in the page (the browser's own
+    prediction when it has one, else the server's answer; seen by a listener on the source,
+    ``browser_drawn_ms`` the frame after it; ``polled_ms``: ``time_click_to_reach``'s figure,
+    which also counts playwright's delay in starting to poll), (``server_ms``) the server's
+    message carrying them has been applied to the page's document, and (``server_drawn_ms``)
+    the next animation frame after it; ``tap_ms``: until the page sent the selection (Bokeh's
+    tap handled: ``server_ms - tap_ms`` is the round trip to the server). Needs
+    ``mark_pointer_time`` and
+    ``watch_server_changes``."""
+    page.evaluate("() => { window.__wg_server = null; window.__wg_server_drawn = null;"
+                  " window.__wg_tap = null; window.__wg_first = null;"
+                  " window.__wg_first_drawn = null;"
+                  f" window.__wg_want = {int(n)}; }}")
+    browser_ms = time_click_to_reach(page, hid, n, timeout=timeout)
+    page.wait_for_function("() => window.__wg_server_drawn !== null"
+                           " && window.__wg_first_drawn !== null", polling=20, timeout=timeout)
+    server_ms, drawn_ms, tap_ms, first_ms, first_drawn_ms = page.evaluate(
+        "() => [window.__wg_server - window.__wg_t0, window.__wg_server_drawn - window.__wg_t0,"
+        " window.__wg_tap === null ? null : window.__wg_tap - window.__wg_t0,"
+        " window.__wg_first - window.__wg_t0, window.__wg_first_drawn - window.__wg_t0]")
+    page.evaluate("() => { window.__wg_want = null; }")
+    return {"polled_ms": browser_ms, "browser_ms": float(first_ms),
+            "browser_drawn_ms": float(first_drawn_ms), "server_ms": float(server_ms),
+            "server_drawn_ms": float(drawn_ms),
+            "tap_ms": float("nan") if tap_ms is None else float(tap_ms)}
