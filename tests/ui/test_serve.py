@@ -161,3 +161,25 @@ def test_serve_refuses_before_serving(monkeypatch):
     ]:
         with pytest.raises(ValueError, match=needle):
             serve.serve_dashboard(**kwargs)
+
+
+def test_the_server_builds_one_dashboard_before_its_first_session(monkeypatch):
+    """wargame serve warms up (issue 15/19: a cold first load paid the dashboard's imports and
+    data loading) with the scenario and language it serves, then serves."""
+    import panel as pn
+
+    calls: list[tuple] = []
+    monkeypatch.setattr(serve, "build_dashboard",
+                        lambda *a, **k: calls.append(("build", a)) or object())
+    monkeypatch.setattr(pn, "serve", lambda *a, **k: calls.append(("serve", k["port"])))
+    serve.serve_dashboard(scenario="dragoon", port=5999, lang="pt")
+    assert calls == [("build", ("dragoon", None, (), "none", "pt")), ("serve", 5999)]
+
+
+def test_a_warm_up_that_fails_is_left_to_the_session(monkeypatch, caplog):
+    def broken(*a, **k):
+        raise ValueError("bad data")
+
+    monkeypatch.setattr(serve, "build_dashboard", broken)
+    assert serve.warm_up("normandy") >= 0
+    assert "warm-up of 'normandy' failed" in caplog.text

@@ -35,7 +35,7 @@ def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
     run): a cold server for a first load."""
     cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port),
            "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
-           "--liveness"]
+           "--liveness", "--setup", str(APP.parent / "warm_setup.py")]
     if threads:
         cmd += ["--num-threads", str(threads)]
     out = log if log is not None else subprocess.DEVNULL

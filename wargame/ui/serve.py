@@ -6,11 +6,15 @@ for the thread pool ``serve_dashboard`` starts)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import time
 from typing import Any
 
 from wargame.games import MEMOIR_PREFIX, is_memoir_id
+
+log = logging.getLogger(__name__)
 
 __all__ = ["serve_dashboard", "build_dashboard", "DEFAULT_SEED", "MEMOIR_DEFAULT_SEED"]
 
@@ -35,6 +39,20 @@ def _fallback(scenario: str, seed: int, exc: Exception, lang: str | None = None)
     with using_language(dash.lang):
         dash.model.say(WORDS["fallback"].format(scenario=scenario, error=exc), error=True)
     return dash
+
+
+def warm_up(scenario: str = "normandy", lang: str | None = None) -> float:
+    """Build one dashboard of ``scenario`` and throw it away, before the server takes its first
+    session: the modules the dashboard imports on first use, the scenario's data, map and
+    history, and the language's catalogue are then loaded, so the first student does not wait
+    for them (about 0.8 s of a cold first load here, ``bench/dashboard.py``). Returns the
+    seconds it took; a scenario that fails to build is left for the session to report."""
+    started = time.perf_counter()
+    try:
+        build_dashboard(scenario, None, (), "none", lang)
+    except Exception:  # noqa: BLE001 -- the session will show the problem to the user
+        log.warning("warm-up of %r failed", scenario, exc_info=True)
+    return time.perf_counter() - started
 
 
 def build_dashboard(scenario: str = "normandy", seed: int | None = None,
@@ -232,6 +250,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         return build_dashboard(scenario, seed, variants, computer, session_lang(lang))
 
     title = "wargame: Memoir '44" if memoir else "wargame: campaign dashboard"
+    warm_up(scenario, lang)
     return pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
                     title=title, threaded=threaded, extra_patterns=component_routes())
 
