@@ -40,7 +40,7 @@ def _folders(root: Path | None = None) -> list[Path]:
 def _meta(folder: Path) -> dict[str, Any]:
     meta = load_yaml(folder / "scenario.yaml")
     if not isinstance(meta, dict):
-        raise ScenarioError(folder / "scenario.yaml", "(top level)", "a mapping", meta)
+        raise ScenarioError.keyed(folder / "scenario.yaml", "(top level)", "schema.mapping", meta)
     return meta
 
 

@@ -210,8 +210,7 @@ def city_points(
 def _history_path(scenario: Scenario) -> Path:
     src = Path(scenario.source) if scenario.source and not scenario.source.startswith("<") else None
     if src is None:
-        raise ScenarioError(scenario.source or "<memory>", "history",
-                            "a scenario loaded from a folder (to find its history.yaml)")
+        raise ScenarioError.keyed(scenario.source or "<memory>", "history", "history.from_folder")
     folder = src.parent if src.suffix in (".yaml", ".yml") else src
     name = "history.yaml"
     if src.suffix in (".yaml", ".yml") and src.exists():
@@ -219,7 +218,7 @@ def _history_path(scenario: Scenario) -> Path:
         if isinstance(meta, dict) and meta.get("history") is not None:
             name = meta["history"]
             if not isinstance(name, str):
-                raise ScenarioError(src, "history", "a file name in the scenario folder", name)
+                raise ScenarioError.keyed(src, "history", "history.file_name", name)
     return folder / name
 
 
@@ -242,11 +241,11 @@ def load_history(
 def _text(data: dict, key: str, src: str, where: str, required: bool = True) -> str:
     if key not in data or data[key] is None:
         if required:
-            raise ScenarioError(src, f"{where}{key}", "a non-empty text (missing)")
+            raise ScenarioError.keyed(src, f"{where}{key}", "history.text_missing")
         return ""
     value = data[key]
     if not isinstance(value, str) or (required and not value.strip()):
-        raise ScenarioError(src, f"{where}{key}", "a non-empty text", value)
+        raise ScenarioError.keyed(src, f"{where}{key}", "schema.non_empty_text", value)
     return value.strip()
 
 
@@ -258,7 +257,7 @@ def _date(value: Any, src: str, field_name: str) -> dt.date:
             return dt.date.fromisoformat(value)
         except ValueError:
             pass
-    raise ScenarioError(src, field_name, "an ISO date YYYY-MM-DD", value)
+    raise ScenarioError.keyed(src, field_name, "schema.iso_date", value)
 
 
 def _victory_cities(scenario: Scenario) -> tuple[dict[str, tuple[str, ...]], dict[str, dict[str, int]]]:
@@ -275,7 +274,7 @@ def _victory_cities(scenario: Scenario) -> tuple[dict[str, tuple[str, ...]], dic
 def _expected_dates(scenario: Scenario, turn: int) -> tuple[str, str]:
     days = scenario.turn_days(turn)  # CN 2.4.1 / OD 2.4.1 (Scenario.turn_days)
     if days is None:
-        raise ScenarioError(scenario.source, "turn_dates", "a first_day (history needs dates)")
+        raise ScenarioError.keyed(scenario.source, "turn_dates", "history.first_day")
     return days
 
 
@@ -318,35 +317,36 @@ def _translated(hist: History, lang: str, data: Any, src: str) -> History:
     """``hist`` with the texts of one language file (``HistoryTranslationFile``) added."""
     model = validate(HistoryTranslationFile, data, src)
     if model.language != lang:
-        raise ScenarioError(src, "language", f"{lang!r} (the language in the file name)",
-                            model.language)
+        raise ScenarioError.keyed(src, "language", "history.language", model.language,
+                                  lang=repr(lang))
     if model.scenario != hist.scenario_id:
-        raise ScenarioError(src, "scenario", f"the scenario id {hist.scenario_id!r}",
-                            model.scenario)
+        raise ScenarioError.keyed(src, "scenario", "history.scenario_id", model.scenario,
+                                  scenario=repr(hist.scenario_id))
     by_turn = {}
     for i, t in enumerate(model.turns):
         if t.turn in by_turn:
-            raise ScenarioError(src, f"turns[{i}].turn", "each turn once", t.turn)
+            raise ScenarioError.keyed(src, f"turns[{i}].turn", "history.turn_once", t.turn)
         by_turn[t.turn] = (i, t)
     known = {t.turn for t in hist.turns}
     extra = sorted(set(by_turn) - known)
     if extra:
-        raise ScenarioError(src, "turns", f"only the turns of {hist.source}", f"extra {extra}")
+        raise ScenarioError.keyed(src, "turns", "history.only_turns_of", f"extra {extra}",
+                                  source=hist.source)
     turns = []
     for t in hist.turns:
         if t.turn not in by_turn:
-            raise ScenarioError(src, "turns", f"an entry for every turn of {hist.source}",
-                                f"missing turn {t.turn}")
+            raise ScenarioError.keyed(src, "turns", "history.every_turn_of",
+                                      f"missing turn {t.turn}", source=hist.source)
         i, tr = by_turn[t.turn]
         where = f"turns[{i}]"
         if bool(tr.note) != bool(t.note):
-            raise ScenarioError(src, f"{where}.note", "a note exactly where "
-                                f"{Path(hist.source).name} has one (turn {t.turn})", tr.note)
+            raise ScenarioError.keyed(src, f"{where}.note", "history.note_turn", tr.note,
+                                      source=Path(hist.source).name, turn=t.turn)
         dates = [e.date for e in t.events]
         got = [str(e.date) for e in tr.events]
         if got != dates:
-            raise ScenarioError(src, f"{where}.events", f"one text per event of turn {t.turn}, "
-                                f"in order, with the same dates {dates}", got)
+            raise ScenarioError.keyed(src, f"{where}.events", "history.event_texts", got,
+                                      turn=t.turn, dates=dates)
         events = tuple(replace(e, translations={**e.translations, lang: {"text": x.text.strip()}})
                        for e, x in zip(t.events, tr.events, strict=True))
         texts = {"title": tr.title.strip(), "text": tr.text.strip()}
@@ -356,13 +356,13 @@ def _translated(hist: History, lang: str, data: Any, src: str) -> History:
     places = [c.place for c in hist.after_the_game]
     got_places = [a.place for a in model.after_the_game]
     if got_places != places:
-        raise ScenarioError(src, "after_the_game", f"the places of {Path(hist.source).name}, "
-                            f"in order: {places}", got_places)
+        raise ScenarioError.keyed(src, "after_the_game", "history.places_of", got_places,
+                                  source=Path(hist.source).name, places=places)
     later = []
     for j, (c, a) in enumerate(zip(hist.after_the_game, model.after_the_game, strict=True)):
         if bool(a.note) != bool(c.note):
-            raise ScenarioError(src, f"after_the_game[{j}].note",
-                                f"a note exactly where {Path(hist.source).name} has one", a.note)
+            raise ScenarioError.keyed(src, f"after_the_game[{j}].note", "history.note", a.note,
+                                      source=Path(hist.source).name)
         texts = {"when": a.when.strip(), **({"note": a.note.strip()} if a.note else {})}
         later.append(replace(c, translations={**c.translations, lang: texts}))
     return replace(hist, turns=tuple(turns), after_the_game=tuple(later),
@@ -374,46 +374,47 @@ def _translated(hist: History, lang: str, data: Any, src: str) -> History:
 def _history_from_data(data: Any, scenario: Scenario, source: str) -> History:
     src = source
     if not isinstance(data, dict):
-        raise ScenarioError(src, "(top level)", "a mapping with provenance, sources and turns", data)
+        raise ScenarioError.keyed(src, "(top level)", "history.top", data)
     provenance = _text(data, "provenance", src, "")
     sources = data.get("sources")
     if not isinstance(sources, list) or not sources:
-        raise ScenarioError(src, "sources", "a non-empty list of works", sources)
+        raise ScenarioError.keyed(src, "sources", "history.sources", sources)
     for i, s in enumerate(sources):
         if not isinstance(s, str) or not s.strip():
-            raise ScenarioError(src, f"sources[{i}]", "a non-empty text naming a work", s)
+            raise ScenarioError.keyed(src, f"sources[{i}]", "history.source", s)
     declared = data.get("scenario")
     if declared is not None and declared != scenario.id:
-        raise ScenarioError(src, "scenario", f"the scenario id {scenario.id!r}", declared)
+        raise ScenarioError.keyed(src, "scenario", "history.scenario_id", declared,
+                                  scenario=repr(scenario.id))
 
     city_hexes, city_values = _victory_cities(scenario)
     if not city_hexes:
-        raise ScenarioError(scenario.source, "rules.victory", "city entries (kind: city)")
-    city_list = (f"a {_rule(scenario, '11.2')} victory city of the scenario "
-                 f"({', '.join(city_hexes)})")
+        raise ScenarioError.keyed(scenario.source, "rules.victory", "history.city_entries")
+    # the expectation's data for a name that is no victory city (CN/OD 11.2)
+    city_list = {"rule": _rule(scenario, "11.2"), "cities": ", ".join(city_hexes)}
 
     raw_turns = data.get("turns")
     if not isinstance(raw_turns, list):
-        raise ScenarioError(src, "turns", "a list with one entry per turn", raw_turns)
+        raise ScenarioError.keyed(src, "turns", "history.turns", raw_turns)
     wanted = list(range(scenario.first_turn, scenario.last_turn + 1))
     turns: list[HistoryTurn] = []
     seen: set[int] = set()
     for i, item in enumerate(raw_turns):
         where = f"turns[{i}]."
         if not isinstance(item, dict):
-            raise ScenarioError(src, f"turns[{i}]", "a mapping with turn, dates, title, text...", item)
+            raise ScenarioError.keyed(src, f"turns[{i}]", "history.turn_entry", item)
         n = item.get("turn")
         if not isinstance(n, int) or isinstance(n, bool) or n not in wanted:
-            raise ScenarioError(src, f"{where}turn",
-                                f"a turn number {wanted[0]}..{wanted[-1]}", n)
+            raise ScenarioError.keyed(src, f"{where}turn", "history.turn_number", n,
+                                      first=wanted[0], last=wanted[-1])
         if n in seen:
-            raise ScenarioError(src, f"{where}turn", "each turn once", n)
+            raise ScenarioError.keyed(src, f"{where}turn", "history.turn_once", n)
         seen.add(n)
         turns.append(_turn(item, n, where, scenario, city_hexes, city_list, src))
     missing = [n for n in wanted if n not in seen]
     if missing:
-        raise ScenarioError(src, "turns", f"an entry for every turn {wanted[0]}..{wanted[-1]}",
-                            f"missing {missing}")
+        raise ScenarioError.keyed(src, "turns", "history.every_turn", f"missing {missing}",
+                                  first=wanted[0], last=wanted[-1])
     turns.sort(key=lambda t: t.turn)
 
     later = _after_the_game(data.get("after_the_game"), src, city_hexes, city_list, turns[-1])
@@ -430,70 +431,69 @@ def _history_from_data(data: Any, scenario: Scenario, source: str) -> History:
 
 
 def _turn(item: dict, n: int, where: str, scenario: Scenario,
-          city_hexes: dict[str, tuple[str, ...]], city_list: str, src: str) -> HistoryTurn:
+          city_hexes: dict[str, tuple[str, ...]], city_list: dict[str, str], src: str
+          ) -> HistoryTurn:
     dates = item.get("dates")
     if not isinstance(dates, dict):
-        raise ScenarioError(src, f"{where}dates", "a mapping {first, last} of ISO dates", dates)
+        raise ScenarioError.keyed(src, f"{where}dates", "history.dates", dates)
     exp_first, exp_last = _expected_dates(scenario, n)
     first = _date(dates.get("first"), src, f"{where}dates.first")
     last = _date(dates.get("last"), src, f"{where}dates.last")
     # CN 2.4.1: turn 0 = 6 June 1944, then 3 days a turn; OD 2.4.1: 2 days a turn from 15 August
     rule = _rule(scenario, "2.4.1")
     if first.isoformat() != exp_first:
-        raise ScenarioError(src, f"{where}dates.first",
-                            f"{exp_first} ({rule} turn {n}, scenario turn_dates)", first.isoformat())
+        raise ScenarioError.keyed(src, f"{where}dates.first", "history.turn_date", first.isoformat(),
+                                  date=exp_first, rule=rule, turn=n)
     if last.isoformat() != exp_last:
-        raise ScenarioError(src, f"{where}dates.last",
-                            f"{exp_last} ({rule} turn {n}, scenario turn_dates)", last.isoformat())
+        raise ScenarioError.keyed(src, f"{where}dates.last", "history.turn_date", last.isoformat(),
+                                  date=exp_last, rule=rule, turn=n)
     title = _text(item, "title", src, where)
     text = _text(item, "text", src, where)
     note = _text(item, "note", src, where, required=False)
 
     raw_events = item.get("events")
     if not isinstance(raw_events, list) or not raw_events:
-        raise ScenarioError(src, f"{where}events", "a non-empty list of {date, text}", raw_events)
+        raise ScenarioError.keyed(src, f"{where}events", "history.events", raw_events)
     events = []
     for j, ev in enumerate(raw_events):
         ew = f"{where}events[{j}]"
         if not isinstance(ev, dict):
-            raise ScenarioError(src, ew, "a mapping {date, text}", ev)
+            raise ScenarioError.keyed(src, ew, "history.event", ev)
         day = _date(ev.get("date"), src, f"{ew}.date")
         if not first <= day <= last:
-            raise ScenarioError(src, f"{ew}.date", f"a date within the turn, {first}..{last}",
-                                day.isoformat())
+            raise ScenarioError.keyed(src, f"{ew}.date", "history.event_date", day.isoformat(),
+                                      first=first, last=last)
         events.append(HistoryEvent(day.isoformat(), _text(ev, "text", src, f"{ew}.")))
 
     cities = item.get("allied_cities")
     if not isinstance(cities, list):
-        raise ScenarioError(src, f"{where}allied_cities", "a list of victory city names", cities)
+        raise ScenarioError.keyed(src, f"{where}allied_cities", "history.cities", cities)
     for j, name in enumerate(cities):
         if not isinstance(name, str) or name not in city_hexes:
-            raise ScenarioError(src, f"{where}allied_cities[{j}]",
-                                city_list, name)
+            raise ScenarioError.keyed(src, f"{where}allied_cities[{j}]", "history.victory_city",
+                                      name, **city_list)
     if len(set(cities)) != len(cities):
-        raise ScenarioError(src, f"{where}allied_cities", "each city once", cities)
+        raise ScenarioError.keyed(src, f"{where}allied_cities", "history.city_once", cities)
 
     partial_raw = item.get("allied_hexes") or {}
     if not isinstance(partial_raw, dict):
-        raise ScenarioError(src, f"{where}allied_hexes", "a mapping {city: [hex ids]}", partial_raw)
+        raise ScenarioError.keyed(src, f"{where}allied_hexes", "history.hexes_map", partial_raw)
     partial: dict[str, tuple[str, ...]] = {}
     for name, hexes in partial_raw.items():
         fw = f"{where}allied_hexes.{name}"
         if not isinstance(name, str) or name not in city_hexes:
-            raise ScenarioError(src, fw, city_list,
-                                name)
+            raise ScenarioError.keyed(src, fw, "history.victory_city", name, **city_list)
         if name in cities:
-            raise ScenarioError(src, fw, "a city held only in part (it is in allied_cities)", name)
+            raise ScenarioError.keyed(src, fw, "history.in_part", name)
         own = city_hexes[name]
         if not isinstance(hexes, list) or not hexes:
-            raise ScenarioError(src, fw, f"a non-empty list of hex ids among {list(own)}", hexes)
+            raise ScenarioError.keyed(src, fw, "history.hex_list", hexes, hexes=list(own))
         ids = [str(h) for h in hexes]
         bad = [h for h in ids if h not in own]
         if bad:
-            raise ScenarioError(src, fw, f"hex ids of {name} on the map ({list(own)})", bad)
+            raise ScenarioError.keyed(src, fw, "history.city_hexes", bad, city=name, hexes=list(own))
         if set(ids) == set(own):
-            raise ScenarioError(src, fw, "part of the city (all hexes held: list it in allied_cities)",
-                                ids)
+            raise ScenarioError.keyed(src, fw, "history.part", ids)
         partial[name] = tuple(sorted(set(ids)))
     return HistoryTurn(
         turn=n, first=first.isoformat(), last=last.isoformat(), title=title, text=text,
@@ -501,24 +501,25 @@ def _turn(item: dict, n: int, where: str, scenario: Scenario,
     )
 
 
-def _after_the_game(raw: Any, src: str, city_hexes: dict[str, tuple[str, ...]], city_list: str,
+def _after_the_game(raw: Any, src: str, city_hexes: dict[str, tuple[str, ...]],
+                    city_list: dict[str, str],
                     last_turn: HistoryTurn) -> tuple[LaterCapture, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise ScenarioError(src, "after_the_game", "a list of {place, when, note}", raw)
+        raise ScenarioError.keyed(src, "after_the_game", "history.after", raw)
     out = []
     for i, item in enumerate(raw):
         where = f"after_the_game[{i}]"
         if not isinstance(item, dict):
-            raise ScenarioError(src, where, "a mapping {place, when, note}", item)
+            raise ScenarioError.keyed(src, where, "history.after_item", item)
         place = item.get("place")
         if not isinstance(place, str) or place not in city_hexes:
-            raise ScenarioError(src, f"{where}.place",
-                                city_list, place)
+            raise ScenarioError.keyed(src, f"{where}.place", "history.victory_city", place,
+                                      **city_list)
         if place in last_turn.allied_cities:
-            raise ScenarioError(src, f"{where}.place",
-                                f"a city not yet Allied at the end of turn {last_turn.turn}", place)
+            raise ScenarioError.keyed(src, f"{where}.place", "history.not_yet", place,
+                                      turn=last_turn.turn)
         out.append(LaterCapture(place, _text(item, "when", src, f"{where}."),
                                 _text(item, "note", src, f"{where}.", required=False)))
     return tuple(out)

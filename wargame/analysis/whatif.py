@@ -106,8 +106,8 @@ def apply_whatif(scenario: Scenario, whatif: WhatIf) -> Scenario:
     index = {r.unit: i for i, r in enumerate(schedule)}
     for i, change in enumerate(data.get("reinforcements") or ()):
         if change["unit"] not in index:
-            raise ScenarioError(whatif.source, f"reinforcements[{i}].unit",
-                                "a reinforcement unit of the scenario", change["unit"])
+            raise ScenarioError.keyed(whatif.source, f"reinforcements[{i}].unit",
+                                      "whatif.reinforcement_unit_plain", change["unit"])
         r = schedule[index[change["unit"]]]
         entry = r.entry
         if change.get("hex") is not None:

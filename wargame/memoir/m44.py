@@ -56,8 +56,10 @@ class UnsupportedM44(ScenarioError):
 
     def __init__(self, file: str | Path, problems: list[str], field: str = "board") -> None:
         self.problems = list(problems)
-        super().__init__(file, field, "base-game terrain, obstacles and units only",
-                         "; ".join(problems))
+        from wargame.error_texts import loader_text
+
+        super().__init__(file, field, loader_text("m44.base_game"), "; ".join(problems),
+                         key="m44.base_game")
         # the found part is the whole list (short_repr would cut it): one line all the same
         shown = "; ".join(problems[:MAX_PROBLEMS]) + (
             TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
@@ -160,8 +162,7 @@ def read_m44_file(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     data = load_json(path)
     if not isinstance(data, dict):
-        raise ScenarioError(path, "(top level)", "a JSON object (an .m44 layout)",
-                            type(data).__name__)
+        raise ScenarioError.keyed(path, "(top level)", "m44.layout", type(data).__name__)
     problems = _unsupported(data)
     if problems:  # all of them at once, before the schema names the first
         raise UnsupportedM44(path, [m for _, m in problems], problems[0][0])

@@ -26,6 +26,7 @@ from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
 from .m44 import BASE_FIGURES, convert, read_m44_file
 
 __all__ = [
+    "UnknownMemoirScenario",
     "UnitSpec", "Objective", "Scenario", "load_scenario", "scenario_ids", "index",
     "custom_scenario", "check_memoir", "is_memoir_target", "read_m44", "scenario_from_m44",
     "scenario_from_data", "user_scenario_ids", "bundled_dir", "RESERVED_IDS",
@@ -129,6 +130,21 @@ def read_m44(file: str | Path) -> dict[str, Any]:
     return read_m44_file(file)
 
 
+class UnknownMemoirScenario(ScenarioError, KeyError):
+    """No Memoir '44 scenario has this id: a ``ScenarioError`` naming the known ids (bundled,
+    then the user's imports), in the reader's language. Also a ``KeyError``, as the unknown
+    id always was, for the callers that catch that."""
+
+    def __init__(self, sid: str) -> None:
+        from wargame.error_texts import loader_text
+
+        ids = scenario_ids() + user_scenario_ids()
+        super().__init__(bundled_dir(), "scenarios", loader_text("memoir.scenario_id", ids=ids),
+                         sid, key="memoir.scenario_id", data={"ids": ids})
+
+    __str__ = ScenarioError.__str__
+
+
 def load_scenario(scenario_id: str | int) -> Scenario:
     """A bundled scenario (``5``, ``overlord``) or a user's import (its name)."""
     sid = str(scenario_id)
@@ -137,8 +153,7 @@ def load_scenario(scenario_id: str | int) -> Scenario:
     path = user_memoir_dir() / f"{sid}.json"
     if sid in RESERVED_IDS or not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", sid) \
             or not path.is_file():
-        known = ", ".join(scenario_ids() + user_scenario_ids())
-        raise KeyError(f"no Memoir '44 scenario {sid!r}; known: {known}")
+        raise UnknownMemoirScenario(sid)
     stat = path.stat()
     return _user(str(path), stat.st_mtime_ns, stat.st_size)
 

@@ -103,29 +103,31 @@ class Board:
 def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] | None = None) -> Board:
     """Build a Board from map.json data (docs/data-formats.md), validating as it goes."""
     if not isinstance(data, dict):
-        raise ScenarioError(source, "(top level)", "a JSON object")
+        raise ScenarioError.keyed(source, "(top level)", "board.json_object")
     raw_hexes = data.get("hexes")
     if not isinstance(raw_hexes, dict) or not raw_hexes:
-        raise ScenarioError(source, "hexes", "a non-empty object of hex id -> hex data", raw_hexes)
+        raise ScenarioError.keyed(source, "hexes", "board.hexes", raw_hexes)
     hexes: dict[Hex, HexInfo] = {}
     for hid, spec in raw_hexes.items():
         where = f"hexes.{hid}"
         try:
             h = Hex.from_id(hid)
         except ValueError:
-            raise ScenarioError(source, where, "a four-digit hex id CCRR", hid) from None
+            raise ScenarioError.keyed(source, where, "schema.hex_id", hid) from None
         if not isinstance(spec, dict):
-            raise ScenarioError(source, where, "an object with a terrain", spec)
+            raise ScenarioError.keyed(source, where, "board.hex_spec", spec)
         terrain = spec.get("terrain")
         if not isinstance(terrain, str) or (terrain_names is not None and terrain not in terrain_names):
-            expected = f"one of {sorted(terrain_names)}" if terrain_names else "a terrain name"
-            raise ScenarioError(source, f"{where}.terrain", expected, terrain)
+            if terrain_names:
+                raise ScenarioError.keyed(source, f"{where}.terrain", "schema.one_of", terrain,
+                                          options=sorted(terrain_names))
+            raise ScenarioError.keyed(source, f"{where}.terrain", "map.terrain_name", terrain)
         for flag in ("village", "fortification", "airfield", "maquis"):
             if flag in spec and not isinstance(spec[flag], bool):
-                raise ScenarioError(source, f"{where}.{flag}", "true or false", spec[flag])
+                raise ScenarioError.keyed(source, f"{where}.{flag}", "schema.bool", spec[flag])
         name = spec.get("name")
         if name is not None and not isinstance(name, str):
-            raise ScenarioError(source, f"{where}.name", "a string", name)
+            raise ScenarioError.keyed(source, f"{where}.name", "board.string", name)
         hexes[h] = HexInfo(
             hex=h,
             terrain=terrain,
@@ -140,9 +142,9 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
         try:
             h = Hex.from_id(hid)
         except (ValueError, TypeError):
-            raise ScenarioError(source, where, "a four-digit hex id CCRR", hid) from None
+            raise ScenarioError.keyed(source, where, "schema.hex_id", hid) from None
         if h not in hexes:
-            raise ScenarioError(source, where, "a hex id present in 'hexes'", hid)
+            raise ScenarioError.keyed(source, where, "map.hex_in_hexes", hid)
         return h
 
     sides: dict[frozenset[Hex], str] = {}
@@ -150,14 +152,15 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
     for i, spec in enumerate(data.get("hexsides", []) or []):
         where = f"hexsides[{i}]"
         if not isinstance(spec, dict) or not isinstance(spec.get("between"), list) or len(spec["between"]) != 2:
-            raise ScenarioError(source, where, "an object with kind and between: [hex, hex]", spec)
+            raise ScenarioError.keyed(source, where, "board.hexside", spec)
         a = known(spec["between"][0], f"{where}.between[0]")
         b = known(spec["between"][1], f"{where}.between[1]")
         if a.distance(b) != 1:
-            raise ScenarioError(source, f"{where}.between", "two adjacent hexes", spec["between"])
+            raise ScenarioError.keyed(source, f"{where}.between", "board.adjacent_pair",
+                                      spec["between"])
         kind = spec.get("kind", "river")
         if not isinstance(kind, str):
-            raise ScenarioError(source, f"{where}.kind", "a hexside kind such as river or canal", kind)
+            raise ScenarioError.keyed(source, f"{where}.kind", "board.hexside_kind", kind)
         sides[hexside(a, b)] = kind
         if spec.get("name"):
             side_names[hexside(a, b)] = str(spec["name"])
@@ -167,34 +170,35 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
         where = f"roads[{i}].hexes"
         chain = spec.get("hexes") if isinstance(spec, dict) else None
         if not isinstance(chain, list) or len(chain) < 2:
-            raise ScenarioError(source, where, "a list of at least two hex ids", chain)
+            raise ScenarioError.keyed(source, where, "board.road", chain)
         prev = None
         for j, hid in enumerate(chain):
             h = known(hid, f"{where}[{j}]")
             if prev is not None:
                 if prev.distance(h) != 1:
-                    raise ScenarioError(source, f"{where}[{j}]", f"a hex adjacent to {prev.id}", hid)
+                    raise ScenarioError.keyed(source, f"{where}[{j}]", "board.adjacent_to", hid,
+                                              hex=prev.id)
                 roads.add(hexside(prev, h))
             prev = h
 
     edges: dict[str, frozenset[Hex]] = {}
     raw_edges = data.get("edges", {}) or {}
     if not isinstance(raw_edges, dict):
-        raise ScenarioError(source, "edges", "an object of edge name -> hex ids", raw_edges)
+        raise ScenarioError.keyed(source, "edges", "board.edges", raw_edges)
     for name, ids in raw_edges.items():
         if not isinstance(ids, list):
-            raise ScenarioError(source, f"edges.{name}", "a list of hex ids", ids)
+            raise ScenarioError.keyed(source, f"edges.{name}", "map.hex_ids", ids)
         edges[name] = frozenset(known(hid, f"edges.{name}") for hid in ids)
 
     places: dict[str, tuple[Hex, ...]] = {}
     raw_places = data.get("places", {}) or {}
     if not isinstance(raw_places, dict):
-        raise ScenarioError(source, "places", "an object of place name -> hex ids", raw_places)
+        raise ScenarioError.keyed(source, "places", "board.places", raw_places)
     for name, ids in raw_places.items():
         if isinstance(ids, str):
             ids = [ids]
         if not isinstance(ids, list):
-            raise ScenarioError(source, f"places.{name}", "a list of hex ids", ids)
+            raise ScenarioError.keyed(source, f"places.{name}", "map.hex_ids", ids)
         places[name] = tuple(known(hid, f"places.{name}") for hid in ids)
 
     return Board(

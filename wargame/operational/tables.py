@@ -182,7 +182,7 @@ def _terrain_types(data: dict, where: str) -> dict[str, TerrainType]:
     out = {}
     for name, spec in (data or {}).items():
         if not isinstance(spec, dict):
-            raise ScenarioError(where, name, "a mapping with cost and/or combat")
+            raise ScenarioError.keyed(where, name, "tables.terrain_spec")
         combat = int(spec.get("combat", 0))
         out[name] = TerrainType(
             name=name,
@@ -200,7 +200,7 @@ def tables_from_dict(data: dict, source: str = "<dict>") -> Tables:
         rows = {band: tuple(crt["rows"][band]) for band, _ in ROW_BANDS}
         for band, cells in rows.items():
             if len(cells) != len(columns):
-                raise ScenarioError(source, f"crt.rows.{band}", f"{len(columns)} cells")
+                raise ScenarioError.keyed(source, f"crt.rows.{band}", "tables.cells", count=len(columns))
         bomb = data["bombardment"]
         bcols = tuple(
             BombardmentColumn(c["label"], int(c["low"]), None if c["high"] is None else int(c["high"]))
@@ -248,12 +248,11 @@ def tables_from_dict(data: dict, source: str = "<dict>") -> Tables:
             source=source,
         )
     except KeyError as exc:
-        raise ScenarioError(source, str(exc.args[0]), "this field is required") from None
+        raise ScenarioError.keyed(source, str(exc.args[0]), "tables.required") from None
     for ut in tables.unit_types.values():
         if ut.movement_class not in tables.movement_classes:
-            raise ScenarioError(
-                source, f"unit_types.{ut.name}.movement_class", f"one of {tables.movement_classes}"
-            )
+            raise ScenarioError.keyed(source, f"unit_types.{ut.name}.movement_class",
+                                      "schema.one_of", options=tables.movement_classes)
     return tables
 
 

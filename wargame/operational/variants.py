@@ -78,51 +78,55 @@ def load_variant_data(folder: Path | None = None) -> VariantData:
     path = (folder if folder is not None else scenario_dir("normandy")) / VARIANT_DATA_FILE
     data = load_yaml(path)
     if not isinstance(data, dict):
-        raise ScenarioError(path, "(top level)", "a mapping of the BFN 19 variant data", data)
+        raise ScenarioError.keyed(path, "(top level)", "variants.mapping", data)
 
-    def need(name: str, kind: type | tuple[type, ...], expected: str) -> Any:
+    def need(name: str, kind: type | tuple[type, ...], key: str) -> Any:
+        """The field ``name`` of type ``kind``; else the error expecting the loader
+        catalogue's ``key`` (wargame/error_texts.py)."""
         value = data.get(name)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-            raise ScenarioError(path, name, expected, value)
+            raise ScenarioError.keyed(path, name, key, value)
         return value
 
     def names(name: str) -> tuple[str, ...]:
-        value = need(name, list, "a list of names")
+        value = need(name, list, "variants.names")
         if not value or not all(isinstance(v, str) and v for v in value):
-            raise ScenarioError(path, name, "a list of names", value)
+            raise ScenarioError.keyed(path, name, "variants.names", value)
         return tuple(value)
 
     beaches = names("beaches")
-    sites = need("mulberry_sites", dict, "a mapping beach -> {name, hex, landing}")
+    sites = need("mulberry_sites", dict, "variants.sites")
     for beach, site in sites.items():
         if beach not in beaches:
-            raise ScenarioError(path, f"mulberry_sites.{beach}", f"one of the beaches {list(beaches)}", beach)
+            raise ScenarioError.keyed(path, f"mulberry_sites.{beach}", "variants.beach_of", beach,
+                                      beaches=list(beaches))
         for key in ("name", "hex", "landing"):
             if not isinstance(site, dict) or not isinstance(site.get(key), str):
-                raise ScenarioError(path, f"mulberry_sites.{beach}.{key}", "a string (hex ids quoted)",
-                                    site.get(key) if isinstance(site, dict) else site)
+                raise ScenarioError.keyed(path, f"mulberry_sites.{beach}.{key}", "variants.string_hex",
+                                          site.get(key) if isinstance(site, dict) else site)
     default = names("mulberry_default_beaches")
     if len(default) != 2 or not all(b in sites for b in default):
-        raise ScenarioError(path, "mulberry_default_beaches", "two beaches of mulberry_sites", list(default))
-    dd = need("dd_values", dict, "a mapping beach -> d10 value")
+        raise ScenarioError.keyed(path, "mulberry_default_beaches", "variants.default_beaches",
+                                  list(default))
+    dd = need("dd_values", dict, "variants.dd_values")
     for beach, value in dd.items():
         if beach not in beaches or not isinstance(value, int):
-            raise ScenarioError(path, f"dd_values.{beach}", "a beach with an integer d10 value", value)
+            raise ScenarioError.keyed(path, f"dd_values.{beach}", "variants.dd_value", value)
     return VariantData(
-        d_day=need("d_day", date, "a date (YYYY-MM-DD)"),
-        withdrawal_first_day=need("withdrawal_first_day", date, "a date (YYYY-MM-DD)"),
-        withdrawal_last_day=need("withdrawal_last_day", date, "a date (YYYY-MM-DD)"),
-        mulberry_first_day=need("mulberry_first_day", date, "a date (YYYY-MM-DD)"),
-        storm_turn=need("storm_turn", int, "a turn number"),
+        d_day=need("d_day", date, "variants.date"),
+        withdrawal_first_day=need("withdrawal_first_day", date, "variants.date"),
+        withdrawal_last_day=need("withdrawal_last_day", date, "variants.date"),
+        mulberry_first_day=need("mulberry_first_day", date, "variants.date"),
+        storm_turn=need("storm_turn", int, "variants.turn"),
         beaches=beaches,
         mulberry_sites={b: dict(site) for b, site in sites.items()},
         mulberry_default_beaches=(default[0], default[1]),
-        british_sector_from_column=need("british_sector_from_column", int, "a hex column number"),
+        british_sector_from_column=need("british_sector_from_column", int, "variants.column"),
         airborne_divisions=names("airborne_divisions"),
-        pegasus_unit=need("pegasus_unit", str, "a unit id"),
+        pegasus_unit=need("pegasus_unit", str, "units.unit_id"),
         dd_values=dict(dd),
         avre_nations=frozenset(names("avre_nations")),
-        commando_type=need("commando_type", str, "a unit type"),
+        commando_type=need("commando_type", str, "units.unit_type"),
         infantry_types=frozenset(names("infantry_types")),
     )
 

@@ -72,8 +72,8 @@ RESULT_CODES = DEFENDER_CODES + ATTACKER_CODES + SINGLE_CODES
 ODDS = re.compile(r"^([1-9][0-9]*)-([1-9][0-9]*)$")
 
 
-def _hex_known(hid: str, info: ValidationInfo, what: str = "a hex of the map") -> str:
-    return check_in(hid, ctx(info, "hexes"), what)
+def _hex_known(hid: str, info: ValidationInfo) -> str:
+    return check_in(hid, ctx(info, "hexes"), "map.hex")
 
 
 # --- map.json --------------------------------------------------------------------------------
@@ -89,7 +89,9 @@ class HexSpec(Model):
     @classmethod
     def _terrain(cls, v: str, info: ValidationInfo) -> str:
         names = ctx(info, "terrain")
-        return check_in(v, names, f"one of {sorted(names)}" if names else "a terrain name")
+        if names:
+            return check_in(v, names, "schema.one_of", options=sorted(names))
+        return check_in(v, names, "map.terrain_name")
 
 
 class Hexside(Model):
@@ -138,7 +140,7 @@ class MapFile(Model):
 
         def need(hid: str, path: str) -> None:
             if hid not in known:
-                raise ref_error(path, "a hex id present in 'hexes'", hid)
+                raise ref_error(path, "map.hex_in_hexes", hid)
 
         for i, side in enumerate(self.hexsides):
             for j, hid in enumerate(side.between):
@@ -162,7 +164,7 @@ class MapFile(Model):
 def _bands(rows: dict[str, Any], where: str) -> dict[str, Any]:
     missing = [b for b in BANDS if b not in rows]
     if missing:
-        raise expect(f"a row for every 2d6 band {list(BANDS)}", missing, f"{where}.{missing[0]}")
+        raise expect("tables.crt_bands", missing, f"{where}.{missing[0]}", bands=list(BANDS))
     return rows
 
 
@@ -179,10 +181,10 @@ class Crt(Model):
         for i, label in enumerate(cols):
             m = ODDS.match(label)
             if not m or (m.group(1) != "1" and m.group(2) != "1"):
-                raise expect("odds labels 'N-1' or '1-N'", label, f"[{i}]")
+                raise expect("tables.odds_labels", label, f"[{i}]")
             value = int(m.group(1)) / int(m.group(2))
             if value <= prev:
-                raise expect("odds columns in increasing order, each once", label, f"[{i}]")
+                raise expect("tables.odds_order", label, f"[{i}]")
             prev = value
         return cols
 
@@ -192,13 +194,13 @@ class Crt(Model):
         for band, cells in self.rows.items():
             if len(cells) != len(self.columns):
                 raise ref_error(
-                    f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells)
+                    f"rows.{band}", "tables.row_cells", len(cells), count=len(self.columns)
                 )
             for i, cell in enumerate(cells):
                 parts = cell.split()
                 if not 1 <= len(parts) <= 2 or any(p not in RESULT_CODES for p in parts):
                     raise ref_error(
-                        f"rows.{band}[{i}]", f"result codes among {list(RESULT_CODES)}", cell
+                        f"rows.{band}[{i}]", "tables.result_codes", cell, codes=list(RESULT_CODES)
                     )
         return self
 
@@ -220,17 +222,17 @@ class Bombardment(Model):
         for i, col in enumerate(self.columns):
             if prev_high is None or col.low != prev_high + 1:
                 raise ref_error(
-                    f"columns[{i}].low", "ranges that follow each other without gaps", col.low
+                    f"columns[{i}].low", "tables.ranges_no_gaps", col.low
                 )
             if col.high is not None and col.high < col.low:
                 raise ref_error(
-                    f"columns[{i}].high", "a bound >= low (or null: no upper bound)", col.high
+                    f"columns[{i}].high", "tables.bound_high", col.high
                 )
             prev_high = col.high
         for band, cells in self.rows.items():
             if len(cells) != len(self.columns):
                 raise ref_error(
-                    f"rows.{band}", f"{len(self.columns)} cells, one per column", len(cells)
+                    f"rows.{band}", "tables.row_cells", len(cells), count=len(self.columns)
                 )
         return self
 
@@ -279,7 +281,7 @@ class AirPowerSpec(Model):
     @model_validator(mode="after")
     def _strike(self) -> AirPowerSpec:
         if self.strike_max < self.strike_min:
-            raise ref_error("strike_max", "a number >= strike_min", self.strike_max)
+            raise ref_error("strike_max", "tables.strike_max", self.strike_max)
         return self
 
 
@@ -310,15 +312,16 @@ class TablesFile(Model):
                 for mc in spec.cost:
                     if mc not in classes:
                         raise ref_error(
-                            f"{group}.{name}.cost.{mc}", f"a movement class of {classes}", mc
+                            f"{group}.{name}.cost.{mc}", "tables.movement_class_of", mc, classes=classes
                         )
         for mc in self.road.cost:
             if mc not in classes:
-                raise ref_error(f"road.cost.{mc}", f"a movement class of {classes}", mc)
+                raise ref_error(f"road.cost.{mc}", "tables.movement_class_of", mc, classes=classes)
         for name, ut in self.unit_types.items():
             if ut.movement_class not in classes:
                 raise ref_error(
-                    f"unit_types.{name}.movement_class", f"one of {classes}", ut.movement_class
+                    f"unit_types.{name}.movement_class", "schema.one_of", ut.movement_class,
+                    options=classes,
                 )
         return self
 
@@ -350,7 +353,9 @@ class UnitSpec(Model):
     @classmethod
     def _type(cls, v: str, info: ValidationInfo) -> str:
         names = ctx(info, "unit_types")
-        return check_in(v, names, f"one of {sorted(names)}" if names else "a unit type")
+        if names:
+            return check_in(v, names, "schema.one_of", options=sorted(names))
+        return check_in(v, names, "units.unit_type")
 
     @model_validator(mode="after")
     def _reduced(self) -> UnitSpec:
@@ -358,7 +363,7 @@ class UnitSpec(Model):
         if r is not None and (r.attack > self.attack or r.defence > self.defence):
             raise ref_error(
                 "reduced",
-                "values between 0 and the full values",
+                "units.reduced",
                 {"attack": r.attack, "defence": r.defence},
             )
         return self
@@ -379,7 +384,7 @@ class UnitsFile(Model):
 
     @model_validator(mode="after")
     def _unique(self) -> UnitsFile:
-        check_once(self.units, "id", "units", "a unique id")
+        check_once(self.units, "id", "units", "units.unique_id")
         return self
 
 
@@ -388,7 +393,7 @@ class _UnitRef(Model):
     @field_validator("unit", check_fields=False)
     @classmethod
     def _unit(cls, v: str, info: ValidationInfo) -> str:
-        return check_in(v, ctx(info, "units"), "a unit id from units.yaml")
+        return check_in(v, ctx(info, "units"), "setup.unit_id")
 
 
 class Placement(_UnitRef):
@@ -411,7 +416,7 @@ class HexEntry(Model):
     def _on_map(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
         for i, hid in enumerate(v or []):
             if ctx(info, "hexes") is not None and hid not in ctx(info, "hexes"):
-                raise expect("a hex of the map", hid, f"[{i}]")
+                raise expect("map.hex", hid, f"[{i}]")
         return v
 
     @field_validator("hex")
@@ -422,7 +427,7 @@ class HexEntry(Model):
     @model_validator(mode="after")
     def _some(self) -> HexEntry:
         if not self.hexes and self.hex is None:
-            raise ref_error("hexes", "a list of hex ids", None)
+            raise ref_error("hexes", "map.hex_ids", None)
         return self
 
 
@@ -434,7 +439,7 @@ class EdgeEntry(Model):
     @classmethod
     def _edge(cls, v: str, info: ValidationInfo) -> str:
         edges = ctx(info, "edges")
-        return check_in(v, edges, f"one of the map's edges {sorted(edges or ())}")
+        return check_in(v, edges, "map.edges_of", edges=sorted(edges or ()))
 
 
 class BeachEntry(Model):
@@ -447,7 +452,7 @@ class BeachEntry(Model):
         places = ctx(info, "places")
         for i, name in enumerate(v):
             if places is not None and name not in places:
-                raise expect("place names of the map", name, f"[{i}]")
+                raise expect("map.place_names", name, f"[{i}]")
         return v
 
 
@@ -474,9 +479,9 @@ class SetupFile(Model):
 
     @model_validator(mode="after")
     def _once(self) -> SetupFile:
-        placed = check_once(self.setup or [], "unit", "setup", "a unit placed once")
+        placed = check_once(self.setup or [], "unit", "setup", "setup.placed_once")
         check_once(self.reinforcements or [], "unit", "reinforcements",
-                   "a unit listed once in setup and reinforcements", placed)
+                   "setup.listed_once", placed)
         return self
 
 
@@ -490,7 +495,7 @@ def _iso(v: Any) -> str:
             return v
         except ValueError:
             pass
-    raise expect("an ISO date YYYY-MM-DD", v)
+    raise expect("schema.iso_date", v)
 
 
 IsoDate = Annotated[Str | dt.date, Field(description="an ISO date YYYY-MM-DD")]

@@ -40,6 +40,7 @@ __all__ = [
     "SIDES",
     "NATIONS",
     "expect",
+    "expect_value",
     "ref_error",
     "ctx",
     "validate",
@@ -64,9 +65,17 @@ Nation = Literal["german", "american", "british", "canadian", "russian", "french
 M = TypeVar("M", bound=BaseModel)
 
 
+def expect_value(value: Any, got: Any = None, path: str = "") -> PydanticCustomError:
+    """A validation error expecting a value itself (a format version: ``1``), the same in
+    every language."""
+    return PydanticCustomError(
+        "expected", "{expected}", {"expected": str(value), "got": got, "path": path}
+    )
+
+
 def _not_bool(v: Any) -> Any:
     if isinstance(v, bool):
-        raise PydanticCustomError("expected", "{expected}", {"expected": "1", "got": v, "path": ""})
+        raise expect_value(1, v)
     return v
 
 
@@ -85,27 +94,35 @@ class OpenModel(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
-def expect(expected: str, got: Any = None, path: str = "") -> PydanticCustomError:
-    """A validation error whose message is the expectation itself ("a hex of the map")."""
+def expect(key: str, got: Any = None, path: str = "", **data: Any) -> PydanticCustomError:
+    """A validation error whose message is an expectation ("a hex of the map"): ``key`` is its
+    id in the ``loader`` catalogue (wargame/error_texts.py) and ``data`` fills it, so that the
+    ``ScenarioError`` made of it is in the reader's language (``to_scenario_error``)."""
+    from wargame.error_texts import loader_text
+
     return PydanticCustomError(
-        "expected", "{expected}", {"expected": expected, "got": got, "path": path}
+        "expected", "{expected}",
+        {"expected": loader_text(key, **data), "got": got, "path": path, "key": key,
+         "data": data},
     )
 
 
-def ref_error(path: str, expected: str, got: Any) -> PydanticCustomError:
-    """An error found by a model-level check, located at ``path`` below the model."""
-    return expect(expected, got, path)
+def ref_error(path: str, key: str, got: Any, **data: Any) -> PydanticCustomError:
+    """An error found by a model-level check, located at ``path`` below the model; ``key`` and
+    ``data`` as for ``expect``."""
+    return expect(key, got, path, **data)
 
 
-def check_once(items: list[Any], key: str, path: str, expected: str,
+def check_once(items: list[Any], attr: str, path: str, key: str,
                seen: set[Any] | None = None) -> set[Any]:
-    """A model-level check that ``item.<key>`` is listed once: the first repeat is an error at
-    ``<path>[i].<key>``. ``seen`` carries ids over from an earlier list; returns the ids."""
+    """A model-level check that ``item.<attr>`` is listed once: the first repeat is an error at
+    ``<path>[i].<attr>`` expecting the loader catalogue's ``key``. ``seen`` carries ids over
+    from an earlier list; returns the ids."""
     seen = set() if seen is None else seen
     for i, item in enumerate(items):
-        value = getattr(item, key)
+        value = getattr(item, attr)
         if value in seen:
-            raise ref_error(f"{path}[{i}].{key}", expected, value)
+            raise ref_error(f"{path}[{i}].{attr}", key, value)
         seen.add(value)
     return seen
 
@@ -118,9 +135,11 @@ def ctx(info: ValidationInfo, key: str) -> Any:
     return context.get(key)
 
 
-def check_in(value: Any, names: Iterable[str] | None, expected: str) -> Any:
+def check_in(value: Any, names: Iterable[str] | None, key: str, **data: Any) -> Any:
+    """``value`` if it is one of ``names`` (None: not checked), else the error expecting the
+    loader catalogue's ``key`` with ``data``."""
     if names is not None and value not in names:
-        raise expect(expected, value)
+        raise expect(key, value, **data)
     return value
 
 
@@ -273,6 +292,8 @@ def to_scenario_error(
         return ScenarioError.keyed(file, path, "schema.documented_key_misspelt")
     if keyed is not None:
         return ScenarioError.keyed(file, path, keyed[0], got, **keyed[1])
+    if err["type"] == "expected" and c.get("key"):
+        return ScenarioError.keyed(file, path, c["key"], got, **(c.get("data") or {}))
     return ScenarioError(file, path, _expected(err), got)
 
 
@@ -317,11 +338,11 @@ def validate(
     deep_path = too_deep(data)
     if deep_path is not None:
         cut = deep_path if len(deep_path) <= 60 else deep_path[:57] + "..."
-        raise ScenarioError(file, cut or "(top level)",
-                            f"data nested at most {MAX_DEPTH} levels deep")
+        raise ScenarioError.keyed(file, cut or "(top level)", "schema.nested_max",
+                                  depth=MAX_DEPTH)
     try:
         return model.model_validate(data, context=context)
     except ValidationError as exc:
         raise to_scenario_error(exc, file, data, model) from None
     except RecursionError:
-        raise ScenarioError(file, "(structure)", "data nested less deeply") from None
+        raise ScenarioError.keyed(file, "(structure)", "schema.nested_less") from None

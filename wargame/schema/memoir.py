@@ -52,7 +52,7 @@ def _hex(v: Any) -> Any:
     ):
         row, col = v
         if not 0 <= row <= 8 or col < 0 or (row + col) % 2:
-            raise expect("an .m44 hex [row 0-8, col] with row + col even", list(v))
+            raise expect("m44.hex", list(v))
     return v
 
 
@@ -70,7 +70,7 @@ def _hexes_check(*fields: str):
                 _hex(h)
             except Exception:
                 raise expect(
-                    "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}]"
+                    "m44.hex", h, f"[{i}]"
                 ) from None
         return v
 
@@ -160,7 +160,7 @@ class MemoirSpecial(Model):
                     _hex(h)
                 except Exception:
                     raise expect(
-                        "an .m44 hex [row 0-8, col] with row + col even", h, f"{side}[{i}]"
+                        "m44.hex", h, f"{side}[{i}]"
                     ) from None
         return v
 
@@ -173,7 +173,7 @@ class MemoirSpecial(Model):
                     _hex(h)
                 except Exception:
                     raise expect(
-                        "an .m44 hex [row 0-8, col] with row + col even", h, f"[{i}][{j}]"
+                        "m44.hex", h, f"[{i}][{j}]"
                     ) from None
         return v
 
@@ -182,7 +182,7 @@ class MemoirSpecial(Model):
     def _terrain(cls, v: list[str]) -> list[str]:
         for i, name in enumerate(v):
             if name not in M44_TERRAIN:
-                raise expect(f"a terrain name among {list(M44_TERRAIN)}", name, f"[{i}]")
+                raise expect("m44.terrain", name, f"[{i}]", names=list(M44_TERRAIN))
         return v
 
 
@@ -207,7 +207,7 @@ class MemoirEntry(Model):
     def _both(cls, v: dict[str, int]) -> dict[str, int]:
         for side in ("AXIS", "ALLIES"):
             if side not in v:
-                raise expect("a number for AXIS and for ALLIES", v, side)
+                raise expect("m44.both_sides", v, side)
         return v
 
 
@@ -271,7 +271,7 @@ class M44Hexagon(OpenModel):
     @model_validator(mode="after")
     def _even(self) -> M44Hexagon:
         if (self.row + self.col) % 2:
-            raise expect("row + col even (doubled columns)", self.col, "col")
+            raise expect("m44.row_col_even", self.col, "col")
         return self
 
 
@@ -290,11 +290,10 @@ class M44Board(OpenModel):
         last = MAX_COL[self.type]
         for i, h in enumerate(self.hexagons):
             if h.col > last:
-                raise expect(f"a column of the {self.type.lower()} board (0 to {last})", h.col,
-                             f"hexagons[{i}].col")
+                raise expect("m44.board_column", h.col, f"hexagons[{i}].col",
+                             board=self.type.lower(), last=last)
             if (h.row, h.col) in seen:
-                raise expect("each hex listed once (one unit a hex, M44 p.6)",
-                             [h.row, h.col], f"hexagons[{i}]")
+                raise expect("m44.hex_once", [h.row, h.col], f"hexagons[{i}]")
             seen.add((h.row, h.col))
         return self
 
@@ -315,7 +314,7 @@ class M44GameInfo(OpenModel):
     @model_validator(mode="after")
     def _two_sides(self) -> M44GameInfo:
         if self.side_player1 is not None and self.side_player1 == self.side_player2:
-            raise expect("the other side than side_player1", self.side_player2, "side_player2")
+            raise expect("m44.other_side", self.side_player2, "side_player2")
         return self
 
 
@@ -419,15 +418,14 @@ class MemoirScenarioFile(Model):
     def _both(cls, v: dict[str, int]) -> dict[str, int]:
         for side in ("AXIS", "ALLIES"):
             if side not in v:
-                raise expect("a number for AXIS and for ALLIES", v, side)
+                raise expect("m44.both_sides", v, side)
         return v
 
     @field_validator("special")
     @classmethod
     def _no_objectives(cls, v: MemoirSpecial) -> MemoirSpecial:
         if v.objectives is not None:
-            raise expect("objectives in the top-level objectives list", "objectives",
-                         "objectives")
+            raise expect("m44.objectives", "objectives", "objectives")
         return v
 
     @model_validator(mode="after")
@@ -439,15 +437,14 @@ class MemoirScenarioFile(Model):
             for i, item in enumerate(items):
                 row, col = item.at
                 if col > last:
-                    raise expect(f"a hex of the {self.board.size} board (col 0 to {last})",
-                                 item.at, f"{name}[{i}].at")
+                    raise expect("m44.board_hex", item.at, f"{name}[{i}].at", board=self.board.size,
+                                 last=last)
                 if name != "places" and (row, col) in seen:
-                    raise expect("each hex listed once (one unit a hex, M44 p.6)", item.at,
-                                 f"{name}[{i}].at")
+                    raise expect("m44.hex_once", item.at, f"{name}[{i}].at")
                 seen.add((row, col))
         for i, o in enumerate(self.objectives):
             for j, (_, col) in enumerate(o.hexes):
                 if col > last:
-                    raise expect(f"a hex of the {self.board.size} board (col 0 to {last})",
-                                 o.hexes[j], f"objectives[{i}].hexes[{j}]")
+                    raise expect("m44.board_hex", o.hexes[j], f"objectives[{i}].hexes[{j}]",
+                                 board=self.board.size, last=last)
         return self

@@ -19,8 +19,9 @@ Faces = list[Annotated[Int, Field(ge=1, le=6)]]
 Cite = Annotated[Str, Field(description="the rule cited in events, e.g. 'CN 10.0'")]
 
 
-def _names(kind: str, what: str):
-    """A validator: every name in the field (a name or a list of names) is one of ``kind``."""
+def _names(kind: str, key: str):
+    """A validator: every name in the field (a name or a list of names) is one of ``kind``;
+    ``key``: the expectation's id in the loader catalogue (wargame/error_texts.py)."""
 
     def check(cls: Any, v: Any, info: ValidationInfo) -> Any:
         known = ctx(info, kind)
@@ -29,21 +30,21 @@ def _names(kind: str, what: str):
         items = v if isinstance(v, list) else [v]
         for i, name in enumerate(items):
             if name not in known:
-                raise expect(what, name, f"[{i}]" if isinstance(v, list) else "")
+                raise expect(key, name, f"[{i}]" if isinstance(v, list) else "")
         return v
 
     return check
 
 
 def _place_check(*fields: str):
-    return field_validator(*fields)(_names("places", "a place name of the map"))
+    return field_validator(*fields)(_names("places", "rules.place_name"))
 
 
 class Exits(Model):
     allied: list[Str] = []
     axis: list[Str] = []
 
-    _edges = field_validator("allied", "axis")(_names("edges", "an edge name of the map"))
+    _edges = field_validator("allied", "axis")(_names("edges", "rules.edge_name"))
 
 
 class EntryTurnMovement(Model):
@@ -54,7 +55,7 @@ class EntryTurnMovement(Model):
     movement_class: Str
 
     _mc = field_validator("movement_class")(
-        _names("movement_classes", "a movement class of tables.yaml")
+        _names("movement_classes", "rules.movement_class")
     )
 
 
@@ -72,7 +73,7 @@ class SetupDrops(Model):
     types: list[Str] = ["paratroop"]
     intact: dict[Nation, Faces]
 
-    _types = field_validator("types")(_names("unit_types", "a unit type of tables.yaml"))
+    _types = field_validator("types")(_names("unit_types", "rules.unit_type"))
 
 
 class TypesRule(Model):
@@ -81,7 +82,7 @@ class TypesRule(Model):
     types: list[Str]
     rule: Cite | None = None
 
-    _types = field_validator("types")(_names("unit_types", "a unit type of tables.yaml"))
+    _types = field_validator("types")(_names("unit_types", "rules.unit_type"))
 
 
 class DropFallback(Model):
@@ -97,7 +98,7 @@ class DropFallback(Model):
         for nation, names in v.items():
             for i, name in enumerate(names):
                 if known is not None and name not in known:
-                    raise expect("a place name of the map", name, f"{nation}[{i}]")
+                    raise expect("rules.place_name", name, f"{nation}[{i}]")
         return v
 
 
@@ -110,9 +111,9 @@ class FirstTurnLanding(Model):
     fallback_beaches: list[Str] = []
     rule: Cite | None = None
 
-    _unit = field_validator("unit")(_names("units", "a unit id from units.yaml"))
-    _hex = field_validator("hex")(_names("hexes", "a hex of the map"))
-    _div = field_validator("join_division")(_names("divisions", "a division of units.yaml"))
+    _unit = field_validator("unit")(_names("units", "setup.unit_id"))
+    _hex = field_validator("hex")(_names("hexes", "map.hex"))
+    _div = field_validator("join_division")(_names("divisions", "rules.division"))
     _beaches = _place_check("fallback_beaches")
 
 
@@ -154,7 +155,7 @@ class NavalSupport(Model):
     coast_hexes: Bool = False
 
     _places = _place_check("places", "invasion_coast")
-    _excluded = field_validator("excluded")(_names("hexes", "a hex of the map"))
+    _excluded = field_validator("excluded")(_names("hexes", "map.hex"))
 
 
 class Advance(Model):
@@ -166,7 +167,7 @@ class Advance(Model):
     bridges: Bool = False
 
     _terrain = field_validator("first_terrain", "second_terrain")(
-        _names("terrain_or_feature", "a terrain or feature of tables.yaml")
+        _names("terrain_or_feature", "rules.terrain_or_feature")
     )
 
 
@@ -185,8 +186,8 @@ class Withdrawal(Model):
     units: list[Str] = []
     rule: Cite | None = None
 
-    _divs = field_validator("divisions")(_names("divisions", "a division of units.yaml"))
-    _units = field_validator("units")(_names("units", "a unit id from units.yaml"))
+    _divs = field_validator("divisions")(_names("divisions", "rules.division"))
+    _units = field_validator("units")(_names("units", "setup.unit_id"))
 
 
 class Harbour(Model):
@@ -195,7 +196,7 @@ class Harbour(Model):
     landing: HexId
     nations: list[Str] = []  # CN 9.0: whose units land there (empty: every nation of the side)
 
-    _hexes = field_validator("hex", "landing")(_names("hexes", "a hex of the map"))
+    _hexes = field_validator("hex", "landing")(_names("hexes", "map.hex"))
 
 
 class Mulberries(Model):
@@ -208,7 +209,7 @@ class Mulberries(Model):
     port: HexId
     harbours: list[Harbour]
 
-    _port = field_validator("port")(_names("hexes", "a hex of the map"))
+    _port = field_validator("port")(_names("hexes", "map.hex"))
 
 
 class DropUnitsWaitContact(Model):
@@ -216,7 +217,7 @@ class DropUnitsWaitContact(Model):
 
     units: list[Str]
 
-    _units = field_validator("units")(_names("units", "a unit id from units.yaml"))
+    _units = field_validator("units")(_names("units", "setup.unit_id"))
 
 
 class MaquisAreas(Model):
@@ -250,7 +251,7 @@ class ExitedVictory(_Score):
     edges: list[Str]
     intact: Bool = False
 
-    _edges = field_validator("edges")(_names("edges", "an edge name of the map"))
+    _edges = field_validator("edges")(_names("edges", "rules.edge_name"))
 
 
 class SideVictory(_Score):
@@ -302,7 +303,7 @@ class Rules(Model):
     )
 
     _one_armour = field_validator("one_armour_terrain")(
-        _names("terrain", "a terrain of tables.yaml")
+        _names("terrain", "rules.terrain")
     )
 
     @field_validator("initial_control")
@@ -311,7 +312,7 @@ class Rules(Model):
         known = ctx(info, "places")
         for name in v:
             if known is not None and name not in known:
-                raise expect("a place name of the map", name, name)
+                raise expect("rules.place_name", name, name)
         return v
 
     @field_validator("variants")
@@ -322,7 +323,7 @@ class Rules(Model):
         try:
             normalize_variants(v)
         except ValueError as exc:
-            raise expect("known BFN variant names", str(exc)) from None
+            raise expect("rules.variants", str(exc)) from None
         return v
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import Int, Model, PosInt, Side, Str, Version1, expect, ref_error
+from .common import Int, Model, PosInt, Side, Str, Version1, expect, expect_value, ref_error
 from .rules import Rules
 
 __all__ = ["ScenarioFile", "ScenarioMeta", "Turns", "TurnDates"]
@@ -20,7 +20,7 @@ class Turns(Model):
     @model_validator(mode="after")
     def _order(self) -> Turns:
         if self.last < self.first:
-            raise ref_error("last", "a whole number >= first", self.last)
+            raise ref_error("last", "meta.last_turn", self.last)
         return self
 
 
@@ -39,7 +39,7 @@ class TurnDates(Model):
         try:
             dt.date.fromisoformat(str(v))
         except ValueError:
-            raise expect("a date YYYY-MM-DD", v) from None
+            raise expect("meta.date", v) from None
         return v
 
 
@@ -86,5 +86,5 @@ class ScenarioFile(ScenarioMeta):
         """A file of another format version is reported as such, before anything else."""
         version = data.get("format_version") if isinstance(data, dict) else None
         if isinstance(data, dict) and (version != 1 or isinstance(version, bool)):
-            raise expect("1", data.get("format_version"), "format_version")
+            raise expect_value(1, data.get("format_version"), "format_version")
         return data

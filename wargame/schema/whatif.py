@@ -41,7 +41,7 @@ class PostureSpec(Model):
     @classmethod
     def _positive(cls, v: float) -> float:
         if v <= 0:
-            raise expect("a number > 0", v)
+            raise expect("schema.gt", v, limit=0)
         return v
 
 
@@ -60,26 +60,27 @@ class ReinforcementChange(Model):
     def _unit(cls, v: str, info: ValidationInfo) -> str:
         names = ctx(info, "reinforcement_units")
         shown = ", ".join(sorted(names)[:6]) + (", ..." if names and len(names) > 6 else "")
-        return check_in(v, names, f"a reinforcement unit of the scenario ({shown})")
+        return check_in(v, names, "whatif.reinforcement_unit", units=shown)
 
     @field_validator("turn")
     @classmethod
     def _turn(cls, v: int | None, info: ValidationInfo) -> int | None:
         turns = ctx(info, "turns")
         if v is not None and turns is not None and not turns[0] <= v <= turns[1]:
-            raise expect(f"a turn {turns[0]}..{turns[1]}", v)
+            raise expect("whatif.turn_range", v, first=turns[0], last=turns[1])
         return v
 
     @field_validator("hex")
     @classmethod
     def _hex(cls, v: str | None, info: ValidationInfo) -> str | None:
-        return v if v is None else check_in(v, ctx(info, "hexes"), "a hex of the map")
+        return v if v is None else check_in(v, ctx(info, "hexes"), "map.hex")
 
     @field_validator("edge")
     @classmethod
     def _edge(cls, v: str | None, info: ValidationInfo) -> str | None:
         edges = ctx(info, "edges")
-        return v if v is None else check_in(v, edges, f"a map edge ({', '.join(sorted(edges or ()))})")
+        return v if v is None else check_in(v, edges, "whatif.map_edge",
+                                           edges=", ".join(sorted(edges or ())))
 
     @field_validator("beaches")
     @classmethod
@@ -87,20 +88,19 @@ class ReinforcementChange(Model):
         if v is None:
             return v
         if not v:
-            raise expect("a non-empty list of beach names", v)
+            raise expect("whatif.beach_names", v)
         places = ctx(info, "places")
         for name in v:
-            check_in(name, places, "a beach (a place of the map)")
+            check_in(name, places, "whatif.beach")
         return v
 
     @model_validator(mode="after")
     def _one_change(self) -> ReinforcementChange:
         places = [k for k in ("hex", "edge", "beaches") if getattr(self, k) is not None]
         if len(places) > 1:
-            raise ref_error(places[1], "one new entry (hex, edge or beaches), not several",
-                            places)
+            raise ref_error(places[1], "whatif.one_entry", places)
         if self.turn is None and not places:
-            raise ref_error("turn", "a new turn, hex, edge or beaches (nothing changes)", None)
+            raise ref_error("turn", "whatif.some_change", None)
         return self
 
 
@@ -121,10 +121,10 @@ class WhatIfFile(Model):
     def _scenario(cls, v: str | None, info: ValidationInfo) -> str | None:
         want = ctx(info, "scenario_id")
         if v is not None and want is not None and v != want:
-            raise expect(f"the study's scenario {want!r}", v)
+            raise expect("whatif.scenario", v, scenario=repr(want))
         return v
 
     @model_validator(mode="after")
     def _once(self) -> WhatIfFile:
-        check_once(self.reinforcements, "unit", "reinforcements", "each unit changed once")
+        check_once(self.reinforcements, "unit", "reinforcements", "whatif.unit_once")
         return self
