@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from wargame.event_text import RESULT_CODES
 from wargame.i18n import LANGUAGES, Catalogue, language, resolve_language, using_language
 
 __all__ = ["main", "build_parser", "TEXT"]
@@ -134,24 +135,9 @@ TEXT = Catalogue("cli", {
     "lang.help": "language of the output: en or pt (default: the LANG environment, else en)",
 })
 
-# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table.
-CODES = Catalogue("codes", {
-    "DE": "defence eliminated (one unit; the rest retreat)",
-    "DRB": "defence retreats, one unit takes a loss",
-    "DRI": "defence retreats intact",
-    "DVB": "defence wins, one unit takes a loss",
-    "DVI": "defence wins intact",
-    "AVI": "attack wins intact",
-    "AVB": "attack wins, one unit takes a loss",
-    "ARI": "attack retreats intact",
-    "ARB": "attack retreats, one unit takes a loss",
-    "AE": "attack retreats, one unit eliminated",
-    "EMP": "exchange: defender eliminates units, attacker loses at least as much",
-    "IMP": "impasse: nobody moves",
-    "DI": "defence intact",
-    "DB": "one defending unit takes a loss",
-    "DA": "every unit in the hex is eliminated",
-})
+# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the
+# dashboards' words too (one word per concept, wargame.event_text.RESULT_CODES).
+CODES = RESULT_CODES
 
 
 # The help texts of the options (``--help``), by option (wargame.i18n, as TEXT).

@@ -236,6 +236,28 @@ CARD_TITLES = Catalogue("m44.cards", {
 })
 
 
+# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables) in words: one table for the command
+# line's odds (wargame.cli.CODES) and the dashboards (wargame.ui.text.RESULT_WORDS), so each
+# code has one word in each language (IMP "impasse", EMP "exchange"; docs/glossary.md).
+RESULT_CODES = Catalogue("codes", {
+    "DE": "defence eliminated (one unit; the rest retreat)",
+    "DRB": "defence retreats, one unit takes a loss",
+    "DRI": "defence retreats intact",
+    "DVB": "defence wins, one unit takes a loss",
+    "DVI": "defence wins intact",
+    "AVI": "attack wins intact",
+    "AVB": "attack wins, one unit takes a loss",
+    "ARI": "attack retreats intact",
+    "ARB": "attack retreats, one unit takes a loss",
+    "AE": "attack retreats, one unit eliminated",
+    "EMP": "exchange: defender eliminates units, attacker loses at least as much",
+    "IMP": "impasse: nobody moves",
+    "DI": "defence intact",
+    "DB": "one defending unit takes a loss",
+    "DA": "every unit in the hex is eliminated",
+})
+
+
 PHASES = Catalogue("phases", {
     "allied_movement": "Allied movement",
     "allied_combat": "Allied combat",

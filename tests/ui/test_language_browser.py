@@ -29,7 +29,7 @@ from wargame.ui.text import PHASE_WORDS, UI, WORDS
 SEED = 1944
 EVENTS = ("events.campaign", "events.bfn", "events.words", "phases", "decisions")
 DOMAINS = ("ui", "ui.campaign", "ui.legend", "ui.phase_help", "ui.phases", "ui.status",
-           "ui.results", "ui.unit_types", "ui.sides", "ui.options", "ui.map", "ui.actions") + EVENTS
+           "codes", "ui.unit_types", "ui.sides", "ui.options", "ui.map", "ui.actions") + EVENTS
 MEMOIR_DOMAINS = ("ui.memoir", "ui.memoir_sides", "ui.memoir_side_labels", "events.memoir",
                   "events.words", "decisions", "m44.cards", "ui.map", "ui.cards", "ui.actions",
                   "ui.memoir_kinds", "ui.memoir_legend")

@@ -10,28 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from wargame.event_text import RESULT_CODES
 from wargame.i18n import Catalogue
 
-# The rulebook's result codes (CN/OD 5.1.6, 6.2 tables) in the same words as the command line's
-# (wargame.cli.CODES) and docs/glossary.md: one word per concept, IMP "impasse", EMP "exchange"
-# (tests/ui/test_texts_for_people.py checks both tables agree, in every language).
-RESULT_WORDS = Catalogue("ui.results", {
-    "DE": "defence eliminated (one unit; the rest retreat)",
-    "DRB": "defence retreats, one unit takes a loss",
-    "DRI": "defence retreats intact",
-    "DVB": "defence wins, one unit takes a loss",
-    "DVI": "defence wins intact",
-    "AVI": "attack wins intact",
-    "AVB": "attack wins, one unit takes a loss",
-    "ARI": "attack retreats intact",
-    "ARB": "attack retreats, one unit takes a loss",
-    "AE": "attack retreats, one unit eliminated",
-    "EMP": "exchange: defender eliminates units, attacker loses at least as much",
-    "IMP": "impasse: nobody moves",
-    "DI": "defence intact",
-    "DB": "one defending unit takes a loss",
-    "DA": "every unit in the hex is eliminated",
-})
+# The rulebook's result codes in the command line's words: one table, one word per concept
+# (wargame.event_text.RESULT_CODES).
+RESULT_WORDS = RESULT_CODES
 
 TYPE_LETTERS: dict[str, str] = {
     "infantry": "I",
