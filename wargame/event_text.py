@@ -554,26 +554,28 @@ def event_line(event: Any) -> str:
 def card_title(card: Any) -> str:
     """A Memoir '44 command card's title in the current language: "Attack (right)",
     "Ataque (direita)" (``card``: a ``wargame.memoir.cards.Card``)."""
-    title = CARD_TITLES[card.name]
-    if card.section:
-        return CARD_TITLES["section"].format(title=title,
-                                             section=CARD_TITLES[f"section.{card.section}"])
-    return title
+    return _card_title(card.name, card.section)
 
 
 def card_title_of(english: str) -> str:
     """The card whose English title (as an event stores it: "Attack (right)", "Air Power") is
     ``english``, in the current language; ``english`` itself for a title no card has."""
-    names = {title: name for name, title in CARD_TITLES.english.items()
-             if not name.startswith("section")}
     found = re.fullmatch(r"(.+) \((left|center|right)\)", english)
     title, section = (found.group(1), found.group(2)) if found else (english, None)
-    if title not in names:
-        return english
-    text = CARD_TITLES[names[title]]
-    if section is None:
-        return text
-    return CARD_TITLES["section"].format(title=text, section=CARD_TITLES[f"section.{section}"])
+    name = _CARD_NAMES.get(title)
+    return english if name is None else _card_title(name, section)
+
+
+def _card_title(name: str, section: str | None) -> str:
+    title = CARD_TITLES[name]
+    if not section:
+        return title
+    return CARD_TITLES["section"].format(title=title, section=CARD_TITLES[f"section.{section}"])
+
+
+_CARD_NAMES = {title: name for name, title in CARD_TITLES.english.items()
+               if not name.startswith("section")}
+"""English card title -> card name (the keys of ``CARD_TITLES``)."""
 
 
 def outcome_reason(reason: str) -> str:
