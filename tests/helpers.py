@@ -31,3 +31,18 @@ class LoadedDice(Dice):
             self.sides_log.append(sides)
             return value
         return super().die(sides)
+
+
+def omaha_retreat(seed: int = 1944, target: str = "2010"):
+    """The Normandy dashboard model at its first retreat decision: End phase of the landings,
+    then the attack on ``target`` (Colleville, Omaha) answered automatically until the defender
+    must choose where to retreat (seed 1944: a defence declaration, a loss, then the retreat)."""
+    from wargame.ui.model import CampaignState
+
+    m = CampaignState("normandy", seed=seed)
+    m.end_phase()
+    m.set_target(target)
+    m.declare_attack()
+    while m.s.pending is not None and not m.retreat_targets():
+        m.auto()
+    return m

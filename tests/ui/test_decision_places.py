@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from tests.helpers import omaha_retreat
 from wargame.i18n import using_language
 from wargame.ui.describe import place_name
-from wargame.ui.model import CampaignState
 
 SEED = 1944
 TARGET = "2010"  # Colleville, Omaha: at seed 1944 a loss, then a retreat choice
@@ -17,12 +17,7 @@ TARGET = "2010"  # Colleville, Omaha: at seed 1944 a loss, then a retreat choice
 
 @pytest.fixture(scope="module")
 def retreat_model():
-    m = CampaignState("normandy", seed=SEED)
-    m.end_phase()
-    m.set_target(TARGET)
-    m.declare_attack()
-    while m.s.pending is not None and not m.retreat_targets():
-        m.auto()
+    m = omaha_retreat(SEED, TARGET)
     assert m.s.pending is not None and m.s.pending.kind == "retreat"
     return m
 

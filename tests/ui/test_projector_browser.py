@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.helpers import omaha_retreat
 from wargame.hexgrid import Hex
 from wargame.ui.browser import click_hex, hex_pixel, source_column, wait_for_map
 from wargame.ui.model import CampaignState
@@ -50,13 +51,7 @@ def point_in_viewport(page, xy: tuple[float, float]) -> bool:
 
 def first_retreat_hex() -> str:
     """The same game in-process: End phase, roll on TARGET, answer until the retreat."""
-    m = CampaignState("normandy", seed=SEED)
-    m.end_phase()
-    m.set_target(TARGET)
-    m.declare_attack()
-    while m.s.pending is not None and not m.retreat_targets():
-        m.auto()
-    return next(iter(m.retreat_targets()))
+    return next(iter(omaha_retreat(SEED, TARGET).retreat_targets()))
 
 
 @pytest.mark.parametrize("sized_page", SIZES, indirect=True, ids=["1280x720", "1920x1080"])
