@@ -6,6 +6,7 @@ English beside it stays English. ``?lang=`` and ``wargame serve --lang`` choose 
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import panel as pn
@@ -129,6 +130,16 @@ def test_the_memoir_dashboard_in_portuguese():
     status = dash.status.pane.object  # the status line, side to act in capitals
     assert "Turno 1: joga ALIADOS" in status and "ALLIES" not in status
     assert "ALLIES to act" in MemoirDashboard("1", 44).status.pane.object
+    # the hand's heading, the other side's card count, the buttons of cards played with a
+    # choice (Infantry Assault by section at seed 44) and the computer players' names
+    # (the side ids stay as the selects' values, never as their labels)
+    shown_text = re.sub(r'\["(none|ALLIES|AXIS)",', "[", pt_doc)
+    assert not re.search(r"\b(ALLIES|AXIS)\b|'s hand| as (left|center|right)\b", shown_text)
+    assert "infantaria (Eixo, unidade 0)" in pt_doc  # a counter's tooltip
+    assert shown("Mão: ALIADOS", pt_doc) and shown("Assalto de Infantaria: flanco esquerdo", pt_doc)
+    assert re.search(r"ALLIES\S*s hand", en_doc) and shown("Infantry Assault as left", en_doc)
+    assert dash.computer_player.options[pt(TEXT, "player.easy")] == "easy"
+    assert shown("fácil", pt_doc) and shown("ao acaso", pt_doc)
 
 
 def test_the_campaign_panels_own_words_are_portuguese_too():

@@ -70,10 +70,13 @@ def test_the_attack_panel_shows_the_answer_in_the_viewers_language(model):
         pt_panel = AttackPanel(pt_model)
         pt_panel.refresh()
         pt_html = pt_panel.preview.object
+        pt_header = pt_panel.header.object
         reasons = [shift_reason(sh.reason) for sh in pt_model.preview().shifts]
     assert "The defender may answer" not in pt_html and battery in pt_html
     assert all(r in pt_html for r in reasons)
     assert "coastal fortifications" not in pt_html
+    # the hex's terrain in words of the viewer's language, not the data file's id
+    assert "terreno: terreno aberto" in pt_header and "terrain: open" in panel.header.object
 
 
 def test_no_answer_line_when_the_defender_has_nothing(model):

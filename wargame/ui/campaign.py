@@ -23,7 +23,7 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
-from wargame.ui.describe import place_name
+from wargame.ui.describe import place_name, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.model import CampaignState, and_list
 from wargame.ui.store import new_seed
@@ -306,7 +306,7 @@ class AttackPanel(_View):
         info = m.game.board.hexes[h]
         self.header.object = _box(
             f"<h4>{_esc(WORDS['attack_on'].format(target=place_name(s, target)))}</h4>"
-            f"{WORDS['defenders'].format(units=names, terrain=_esc(info.terrain))}")
+            f"{WORDS['defenders'].format(units=names, terrain=_esc(terrain_name(info.terrain)))}")
         eligible = m.eligible_attackers()
         arty = m.artillery_options()
         amax = m.air_max()

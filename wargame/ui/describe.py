@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.event_text import DECISIONS, card_title, edge_name
+from wargame.error_texts import TERMS
+from wargame.event_text import DECISIONS, card_title, edge_name, side_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS, OPTION_WORDS
 
@@ -27,6 +28,12 @@ def unit_name(state: Any, uid: str) -> str:
     units = getattr(getattr(state, "game", None), "units", {})
     d = units.get(uid) if isinstance(units, dict) else None
     return d.name if d is not None else plain_words(uid)
+
+
+def terrain_name(terrain: str) -> str:
+    """A campaign terrain id of the data files ("open", "bocage") in the current language
+    (the terrain words of ``wargame.error_texts.TERMS``); an unknown id as it is."""
+    return TERMS.get(f"terrain.{terrain}", terrain)
 
 
 def place_name(state: Any, hid: str | Hex | None, near: int = 2) -> str:
@@ -151,12 +158,13 @@ def _memoir_where(h: Any) -> str:
     return ACTION_WORDS["m44_hex"].format(row=r, col=c)
 
 
-def _memoir_unit(state: Any, uid: Any) -> str:
+def memoir_unit(state: Any, uid: Any) -> str:
+    """A Memoir '44 unit for people, in the current language: "Allied infantry (unit 5)"."""
     units = getattr(state, "units", {}) or {}
     u = units.get(uid) if isinstance(units, dict) else None
     if u is None:
         return ACTION_WORDS["m44_unit_unknown"].format(id=uid)
-    side = {"AXIS": "Axis", "ALLIES": "Allied"}.get(u.side, str(u.side))
+    side = side_name(str(u.side).lower().replace("allies", "allied"))  # "Allied", "Axis"
     kind = MEMOIR_KIND_WORDS.get(u.kind, plain_words(u.kind))
     return ACTION_WORDS["m44_unit"].format(side=side, kind=kind, id=u.id)
 
@@ -164,7 +172,7 @@ def _memoir_unit(state: Any, uid: Any) -> str:
 def _memoir(state: Any, d: dict[str, Any]) -> str:
     kind = str(d.get("kind", ""))
     w = ACTION_WORDS
-    unit = _memoir_unit(state, d["unit"]) if d.get("unit") is not None else ""
+    unit = memoir_unit(state, d["unit"]) if d.get("unit") is not None else ""
     where = _memoir_where(d.get("hex")) if d.get("hex") is not None else ""
     title = ""
     if d.get("card") is not None:

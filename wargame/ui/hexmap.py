@@ -25,8 +25,8 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from wargame.error_texts import TERMS
 from wargame.hexgrid import Hex, Layout
+from wargame.ui.describe import terrain_name
 from wargame.ui.text import MAP_WORDS
 
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
@@ -223,7 +223,7 @@ class HexSpec:
 def terrain_words(spec: HexSpec) -> str:
     """A hex's terrain and features for its tooltip, in the current language ("bocage,
     fortification"; Memoir '44 hexes name their own terrain in ``terrain_label``)."""
-    words = [spec.terrain_label or TERMS.get(f"terrain.{spec.terrain}", spec.terrain)]
+    words = [spec.terrain_label or terrain_name(spec.terrain)]
     words += [MAP_WORDS.get(f"feature.{f}", f) for f in spec.features]
     return ", ".join(words)
 

@@ -34,9 +34,15 @@ from wargame.memoir import (
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
-from wargame.ui.describe import describe_action
+from wargame.ui.describe import describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
-from wargame.ui.memoir_model import COMPUTER_PLAYERS, TEXT, MemoirStore, where
+from wargame.ui.memoir_model import (
+    COMPUTER_PLAYERS,
+    SIDE_LABELS,
+    TEXT,
+    MemoirStore,
+    where,
+)
 from wargame.ui.store import new_seed
 from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI
 
@@ -215,7 +221,8 @@ class HandView(_View):
         self._key = key
         items: list[Any] = []
         for side in shown:
-            items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
+            label = SIDE_LABELS.get(side, side)
+            items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=label))}</b>"))
             for cid, title, plays in st.hand(side):
                 about = CARD_TEXT.get(card(cid).name, "")
                 about = f"<div class='m44-card-text' style='color:#555;font-size:11px'>" \
@@ -225,7 +232,9 @@ class HandView(_View):
                         f"<span style='color:#777'>{_esc(title)}</span>{about}", margin=(0, 5)))
                     continue
                 for a in plays:
-                    label = title + (f" as {a.option.replace('_', ' ')}" if a.option else "")
+                    label = TEXT["play_as"].format(
+                        title=title, option=TEXT.get(f"option.{a.option}", a.option)) \
+                        if a.option else title
                     b = pn.widgets.Button(label=label, color="light", width=360)
                     b.on_click(lambda _e, a=a: self.store.act(a))
                     items.append(b)
@@ -233,7 +242,7 @@ class HandView(_View):
                     items.append(pn.pane.HTML(about, margin=(0, 5)))
         for other in counted:
             items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
-                side=other, n=len(s.hands[other])))))
+                side=SIDE_LABELS.get(other, other), n=len(s.hands[other])))))
         self.column[:] = items
 
     def __panel__(self):
@@ -380,7 +389,7 @@ class MemoirDashboard(pn.viewable.Viewer):
             lambda e: setattr(self.store, "computer", e.new), "value")
         self.computer_player = pn.widgets.Select(
             label=TEXT["computer_player"], value=store.computer_player, width=120,
-            options=list(COMPUTER_PLAYERS))
+            options={TEXT.get(f"player.{name}", name): name for name in COMPUTER_PLAYERS})
         self.computer_player.param.watch(
             lambda e: setattr(self.store, "computer_player", e.new), "value")
         self.status = StatusView(store)
@@ -503,7 +512,7 @@ class MemoirDashboard(pn.viewable.Viewer):
                 hex=display_hex(u.hex), uid=str(u.id),
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
-                side=u.side, title=f"{u.side} {KIND_LETTER[u.kind]} #{u.id}"))
+                side=u.side, title=memoir_unit(s, u.id)))
         sel = str(st.selected) if st.selected is not None else None
         self.map.set_counters(counters, selected=sel)
         hl = []

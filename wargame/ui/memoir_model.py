@@ -79,6 +79,18 @@ TEXT = Catalogue("ui.memoir", {
     "section.left": "left flank",
     "section.center": "centre",
     "section.right": "right flank",
+    # a card played with a choice (a section of Recon in Force... or Air Power/Barrage's use)
+    "play_as": "{title} as {option}",
+    "option.left": "left",
+    "option.center": "center",
+    "option.right": "right",
+    "option.air_power": "air power",
+    "option.barrage": "barrage",
+    # the computer players (wargame.bots: docs/bots.md)
+    "player.auto": "auto",
+    "player.random": "random",
+    "player.easy": "easy",
+    "player.normal": "normal",
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
