@@ -4,8 +4,12 @@ Plays normal against easy on every bundled scenario (or ``--scenarios``), from b
 seeds ``--seed`` .. ``--seed + --games - 1`` (fixed: a run repeats exactly), in ``--workers``
 processes, and prints normal's win rate with a 95% interval, per side and overall. ``--option
 KEY=VALUE`` (repeatable) passes settings to ``MemoirSearchPolicy`` (``width=6``,
-``horizon=turn``, ``iterations=16`` ...) so variants are compared on the same games. The LAST
-line is one JSON object.
+``horizon=turn``, ``iterations=16`` ...) so variants are compared on the same games; a key
+that names one of normal's scoring weights (``threat``, ``advance``, ``objective``,
+``kill_figure``, ``flag``: ``memoir_easy.Weights``) changes that weight of
+``NORMAL_WEIGHTS``. ``--heuristic-only`` plays easy's heuristic with normal's weights and no
+search, to tell what the weights give from what the search gives. The LAST line is one JSON
+object.
 
 Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--option width=6]``.
 """
@@ -13,6 +17,7 @@ Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--o
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -25,8 +30,8 @@ try:
 except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wargame.bots.memoir_easy import MemoirEasyPolicy  # noqa: E402
-from wargame.bots.memoir_search import MemoirSearchPolicy  # noqa: E402
+from wargame.bots.memoir_easy import MemoirEasyPolicy, Weights, decide  # noqa: E402
+from wargame.bots.memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy  # noqa: E402
 from wargame.bots.play import play  # noqa: E402
 from wargame.memoir import MemoirGame, scenario_ids  # noqa: E402
 from wargame.memoir.board import ALLIES, AXIS  # noqa: E402
@@ -56,11 +61,28 @@ class Timed:
         return a
 
 
-def one_game(job: tuple[str, int, str, dict]) -> dict:
-    sid, seed, normal_side, options = job
+class Heuristic:
+    """Easy's heuristic scored with ``weights`` (no search)."""
+
+    def __init__(self, weights: Weights) -> None:
+        self.weights = weights
+
+    def choose(self, state):
+        return decide(state, self.weights)[0]
+
+
+WEIGHT_KEYS = {f.name for f in dataclasses.fields(Weights)}
+
+
+def one_game(job: tuple[str, int, str, dict, bool]) -> dict:
+    sid, seed, normal_side, options, heuristic_only = job
     game = MemoirGame.from_scenario(sid)
     state = game.new_state(seed)
-    normal = Timed(MemoirSearchPolicy(seed, **options))
+    weights = dataclasses.replace(NORMAL_WEIGHTS,
+                                  **{k: v for k, v in options.items() if k in WEIGHT_KEYS})
+    settings = {k: v for k, v in options.items() if k not in WEIGHT_KEYS}
+    normal = Timed(Heuristic(weights) if heuristic_only
+                   else MemoirSearchPolicy(seed, weights=weights, **settings))
     easy = MemoirEasyPolicy(seed + 1)
     policies = {ALLIES: normal if normal_side == ALLIES else easy,
                 AXIS: normal if normal_side == AXIS else easy}
@@ -90,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="a MemoirSearchPolicy setting, repeatable")
+    ap.add_argument("--heuristic-only", action="store_true",
+                    help="easy's heuristic with normal's weights, no search")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
     options = {}
@@ -99,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
         options[key] = _value(value)
     scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
-    jobs = [(sid, seed, side, options) for seed in range(args.seed, args.seed + args.games)
+    jobs = [(sid, seed, side, options, args.heuristic_only) for seed in range(args.seed, args.seed + args.games)
             for sid in scenarios for side in (ALLIES, AXIS)]
     start = time.perf_counter()
     results = []
@@ -109,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 print(f"  scenario {r['scenario']} seed {r['seed']} normal {r['normal_side']}: "
                       f"winner {r['winner']} ({r['seconds']:.1f} s)", flush=True)
-    summary: dict = {"options": options, "games": len(results), "seconds": 0.0}
+    summary: dict = {"options": options, "heuristic_only": args.heuristic_only,
+                     "games": len(results), "seconds": 0.0}
     for label, subset in (("as Allies", [r for r in results if r["normal_side"] == ALLIES]),
                           ("as Axis", [r for r in results if r["normal_side"] == AXIS]),
                           ("overall", results)):

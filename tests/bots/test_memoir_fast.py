@@ -7,20 +7,22 @@ import random
 
 import pytest
 
-from wargame.bots.memoir_easy import card_value, decide
+from wargame.bots.memoir_easy import EASY, card_value, decide
 from wargame.bots.memoir_fast import FastEasy, fast_card_choice
 from wargame.bots.memoir_random import random_action
+from wargame.bots.memoir_search import NORMAL_WEIGHTS
 from wargame.memoir import MemoirGame
 
 
-@pytest.mark.parametrize("sid,seed", [("9", 0)])
-def test_fast_easy_plays_the_same_game_as_easy(sid, seed):
+@pytest.mark.parametrize("sid,seed,weights", [("9", 0, EASY), ("2", 1, NORMAL_WEIGHTS)])
+def test_fast_easy_plays_the_same_game_as_easy(sid, seed, weights):
+    # with normal's weights too: normal's play-outs are FastEasy(NORMAL_WEIGHTS)
     game = MemoirGame.from_scenario(sid)
     slow = game.new_state(seed)
     while not slow.winner and len(slow.history) < 5000:
-        slow.apply(decide(slow)[0], validate=False)
+        slow.apply(decide(slow, weights)[0], validate=False)
     fast = game.new_state(seed)
-    fe = FastEasy()
+    fe = FastEasy(weights)
     while not fast.winner and len(fast.history) < 5000:
         fe.step(fast)
     assert slow.winner is not None

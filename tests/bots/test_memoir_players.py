@@ -10,9 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wargame.bots.memoir_easy import MemoirEasyPolicy, attack_value, decide
+from wargame.bots.memoir_easy import (
+    EASY,
+    EasyBrain,
+    MemoirEasyPolicy,
+    Weights,
+    attack_value,
+    decide,
+)
 from wargame.bots.memoir_random import MemoirRandomPolicy, random_action
-from wargame.bots.memoir_search import MemoirSearchPolicy, determinise
+from wargame.bots.memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy, determinise
 from wargame.bots.play import POLICY_NAMES, make_policy, play
 from wargame.memoir import MemoirGame
 from wargame.memoir.board import ALLIES, AXIS, other_side
@@ -196,3 +203,28 @@ def test_normal_refuses_unknown_settings_naming_them():
         MemoirSearchPolicy(0, horizon="rollout", cut="guess")
     with pytest.raises(ValueError, match="turns"):
         MemoirSearchPolicy(0, horizon="rollout", turns=0)
+
+
+def test_weights_scale_the_threat_and_the_pull_and_change_choices():
+    """Normal scores with its own weights (``NORMAL_WEIGHTS``: less caution, more pull toward
+    the enemy, measured in docs/bots.md): the scoring terms follow the weights, easy's default
+    is unchanged, and over a game the two sets choose differently somewhere."""
+    state = _advance(MemoirGame.from_scenario("1").new_state(4), 30, 4)
+    u = next(iter(state.live_units(state.active)))
+    easy, double = EasyBrain(state), EasyBrain(state, Weights(threat=2 * EASY.threat))
+    hexes = [h for h in state.board.all_hexes() if state.unit_at(h) is None][:60]
+    threats = [(easy.threat(state, u, h), double.threat(state, u, h)) for h in hexes]
+    assert any(t > 0 for t, _ in threats)
+    assert all(d == pytest.approx(2 * t) for t, d in threats)
+    assert EasyBrain(state, Weights(threat=0.0)).threat(state, u, hexes[0]) == 0.0
+    assert attack_value(3, "inf", 2, 1, False, 0.5, 0.0) > attack_value(3, "inf", 2, 1)
+    assert NORMAL_WEIGHTS.threat < EASY.threat and NORMAL_WEIGHTS.advance > EASY.advance
+    game = MemoirGame.from_scenario("2")
+    state = game.new_state(1)
+    differ = 0
+    while not state.winner and len(state.history) < 400:
+        a = decide(state)[0]
+        assert decide(state, EASY)[0] == a
+        differ += decide(state, NORMAL_WEIGHTS)[0] != a
+        state.apply(a, validate=False)
+    assert differ > 0

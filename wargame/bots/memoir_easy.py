@@ -24,6 +24,7 @@ copy with dice of its own.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from wargame.dice import Dice
@@ -35,7 +36,8 @@ from wargame.memoir.cards import card
 from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
 
-__all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain", "decide", "card_value", "unit_medals"]
+__all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain", "decide", "card_value", "unit_medals",
+           "Weights", "EASY"]
 
 KILL_FIGURE = 0.12  # medals per expected figure lost short of elimination
 FLAG = 0.04  # medals per flag that makes a surviving unit retreat
@@ -44,11 +46,26 @@ ADVANCE = 0.015  # medals per hex closer to the nearest enemy
 OBJECTIVE = 0.6  # share of an objective's medals for standing on it
 
 
+@dataclass(frozen=True)
+class Weights:
+    """The weights of easy's scoring, in medals (defaults: the easy player's own, ``EASY``).
+    The normal player scores with its own, measured set (``memoir_search.NORMAL_WEIGHTS``)."""
+
+    kill_figure: float = KILL_FIGURE
+    flag: float = FLAG
+    threat: float = THREAT_WEIGHT
+    advance: float = ADVANCE
+    objective: float = OBJECTIVE
+
+
+EASY = Weights()
+
+
 @lru_cache(maxsize=4096)
 def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
-                 stars: bool = False) -> float:
+                 stars: bool = False, kill: float = KILL_FIGURE, flag: float = FLAG) -> float:
     """Expected medals of rolling ``dice`` at a unit of ``kind`` with ``figures`` left:
-    P(elimination) x ``medals`` + ``KILL_FIGURE`` per figure lost + ``FLAG`` per flag on a
+    P(elimination) x ``medals`` + ``kill`` per figure lost + ``flag`` per flag on a
     survivor (exact, ``outcome_distribution``)."""
     if dice <= 0 or figures <= 0:
         return 0.0
@@ -58,7 +75,7 @@ def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
         if hits >= figures:
             total += pf * medals
         else:
-            total += pf * (KILL_FIGURE * hits + FLAG * min(flags, 2))
+            total += pf * (kill * hits + flag * min(flags, 2))
     return total
 
 
@@ -75,15 +92,21 @@ class EasyBrain:
     """The scoring functions of the easy policy over one state (read-only for the caller:
     hypothetical placements happen on a private copy)."""
 
-    def __init__(self, state: MemoirState) -> None:
+    def __init__(self, state: MemoirState, w: Weights = EASY) -> None:
         self.state = state
+        self.w = w
         self._copy: MemoirState | None = None
+
+    def value(self, dice: int, kind: str, figures: int, medals: int = 1,
+              stars: bool = False) -> float:
+        """``attack_value`` with this brain's weights."""
+        return attack_value(dice, kind, figures, medals, stars, self.w.kill_figure, self.w.flag)
 
     # ------------------------------------------------------------------ basic values
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
                      ) -> float:
         n = st.battle_dice(u, target, check_order=False)[0] if dice is None else dice
-        return attack_value(n, target.kind, target.figures, unit_medals(st, target))
+        return self.value(n, target.kind, target.figures, unit_medals(st, target))
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
@@ -98,7 +121,7 @@ class EasyBrain:
 
     def threat(self, st: MemoirState, u: Unit, h: Hex) -> float:
         """What the enemy could do to ``u`` standing on ``h`` next turn (one hex of movement
-        for infantry and armour, line of sight ignored), weighted by ``THREAT_WEIGHT``."""
+        for infantry and armour, line of sight ignored), weighted by ``w.threat``."""
         t = _terrain(st)
         medals = unit_medals(st, u)
         total = 0.0
@@ -111,8 +134,8 @@ class EasyBrain:
             if n == 0:
                 continue
             n -= rules.protection(t, h, u.side, e.kind, e.hex)
-            total += attack_value(n, u.kind, u.figures, medals)
-        return THREAT_WEIGHT * total
+            total += self.value(n, u.kind, u.figures, medals)
+        return self.w.threat * total
 
     def objective_value(self, st: MemoirState, side: str, h: Hex) -> float:
         v = 0.0
@@ -121,7 +144,7 @@ class EasyBrain:
                 continue
             if obj.permanent and st.permanent.get(str(i)) == side:
                 continue
-            v += obj.medals * (1.0 if obj.permanent else OBJECTIVE)
+            v += obj.medals * (1.0 if obj.permanent else self.w.objective)
         return v
 
     def nearest_enemy(self, st: MemoirState, side: str, h: Hex) -> int:
@@ -167,7 +190,7 @@ class EasyBrain:
                 if st.ctx.effect == "artillery_bombard" and u.kind == "gun":
                     fire_v *= 2
             score = (fire_v + self.objective_value(st, u.side, h) - self.threat(st, u, h)
-                     - ADVANCE * self.nearest_enemy(st, u.side, h))
+                     - self.w.advance * self.nearest_enemy(st, u.side, h))
         finally:
             if h != orig:
                 st.place(u, orig)
@@ -228,12 +251,12 @@ def order_units(st: MemoirState, brain: EasyBrain) -> tuple[float, float, list[i
     return total, fire, ordered
 
 
-def card_value(state: MemoirState, a: Action) -> tuple[float, str]:
+def card_value(state: MemoirState, a: Action, w: Weights = EASY) -> tuple[float, str]:
     """The value of playing card action ``a`` now and a short reason."""
     st = state.clone()
     st.dice = Dice(7919 + len(state.history))  # never the game's own future dice
     st.apply(a, validate=False)
-    brain = EasyBrain(st)
+    brain = EasyBrain(st, w)
     side = state.active
     enemy = other_side(side)
     if st.winner:
@@ -244,12 +267,12 @@ def card_value(state: MemoirState, a: Action) -> tuple[float, str]:
                       "battles")
     if st.phase == "air":
         per = 2 if side == "ALLIES" else 1  # M44 Air Power: dice a hex
-        vals = sorted((attack_value(per, e.kind, e.figures, unit_medals(st, e), True)
+        vals = sorted((brain.value(per, e.kind, e.figures, unit_medals(st, e), True)
                        for e in st.live_units(enemy)), reverse=True)
         v = sum(vals[:3])
         return v, f"air strike worth {v:.2f} medals"
     if st.phase == "barrage":
-        v = max((attack_value(4, e.kind, e.figures, unit_medals(st, e))
+        v = max((brain.value(4, e.kind, e.figures, unit_medals(st, e))
                  for e in st.live_units(enemy)), default=0.0)
         return v, f"barrage worth {v:.2f} medals"
     if st.phase == "medics":
@@ -264,26 +287,26 @@ def _best(items: Iterable[tuple[float, Action, str]]) -> tuple[float, Action, st
     return max(items, key=lambda t: t[0])
 
 
-def decide(state: MemoirState) -> tuple[Action, str]:
-    """The easy policy's action for ``state`` and a one-line reason."""
+def decide(state: MemoirState, w: Weights = EASY) -> tuple[Action, str]:
+    """The easy policy's action for ``state`` and a one-line reason (scored with ``w``)."""
     acts = state.legal_actions()
     if not acts:
         raise ValueError("decide: the position has no legal action (game over?)")
     if len(acts) == 1:
         return acts[0], "the only legal action"
     if state.pending:
-        return _pending(state, acts)
+        return _pending(state, acts, w)
     ph = state.phase
     if ph == "card":
         scored = []
         for a in acts:
-            v, why = card_value(state, a)
+            v, why = card_value(state, a, w)
             scored.append((v, a, why))
         v, a, why = max(scored, key=lambda t: t[0])
         return a, f"played {_card_title(a)}: {why}"
     if ph == "order":
         st = state.clone()
-        brain = EasyBrain(st)
+        brain = EasyBrain(st, w)
         pots = {u.id: brain.order_potential(st, u) for u in st.live_units(st.active)}
         orders = [a for a in acts if a.kind == "order"]
         if orders:
@@ -294,9 +317,9 @@ def decide(state: MemoirState) -> tuple[Action, str]:
                               f"({f:.2f} from its battle)")
         return Action("end_orders"), "no other unit worth ordering"
     if ph == "move":
-        return _move(state, acts)
+        return _move(state, acts, w)
     if ph == "battle":
-        return _battle(state, acts)
+        return _battle(state, acts, w)
     if ph == "air":
         targets = [a for a in acts if a.kind == "air_target"]
         if targets:
@@ -304,7 +327,8 @@ def decide(state: MemoirState) -> tuple[Action, str]:
 
             def air(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(per, e.kind, e.figures, unit_medals(state, e), True)
+                return attack_value(per, e.kind, e.figures, unit_medals(state, e), True,
+                                    w.kill_figure, w.flag)
             best = max(targets, key=air)
             return best, f"air power on {_where(best.hex)}: {air(best):.2f} medals expected"
         return Action("air_strike"), "air strike on the targets chosen"
@@ -313,7 +337,8 @@ def decide(state: MemoirState) -> tuple[Action, str]:
         if shots:
             def bar(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(4, e.kind, e.figures, unit_medals(state, e))
+                return attack_value(4, e.kind, e.figures, unit_medals(state, e), False,
+                                    w.kill_figure, w.flag)
             best = max(shots, key=bar)
             return best, f"barrage on {_where(best.hex)}: {bar(best):.2f} medals expected"
     if ph == "medics":
@@ -325,11 +350,11 @@ def decide(state: MemoirState) -> tuple[Action, str]:
     return acts[-1], "nothing better to do"
 
 
-def _move(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
+def _move(state: MemoirState, acts: list[Action], w: Weights = EASY) -> tuple[Action, str]:
     exits = [a for a in acts if a.kind == "exit"]
     if exits:
         return exits[0], f"unit {exits[0].unit} leaves the board for a medal"
-    brain = EasyBrain(state)
+    brain = EasyBrain(state, w)
     base: dict[int, float] = {}
     best: tuple[float, Action, str] | None = None
     for a in acts:
@@ -349,8 +374,8 @@ def _move(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
     return Action("end_moves"), "no move improves a unit's position"
 
 
-def _battle(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
-    brain = EasyBrain(state)
+def _battle(state: MemoirState, acts: list[Action], w: Weights = EASY) -> tuple[Action, str]:
+    brain = EasyBrain(state, w)
     best: tuple[float, Action, str] | None = None
     for a in acts:
         if a.kind == "battle":
@@ -369,15 +394,16 @@ def _battle(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
         return best[1], best[2]
     moves = [a for a in acts if a.kind == "move"]  # Behind Enemy Lines: the second move
     if moves:
-        mv, why = _move(state, moves)
+        mv, why = _move(state, moves, w)
         if mv.kind == "move":
             return mv, why
     return Action("end_battles"), "no battle left"
 
 
-def _pending(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
+def _pending(state: MemoirState, acts: list[Action], w: Weights = EASY
+             ) -> tuple[Action, str]:
     p = state.pending[-1]
-    brain = EasyBrain(state)
+    brain = EasyBrain(state, w)
     if p.kind == "ambush":
         return acts[0], "ambush: strike the assaulting unit first"
     if p.kind == "retreat":
@@ -402,7 +428,8 @@ def _pending(state: MemoirState, acts: list[Action]) -> tuple[Action, str]:
         return acts[0], f"drop the paratroopers over the suggested hex {_where(acts[0].hex)}"
     if p.kind == "keep":
         def keep_value(a: Action) -> float:
-            return card_value(_as_hand(state, p.owner, a.card), Action("play", card=a.card))[0] \
+            return card_value(_as_hand(state, p.owner, a.card), Action("play", card=a.card),
+                              w)[0] \
                 if _playable_alone(a.card) else 0.2
         best = max(acts, key=keep_value)
         return best, f"keep {card(best.card).title}"

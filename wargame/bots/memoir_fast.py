@@ -22,7 +22,7 @@ from wargame.memoir.actions import NO_MOVE_CARDS, Action
 from wargame.memoir.board import other_side
 from wargame.memoir.game import MemoirState
 
-from .memoir_easy import EasyBrain, attack_value, decide, unit_medals
+from .memoir_easy import EASY, EasyBrain, Weights, decide, unit_medals
 
 __all__ = ["FastEasy", "card_value_and_orders", "fast_card_choice"]
 
@@ -39,10 +39,10 @@ def _pots_key(st: MemoirState) -> tuple:
     return (effect, ctx.bonus_all, ctx.bonus_close, ctx.no_overrun)
 
 
-def card_value_and_orders(state: MemoirState, a: Action, cache: dict
-                ) -> tuple[float, list[int] | None]:
-    """``memoir_easy.card_value(state, a)[0]`` and the units it ordered (None: not an order
-    card, or its play rolled dice)."""
+def card_value_and_orders(state: MemoirState, a: Action, cache: dict, w: Weights = EASY
+                          ) -> tuple[float, list[int] | None]:
+    """``memoir_easy.card_value(state, a, w)[0]`` and the units it ordered (None: not an
+    order card, or its play rolled dice)."""
     st = state.clone()
     st.dice = Dice(7919 + len(state.history))  # as card_value: never the game's own dice
     st.apply(a, validate=False)
@@ -54,7 +54,7 @@ def card_value_and_orders(state: MemoirState, a: Action, cache: dict
         key = _pots_key(st)
         pots = cache.get(key)
         if pots is None:
-            brain = EasyBrain(st)
+            brain = EasyBrain(st, w)
             pots = cache[key] = {u.id: brain.order_potential(st, u)
                                  for u in st.live_units(st.active)}
         total = 0.0
@@ -73,11 +73,13 @@ def card_value_and_orders(state: MemoirState, a: Action, cache: dict
         return total, (ordered if st.dice.draws == 0 else None)
     if st.phase == "air":
         per = 2 if side == "ALLIES" else 1
-        vals = sorted((attack_value(per, e.kind, e.figures, unit_medals(st, e), True)
+        value = EasyBrain(st, w).value
+        vals = sorted((value(per, e.kind, e.figures, unit_medals(st, e), True)
                        for e in st.live_units(enemy)), reverse=True)
         return sum(vals[:3]), None
     if st.phase == "barrage":
-        return max((attack_value(4, e.kind, e.figures, unit_medals(st, e))
+        value = EasyBrain(st, w).value
+        return max((value(4, e.kind, e.figures, unit_medals(st, e))
                     for e in st.live_units(enemy)), default=0.0), None
     if st.phase == "medics":
         missing = max((u.max_figures - u.figures for u in st.live_units(side)), default=0)
@@ -86,7 +88,8 @@ def card_value_and_orders(state: MemoirState, a: Action, cache: dict
     return 0.0, None
 
 
-def fast_card_choice(state: MemoirState) -> tuple[Action, list[int] | None, dict]:
+def fast_card_choice(state: MemoirState, w: Weights = EASY
+                     ) -> tuple[Action, list[int] | None, dict]:
     """Easy's card play in ``state`` (card phase, nothing pending), the units it would then
     order (None: let ``decide`` order them) and each card's value."""
     acts = state.legal_actions()
@@ -96,7 +99,7 @@ def fast_card_choice(state: MemoirState) -> tuple[Action, list[int] | None, dict
     best: tuple[float, Action, list[int] | None] | None = None
     values = {}
     for a in acts:
-        v, ordered = card_value_and_orders(state, a, cache)
+        v, ordered = card_value_and_orders(state, a, cache, w)
         values[a] = v
         if best is None or v > best[0]:
             best = (v, a, ordered)
@@ -104,12 +107,16 @@ def fast_card_choice(state: MemoirState) -> tuple[Action, list[int] | None, dict
 
 
 class FastEasy:
-    """Plays easy's choices on a state, a card play and its orders at once."""
+    """Plays easy's choices on a state, a card play and its orders at once (scored with
+    ``w``: easy's own weights by default)."""
+
+    def __init__(self, w: Weights = EASY) -> None:
+        self.w = w
 
     def step(self, st: MemoirState) -> None:
         """Apply easy's next action(s) to ``st`` (in place)."""
         if st.phase == "card" and not st.pending and not st.winner:
-            a, ordered, _ = fast_card_choice(st)
+            a, ordered, _ = fast_card_choice(st, self.w)
             st.apply(a, validate=False)
             if ordered is None or st.phase != "order" or st.pending or st.winner:
                 return
@@ -118,4 +125,4 @@ class FastEasy:
             if st.phase == "order" and not st.pending and not st.winner:
                 st.apply(_END_ORDERS, validate=False)
             return
-        st.apply(decide(st)[0], validate=False)
+        st.apply(decide(st, self.w)[0], validate=False)

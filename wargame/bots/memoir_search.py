@@ -43,19 +43,20 @@ from wargame.memoir.dice import expected_hits
 from wargame.memoir.game import MemoirState
 
 from .memoir_easy import (
-    ADVANCE,
-    KILL_FIGURE,
+    EASY,
     EasyBrain,
-    attack_value,
+    Weights,
     decide,
     unit_medals,
 )
 from .memoir_fast import FastEasy, card_value_and_orders
 
-__all__ = ["MemoirSearchPolicy", "determinise", "evaluate"]
+__all__ = ["MemoirSearchPolicy", "determinise", "evaluate", "NORMAL_WEIGHTS"]
 
 WIN = 50.0
-_FAST = FastEasy()
+# normal's own scoring: half easy's caution and more than twice its pull toward the enemy
+# (measured against easy, docs/bots.md "The normal player's weights")
+NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04)
 HORIZONS = ("battle", "turn", "reply", "rollout")
 CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their expected value
 
@@ -78,7 +79,7 @@ def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirStat
 
 
 def evaluate(state: MemoirState, side: str, own_threat: float = 1.0,
-             enemy_threat: float = 1.0) -> float:
+             enemy_threat: float = 1.0, w: Weights = EASY) -> float:
     """The position for ``side`` in medals, on the easy policy's scale: victory, medals,
     figures on the board, and each unit's ground (objectives held, the battles the enemy could
     fight against it next turn, the distance to the nearest enemy); ``own_threat`` weighs the
@@ -87,20 +88,21 @@ def evaluate(state: MemoirState, side: str, own_threat: float = 1.0,
     if state.winner:
         return WIN if state.winner == side else -WIN
     v = float(state.medals(side) - state.medals(enemy))
-    brain = EasyBrain(state)
+    brain = EasyBrain(state, w)
     for u in state.live_units(None):
         ground = (brain.objective_value(state, u.side, u.hex)
-                  - ADVANCE * brain.nearest_enemy(state, u.side, u.hex))
+                  - w.advance * brain.nearest_enemy(state, u.side, u.hex))
         if u.side == side:
-            v += KILL_FIGURE * u.figures + ground - enemy_threat * brain.threat(state, u, u.hex)
+            v += w.kill_figure * u.figures + ground - enemy_threat * brain.threat(state, u, u.hex)
         else:
-            v -= KILL_FIGURE * u.figures + ground - own_threat * brain.threat(state, u, u.hex)
+            v -= w.kill_figure * u.figures + ground - own_threat * brain.threat(state, u, u.hex)
     return v
 
 
-def expected_battles(state: MemoirState, side: str) -> float:
+def expected_battles(state: MemoirState, side: str, w: Weights = EASY) -> float:
     """The battles ``side``'s ordered units can still fight, in expected medals (exact odds),
     the best first, each target weakened by the hits expected before."""
+    brain = EasyBrain(state, w)
     figures = {e.id: float(e.figures) for e in state.live_units(other_side(side))}
     shooters = [u for u in state.live_units(side) if state.can_battle(u)[0]]
     total = 0.0
@@ -114,7 +116,7 @@ def expected_battles(state: MemoirState, side: str) -> float:
                 e = state.unit_at(h)
                 n = state.battle_dice(u, e)[0]
                 figs = max(1, round(figures[e.id]))
-                v = attack_value(n, e.kind, figs, unit_medals(state, e))
+                v = brain.value(n, e.kind, figs, unit_medals(state, e))
                 if best is None or v > best[0]:
                     best = (v, u, e, n)
         if best is None:
@@ -137,7 +139,7 @@ class MemoirSearchPolicy:
                  reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
                  max_seconds: float = 1.0, move_lookahead: int = 0,
                  order_lookahead: int = 0, turns: int = 2,
-                 cut: str = "expected") -> None:
+                 cut: str = "expected", weights: Weights = NORMAL_WEIGHTS) -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
@@ -156,6 +158,11 @@ class MemoirSearchPolicy:
         self.order_lookahead = order_lookahead
         self.turns = turns
         self.cut = cut
+        self.w = weights
+        self._fast = FastEasy(weights)
+
+    def _eval(self, st: MemoirState, side: str, enemy_threat: float = 1.0) -> float:
+        return evaluate(st, side, self.own_threat, enemy_threat, self.w)
 
     def rng_for(self, state: MemoirState) -> random.Random:
         return random.Random(self.seed * 1_000_003 + len(state.history))
@@ -175,7 +182,7 @@ class MemoirSearchPolicy:
                 and not state.winner):
             return self._order(state)
         if state.pending or state.phase != "card" or state.winner:
-            return decide(state)
+            return decide(state, self.w)
         acts = state.legal_actions()
         seen: dict[tuple, Action] = {}
         for a in acts:
@@ -185,7 +192,7 @@ class MemoirSearchPolicy:
             return cands[0], "the only card worth playing"
         side = state.active
         cache: dict = {}
-        fast = {a: card_value_and_orders(state, a, cache) for a in cands}
+        fast = {a: card_value_and_orders(state, a, cache, self.w) for a in cands}
         prior = {a: v for a, (v, _) in fast.items()}
         cands.sort(key=lambda a: -prior[a])
         cands = cands[: self.width]
@@ -223,8 +230,8 @@ class MemoirSearchPolicy:
         acts = state.legal_actions()
         moves = [a for a in acts if a.kind == "move"]
         if not moves or any(a.kind == "exit" for a in acts):
-            return decide(state)
-        brain = EasyBrain(state)
+            return decide(state, self.w)
+        brain = EasyBrain(state, self.w)
         base: dict[int, float] = {}
         gains = []
         for a in moves:
@@ -249,9 +256,9 @@ class MemoirSearchPolicy:
         acts = state.legal_actions()
         orders = [a for a in acts if a.kind == "order"]
         if not orders:
-            return decide(state)
+            return decide(state, self.w)
         st = state.clone()
-        brain = EasyBrain(st)
+        brain = EasyBrain(st, self.w)
         pots = {u.id: brain.order_potential(st, u)[0] for u in st.live_units(st.active)}
         orders.sort(key=lambda a: (-pots.get(a.unit, 0.0), a.unit))
         cands = orders[: self.order_lookahead] + [a for a in acts if a.kind == "end_orders"]
@@ -274,11 +281,11 @@ class MemoirSearchPolicy:
             turn = st.turn
             while (not st.winner and st.turn == turn and guard < 200
                    and not (st.phase == "battle" and not st.pending)):
-                _FAST.step(st)  # easy's actions (memoir_fast)
+                self._fast.step(st)  # easy's actions (memoir_fast)
                 guard += 1
-            v = evaluate(st, side, self.own_threat)
+            v = self._eval(st, side)
             if not st.winner and st.turn == turn:
-                v += expected_battles(st, side)
+                v += expected_battles(st, side, self.w)
             scored.append((v, -i, a))
         v, _, best = max(scored, key=lambda t: (t[0], t[1]))
         return v, best
@@ -301,30 +308,30 @@ class MemoirSearchPolicy:
             while (not st.winner and guard < 600 and st.turn <= start_turn + 1
                    and not (st.turn == start_turn + 1 and st.phase == "battle"
                             and not st.pending)):
-                _FAST.step(st)  # easy's actions (memoir_fast)
+                self._fast.step(st)  # easy's actions (memoir_fast)
                 guard += 1
-            v = evaluate(st, side, self.own_threat, enemy_threat=0.0)
+            v = self._eval(st, side, enemy_threat=0.0)
             if st.winner or st.turn != start_turn + 1:
                 return v
-            return v - expected_battles(st, other_side(side))
+            return v - expected_battles(st, other_side(side), self.w)
         if self.horizon == "battle":
             # to the battle phase; its battles are counted at their exact expected value
             start_turn = st.turn
             while (not st.winner and st.turn == start_turn and guard < 400
                    and not (st.phase == "battle" and not st.pending)):
-                _FAST.step(st)  # easy's actions (memoir_fast)
+                self._fast.step(st)  # easy's actions (memoir_fast)
                 guard += 1
             if st.winner or st.turn != start_turn:
-                return evaluate(st, side, self.own_threat)
-            return evaluate(st, side, self.own_threat) + expected_battles(st, side)
+                return self._eval(st, side)
+            return self._eval(st, side) + expected_battles(st, side, self.w)
         if self.horizon == "rollout":
             return self._full_rollout(st, side)
         turns = 2 if self.reply else 1
         start_turn = st.turn
         while not st.winner and st.turn < start_turn + turns and guard < 400:
-            _FAST.step(st)
+            self._fast.step(st)
             guard += 1
-        return evaluate(st, side, self.own_threat)
+        return self._eval(st, side)
 
     def _full_rollout(self, st: MemoirState, side: str) -> float:
         """Play ``st`` (a card just played by ``side``) with easy for both sides through
@@ -336,11 +343,11 @@ class MemoirSearchPolicy:
             if (self.cut == "expected" and st.turn == end - 1 and st.phase == "battle"
                     and not st.pending):
                 break
-            _FAST.step(st)
+            self._fast.step(st)
             guard += 1
-        v = evaluate(st, side, self.own_threat)
+        v = self._eval(st, side)
         if not st.winner and st.turn == end - 1 and st.phase == "battle":
             who = st.active
-            eb = expected_battles(st, who)
+            eb = expected_battles(st, who, self.w)
             v += eb if who == side else -eb
         return v
