@@ -156,13 +156,15 @@ def _swap_hidden(state, side: str, seed: int):
     return other
 
 
-@pytest.mark.parametrize("sid,steps,horizon", [("1", 40, "battle"), ("3", 60, "battle"),
-                                               ("1", 40, "rollout"), ("3", 60, "rollout")])
-def test_normal_never_reads_the_hidden_cards(sid, steps, horizon):
+@pytest.mark.parametrize("sid,steps,horizon,keep", [("1", 40, "battle", 0.0),
+                                                    ("3", 60, "battle", 0.5),
+                                                    ("1", 40, "rollout", 0.0),
+                                                    ("3", 60, "rollout", 0.0)])
+def test_normal_never_reads_the_hidden_cards(sid, steps, horizon, keep):
     state = _advance(MemoirGame.from_scenario(sid).new_state(9), steps, 9)
     side = state.active
     state = _to_card_phase(state, side, 9)
-    policy = _fast_normal(11, horizon=horizon)
+    policy = _fast_normal(11, horizon=horizon, keep=keep)
     a = policy.choose(state)
     assert a in state.legal_actions()
     for k in range(3):

@@ -23,11 +23,18 @@ At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn)
      sampled deck), and the battles of the turn cut off count at their exact expected
      value. Easy's choices are computed by ``memoir_fast.FastEasy`` (the same actions, about
      three times faster), which affords about 24 play-outs per card play within a second;
-4. plays the candidate of best mean score (ties: easy's value).
+4. plays the candidate of best mean score (ties: easy's value); with ``keep`` > 0 each mean
+   gets ``keep`` x the value of the best card the play leaves in hand (off by default: it
+   did not win more games, docs/bots.md).
+
+Everything easy's heuristic scores here (its choices in the play-outs, its other decisions,
+``evaluate``) uses normal's own weights, ``NORMAL_WEIGHTS`` (less caution, more pull toward
+the enemy than easy's ``EASY``), measured against easy in docs/bots.md.
 
 The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` of
 CPU time (not wall time: the machine may be shared) as a safety cap. Other decisions (orders,
-moves, battles, pending decisions) are the easy policy's. The policy keeps no memory: its choice depends on the position and its seed.
+moves, battles, pending decisions) are the easy policy's, with normal's weights. The policy
+keeps no memory: its choice depends on the position and its seed.
 """
 
 from __future__ import annotations
@@ -139,7 +146,8 @@ class MemoirSearchPolicy:
                  reply: bool = False, horizon: str = "battle", own_threat: float = 0.0,
                  max_seconds: float = 1.0, move_lookahead: int = 0,
                  order_lookahead: int = 0, turns: int = 2,
-                 cut: str = "expected", weights: Weights = NORMAL_WEIGHTS) -> None:
+                 cut: str = "expected", weights: Weights = NORMAL_WEIGHTS,
+                 keep: float = 0.0) -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
@@ -159,6 +167,7 @@ class MemoirSearchPolicy:
         self.turns = turns
         self.cut = cut
         self.w = weights
+        self.keep = keep
         self._fast = FastEasy(weights)
 
     def _eval(self, st: MemoirState, side: str, enemy_threat: float = 1.0) -> float:
@@ -194,6 +203,11 @@ class MemoirSearchPolicy:
         cache: dict = {}
         fast = {a: card_value_and_orders(state, a, cache, self.w) for a in cands}
         prior = {a: v for a, (v, _) in fast.items()}
+        # the hand left after each card: the best of the other cards, valued now (M44 p.5:
+        # a played card is replaced by a draw, so what stays in hand is the next choice)
+        by_key = {_effect_key(a): min(v, 5.0) for a, v in prior.items()}
+        left = {a: max((by_key[_effect_key(b)] for b in acts if b.card != a.card),
+                       default=0.0) for a in cands}
         cands.sort(key=lambda a: -prior[a])
         cands = cands[: self.width]
         rng = self.rng_for(state)
@@ -208,7 +222,7 @@ class MemoirSearchPolicy:
                 counts[a] += 1
             if time.process_time() - start > self.max_seconds:
                 break
-        means = {a: totals[a] / counts[a] for a in cands if counts[a]}
+        means = {a: totals[a] / counts[a] + self.keep * left[a] for a in cands if counts[a]}
         best = max(means, key=lambda a: (means[a], prior[a]))
         runner = sorted(means.values(), reverse=True)
         margin = runner[0] - runner[1] if len(runner) > 1 else 0.0
