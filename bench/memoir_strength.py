@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
         options[key] = _value(value)
     scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
-    jobs = [(sid, seed, side, options, args.heuristic_only) for seed in range(args.seed, args.seed + args.games)
+    jobs = [(sid, seed, side, options, args.heuristic_only)
+            for seed in range(args.seed, args.seed + args.games)
             for sid in scenarios for side in (ALLIES, AXIS)]
     start = time.perf_counter()
     results = []

@@ -37,7 +37,7 @@ from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
 
 __all__ = ["MemoirEasyPolicy", "attack_value", "EasyBrain", "decide", "card_value", "unit_medals",
-           "Weights", "EASY"]
+           "Weights", "EASY", "order_units", "support_card_value"]
 
 KILL_FIGURE = 0.12  # medals per expected figure lost short of elimination
 FLAG = 0.04  # medals per flag that makes a surviving unit retreat
@@ -230,10 +230,14 @@ def _card_title(a: Action) -> str:
     return c.title + (f" [{a.option}]" if a.option else "")
 
 
-def order_units(st: MemoirState, brain: EasyBrain) -> tuple[float, float, list[int]]:
+def order_units(st: MemoirState, brain: EasyBrain,
+                pots: dict[int, tuple[float, float]] | None = None
+                ) -> tuple[float, float, list[int]]:
     """Greedily order units on ``st`` (order phase, played in place): the best potential
-    first. Returns (total gain, total expected battle value, units ordered)."""
-    pots = {u.id: brain.order_potential(st, u) for u in st.live_units(st.active)}
+    first (``pots``: the units' order potentials, computed here when not given). Returns
+    (total gain, total expected battle value, units ordered)."""
+    if pots is None:
+        pots = {u.id: brain.order_potential(st, u) for u in st.live_units(st.active)}
     total = fire = 0.0
     ordered: list[int] = []
     while st.phase == "order" and not st.pending and not st.winner:
@@ -258,13 +262,19 @@ def card_value(state: MemoirState, a: Action, w: Weights = EASY) -> tuple[float,
     st.apply(a, validate=False)
     brain = EasyBrain(st, w)
     side = state.active
-    enemy = other_side(side)
     if st.winner:
         return (100.0 if st.winner == side else -100.0), "ends the game"
     if st.phase == "order":
         gain, fire, ordered = order_units(st, brain)
         return gain, (f"{len(ordered)} units ordered, {fire:.2f} medals expected from "
                       "battles")
+    return support_card_value(st, side, brain)
+
+
+def support_card_value(st: MemoirState, side: str, brain: EasyBrain) -> tuple[float, str]:
+    """The value and reason of a card just played by ``side`` on ``st`` that orders no unit:
+    Air Power and Barrage by their best targets, Medics by the figures it could bring back."""
+    enemy = other_side(side)
     if st.phase == "air":
         per = 2 if side == "ALLIES" else 1  # M44 Air Power: dice a hex
         vals = sorted((brain.value(per, e.kind, e.figures, unit_medals(st, e), True)
@@ -320,6 +330,7 @@ def decide(state: MemoirState, w: Weights = EASY) -> tuple[Action, str]:
         return _move(state, acts, w)
     if ph == "battle":
         return _battle(state, acts, w)
+    value = EasyBrain(state, w).value
     if ph == "air":
         targets = [a for a in acts if a.kind == "air_target"]
         if targets:
@@ -327,8 +338,7 @@ def decide(state: MemoirState, w: Weights = EASY) -> tuple[Action, str]:
 
             def air(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(per, e.kind, e.figures, unit_medals(state, e), True,
-                                    w.kill_figure, w.flag)
+                return value(per, e.kind, e.figures, unit_medals(state, e), True)
             best = max(targets, key=air)
             return best, f"air power on {_where(best.hex)}: {air(best):.2f} medals expected"
         return Action("air_strike"), "air strike on the targets chosen"
@@ -337,8 +347,7 @@ def decide(state: MemoirState, w: Weights = EASY) -> tuple[Action, str]:
         if shots:
             def bar(a: Action) -> float:
                 e = state.unit_at(a.hex)
-                return attack_value(4, e.kind, e.figures, unit_medals(state, e), False,
-                                    w.kill_figure, w.flag)
+                return value(4, e.kind, e.figures, unit_medals(state, e))
             best = max(shots, key=bar)
             return best, f"barrage on {_where(best.hex)}: {bar(best):.2f} medals expected"
     if ph == "medics":

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from wargame.dice import Dice
 from wargame.memoir.actions import NO_MOVE_CARDS, Action
-from wargame.memoir.board import other_side
 from wargame.memoir.game import MemoirState
 
-from .memoir_easy import EASY, EasyBrain, Weights, decide, unit_medals
+from .memoir_easy import EASY, EasyBrain, Weights, decide, order_units, support_card_value
 
 __all__ = ["FastEasy", "card_value_and_orders", "fast_card_choice"]
 
@@ -47,45 +46,18 @@ def card_value_and_orders(state: MemoirState, a: Action, cache: dict, w: Weights
     st.dice = Dice(7919 + len(state.history))  # as card_value: never the game's own dice
     st.apply(a, validate=False)
     side = state.active
-    enemy = other_side(side)
     if st.winner:
         return (100.0 if st.winner == side else -100.0), None
+    brain = EasyBrain(st, w)
     if st.phase == "order":
         key = _pots_key(st)
         pots = cache.get(key)
         if pots is None:
-            brain = EasyBrain(st, w)
             pots = cache[key] = {u.id: brain.order_potential(st, u)
                                  for u in st.live_units(st.active)}
-        total = 0.0
-        ordered: list[int] = []
-        while st.phase == "order" and not st.pending and not st.winner:
-            acts = [x for x in st.legal_actions() if x.kind == "order"]
-            if not acts:
-                break
-            best = max(acts, key=lambda x: (pots.get(x.unit, (0.0, 0.0))[0], -x.unit))
-            g = pots.get(best.unit, (0.0, 0.0))[0]
-            if g <= 0:
-                break
-            st.apply(best, validate=False)
-            total += g
-            ordered.append(best.unit)
+        total, _, ordered = order_units(st, brain, pots)
         return total, (ordered if st.dice.draws == 0 else None)
-    if st.phase == "air":
-        per = 2 if side == "ALLIES" else 1
-        value = EasyBrain(st, w).value
-        vals = sorted((value(per, e.kind, e.figures, unit_medals(st, e), True)
-                       for e in st.live_units(enemy)), reverse=True)
-        return sum(vals[:3]), None
-    if st.phase == "barrage":
-        value = EasyBrain(st, w).value
-        return max((value(4, e.kind, e.figures, unit_medals(st, e))
-                    for e in st.live_units(enemy)), default=0.0), None
-    if st.phase == "medics":
-        missing = max((u.max_figures - u.figures for u in st.live_units(side)), default=0)
-        n = len(st.hands[side]) + 1
-        return 0.1 * min(missing, n / 3), None
-    return 0.0, None
+    return support_card_value(st, side, brain)[0], None
 
 
 def fast_card_choice(state: MemoirState, w: Weights = EASY

@@ -205,9 +205,11 @@ class MemoirSearchPolicy:
         prior = {a: v for a, (v, _) in fast.items()}
         # the hand left after each card: the best of the other cards, valued now (M44 p.5:
         # a played card is replaced by a draw, so what stays in hand is the next choice)
-        by_key = {_effect_key(a): min(v, 5.0) for a, v in prior.items()}
-        left = {a: max((by_key[_effect_key(b)] for b in acts if b.card != a.card),
-                       default=0.0) for a in cands}
+        left = dict.fromkeys(cands, 0.0)
+        if self.keep:
+            by_key = {_effect_key(a): min(v, 5.0) for a, v in prior.items()}
+            left = {a: max((by_key[_effect_key(b)] for b in acts if b.card != a.card),
+                           default=0.0) for a in cands}
         cands.sort(key=lambda a: -prior[a])
         cands = cands[: self.width]
         rng = self.rng_for(state)
