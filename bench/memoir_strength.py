@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         if not sep:
             ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
         options[key] = _value(value)
+        if key in WEIGHT_KEYS and not isinstance(options[key], (int, float)):
+            ap.error(f"--option {key}: expected a number of medals, got {value!r:.40}")
     scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
     jobs = [(sid, seed, side, options, args.heuristic_only)
             for seed in range(args.seed, args.seed + args.games)
