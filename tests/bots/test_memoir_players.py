@@ -21,7 +21,7 @@ from wargame.bots.memoir_easy import (
 from wargame.bots.memoir_random import MemoirRandomPolicy, random_action
 from wargame.bots.memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy, determinise
 from wargame.bots.play import POLICY_NAMES, make_policy, play
-from wargame.memoir import MemoirGame
+from wargame.memoir import MemoirGame, rules
 from wargame.memoir.board import ALLIES, AXIS, other_side
 from wargame.memoir.dice import hits_distribution
 from wargame.saves import replay
@@ -230,3 +230,33 @@ def test_weights_scale_the_threat_and_the_pull_and_change_choices():
         differ += decide(state, NORMAL_WEIGHTS)[0] != a
         state.apply(a, validate=False)
     assert differ > 0
+
+
+def test_blocked_retreats_cost_figures_for_normal_and_not_for_easy():
+    """M44 p.12 Retreat: a flag the unit has no room to retreat for costs a figure. Normal's
+    weights count it (``retreat_room``: the room a unit has, from the engine's own retreat),
+    easy's do not (every flag a mere push, as before)."""
+    # one die at a 1-figure infantry unit: a hit 1/2 (two infantry faces and the grenade),
+    # a flag 1/6; with no room to retreat the flag eliminates it too
+    assert attack_value(1, "inf", 1, 1, room=0) == pytest.approx(1 / 2 + 1 / 6)
+    assert attack_value(1, "inf", 1, 1) == pytest.approx(1 / 2 + EASY.flag / 6)
+    # two dice at a 2-figure unit with room for one flag: a hit and a flag, or two flags, kill
+    two = attack_value(2, "inf", 2, 1, room=1)
+    assert two > attack_value(2, "inf", 2, 1) and two < attack_value(2, "inf", 2, 1, room=0)
+    assert NORMAL_WEIGHTS.retreat_room and not EASY.retreat_room
+    state = MemoirGame.from_scenario("5").new_state(0)  # Omaha: the Allies land from the sea
+    normal, easy = EasyBrain(state, NORMAL_WEIGHTS), EasyBrain(state)
+    rooms = {u.id: normal.room(state, u) for u in state.live_units(None)}
+    for u in state.live_units(None):
+        assert easy.room(state, u) >= 99
+        ignore = 1 if rules.ignorable_flags(state._terrain(), u.hex, u.side) else 0
+        for flags in (1, 2, 3):  # the engine's own retreat: a figure for each missing step
+            assert state.retreat_options(u, flags)[1] == max(0, flags - (rooms[u.id] - ignore))
+    landed = [u for u in state.live_units(ALLIES) if state.board.terrain(u.hex) == "ocean"]
+    assert landed and all(rooms[u.id] == 0 for u in landed)
+    assert any(r > 0 for r in rooms.values())
+    # so normal values a shot at a unit in the sea more than easy does
+    target = landed[0]
+    shooter = next(iter(state.live_units(AXIS)))
+    assert normal.battle_value(state, shooter, target, 2) > easy.battle_value(
+        state, shooter, target, 2)

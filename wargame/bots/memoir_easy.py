@@ -44,6 +44,7 @@ FLAG = 0.04  # medals per flag that makes a surviving unit retreat
 THREAT_WEIGHT = 0.3  # share of an enemy unit's possible battle counted as a threat
 ADVANCE = 0.015  # medals per hex closer to the nearest enemy
 OBJECTIVE = 0.6  # share of an objective's medals for standing on it
+UNLIMITED = 99  # the retreat room of a unit whose blocked retreats are not counted
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Weights:
     threat: float = THREAT_WEIGHT
     advance: float = ADVANCE
     objective: float = OBJECTIVE
+    # a flag the unit has no room to retreat for costs a figure (M44 p.12 Retreat); easy
+    # ignores it (every flag a mere push)
+    retreat_room: bool = False
 
 
 EASY = Weights()
@@ -63,19 +67,22 @@ EASY = Weights()
 
 @lru_cache(maxsize=4096)
 def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
-                 stars: bool = False, kill: float = KILL_FIGURE, flag: float = FLAG) -> float:
+                 stars: bool = False, kill: float = KILL_FIGURE, flag: float = FLAG,
+                 room: int = UNLIMITED) -> float:
     """Expected medals of rolling ``dice`` at a unit of ``kind`` with ``figures`` left:
     P(elimination) x ``medals`` + ``kill`` per figure lost + ``flag`` per flag on a
-    survivor (exact, ``outcome_distribution``)."""
+    survivor (exact, ``outcome_distribution``); each flag beyond the ``room`` the unit has to
+    retreat costs a figure (M44 p.12 Retreat)."""
     if dice <= 0 or figures <= 0:
         return 0.0
     total = 0.0
     for (hits, flags), p in outcome_distribution(dice, kind, stars).items():
         pf = float(p)
-        if hits >= figures:
+        lost = hits + max(0, flags - room)
+        if lost >= figures:
             total += pf * medals
         else:
-            total += pf * (kill * hits + flag * min(flags, 2))
+            total += pf * (kill * lost + flag * min(flags, room, 2))
     return total
 
 
@@ -98,15 +105,30 @@ class EasyBrain:
         self._copy: MemoirState | None = None
 
     def value(self, dice: int, kind: str, figures: int, medals: int = 1,
-              stars: bool = False) -> float:
+              stars: bool = False, room: int = UNLIMITED) -> float:
         """``attack_value`` with this brain's weights."""
-        return attack_value(dice, kind, figures, medals, stars, self.w.kill_figure, self.w.flag)
+        return attack_value(dice, kind, figures, medals, stars, self.w.kill_figure, self.w.flag,
+                            room)
+
+    def room(self, st: MemoirState, u: Unit) -> int:
+        """The flags ``u`` can take where it stands without losing a figure when the weights
+        count blocked retreats (``w.retreat_room``; else ``UNLIMITED``, easy's view): the hexes
+        it could retreat (M44 p.12 Retreat: toward its own edge, never through a unit, up to
+        3 counted), one more where it may ignore a flag (sandbags, bunkers, hedgehogs)."""
+        if not self.w.retreat_room:
+            return UNLIMITED
+        _, lost = st.retreat_options(u, 3)
+        room = 3 - lost
+        if rules.ignorable_flags(_terrain(st), u.hex, u.side):
+            room += 1
+        return room
 
     # ------------------------------------------------------------------ basic values
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
                      ) -> float:
         n = st.battle_dice(u, target, check_order=False)[0] if dice is None else dice
-        return self.value(n, target.kind, target.figures, unit_medals(st, target))
+        return self.value(n, target.kind, target.figures, unit_medals(st, target),
+                          room=self.room(st, target))
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
@@ -124,6 +146,7 @@ class EasyBrain:
         for infantry and armour, line of sight ignored), weighted by ``w.threat``."""
         t = _terrain(st)
         medals = unit_medals(st, u)
+        room = self.room(st, u) if u.hex == h else UNLIMITED
         total = 0.0
         for e in st.live_units(other_side(u.side)):
             d = e.hex.distance(h)
@@ -134,7 +157,7 @@ class EasyBrain:
             if n == 0:
                 continue
             n -= rules.protection(t, h, u.side, e.kind, e.hex)
-            total += self.value(n, u.kind, u.figures, medals)
+            total += self.value(n, u.kind, u.figures, medals, room=room)
         return self.w.threat * total
 
     def objective_value(self, st: MemoirState, side: str, h: Hex) -> float:

@@ -61,9 +61,10 @@ from .memoir_fast import FastEasy, card_value_and_orders
 __all__ = ["MemoirSearchPolicy", "determinise", "evaluate", "NORMAL_WEIGHTS"]
 
 WIN = 50.0
-# normal's own scoring: half easy's caution and more than twice its pull toward the enemy
-# (measured against easy, docs/bots.md "The normal player's weights")
-NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04)
+# normal's own scoring: half easy's caution, more than twice its pull toward the enemy, and a
+# flag with no room to retreat counted as the figure it costs (M44 p.12), which easy ignores
+# (measured against easy, docs/bots.md "Normal's own weights", "Blocked retreats")
+NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04, retreat_room=True)
 HORIZONS = ("battle", "turn", "reply", "rollout")
 CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their expected value
 
@@ -123,7 +124,8 @@ def expected_battles(state: MemoirState, side: str, w: Weights = EASY) -> float:
                 e = state.unit_at(h)
                 n = state.battle_dice(u, e)[0]
                 figs = max(1, round(figures[e.id]))
-                v = brain.value(n, e.kind, figs, unit_medals(state, e))
+                v = brain.value(n, e.kind, figs, unit_medals(state, e),
+                                room=brain.room(state, e))
                 if best is None or v > best[0]:
                     best = (v, u, e, n)
         if best is None:
