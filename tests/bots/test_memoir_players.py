@@ -260,3 +260,30 @@ def test_blocked_retreats_cost_figures_for_normal_and_not_for_easy():
     shooter = next(iter(state.live_units(AXIS)))
     assert normal.battle_value(state, shooter, target, 2) > easy.battle_value(
         state, shooter, target, 2)
+
+
+def test_armour_threatens_from_farther_for_normal_than_for_easy():
+    """M44 p.8-9: armour moves up to 3 hexes and still battles, special forces 2, other
+    infantry 1. Normal's threats (``threat_reach``) count that; easy's count one hex of
+    movement for every unit, as before."""
+    state = MemoirGame.from_scenario("2").new_state(0)  # one Axis tank
+    tank = next(u for u in state.live_units(AXIS) if u.kind == "tank")
+    for e in state.live_units(AXIS):
+        if e is not tank:
+            state.set_figures(e, 0)  # the tank alone threatens
+    target = next(iter(state.live_units(ALLIES)))
+    reach = EasyBrain(state, Weights(threat_reach=True))
+    easy = EasyBrain(state)
+    assert NORMAL_WEIGHTS.threat_reach and not EASY.threat_reach
+    by_distance: dict[int, list[tuple[float, float]]] = {}
+    for h in state.board.all_hexes():
+        if state.unit_at(h) is None:
+            pair = (easy.threat(state, target, h), reach.threat(state, target, h))
+            by_distance.setdefault(tank.hex.distance(h), []).append(pair)
+    assert all(r >= e for pairs in by_distance.values() for e, r in pairs)
+    # 5 and 6 hexes away: out of easy's reckoning, in normal's (3 hexes of movement)
+    for d in (5, 6):
+        assert all(e == 0 for e, _ in by_distance[d]) and any(r > 0 for _, r in by_distance[d])
+    assert all(r == 0 for _, r in by_distance[7])
+    # 2 hexes away both count the tank's 3 dice
+    assert all(e == pytest.approx(r) for e, r in by_distance[2])

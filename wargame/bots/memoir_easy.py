@@ -60,6 +60,9 @@ class Weights:
     # a flag the unit has no room to retreat for costs a figure (M44 p.12 Retreat); easy
     # ignores it (every flag a mere push)
     retreat_room: bool = False
+    # an enemy's reach in threats: armour moves up to 3 hexes and still battles, special
+    # forces 2 (M44 p.8-9); easy counts one hex of movement for every unit
+    threat_reach: bool = False
 
 
 EASY = Weights()
@@ -152,13 +155,20 @@ class EasyBrain:
             d = e.hex.distance(h)
             if d > 7:
                 continue
-            d_eff = d if e.kind == "gun" else max(1, d - 1)
+            d_eff = d if e.kind == "gun" else max(1, d - self._approach(e))
             n = rules.base_dice(e.kind, d_eff)
             if n == 0:
                 continue
             n -= rules.protection(t, h, u.side, e.kind, e.hex)
             total += self.value(n, u.kind, u.figures, medals, room=room)
         return self.w.threat * total
+
+    def _approach(self, e: Unit) -> int:
+        if not self.w.threat_reach:
+            return 1
+        if e.kind == "tank":
+            return 3
+        return 2 if e.special == "special" else 1
 
     def objective_value(self, st: MemoirState, side: str, h: Hex) -> float:
         v = 0.0

@@ -61,10 +61,11 @@ from .memoir_fast import FastEasy, card_value_and_orders
 __all__ = ["MemoirSearchPolicy", "determinise", "evaluate", "NORMAL_WEIGHTS"]
 
 WIN = 50.0
-# normal's own scoring: half easy's caution, more than twice its pull toward the enemy, and a
-# flag with no room to retreat counted as the figure it costs (M44 p.12), which easy ignores
-# (measured against easy, docs/bots.md "Normal's own weights", "Blocked retreats")
-NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04, retreat_room=True)
+# normal's own scoring: half easy's caution, more than twice its pull toward the enemy, a flag
+# with no room to retreat counted as the figure it costs (M44 p.12), and armour threatening
+# from 3 hexes of movement (M44 p.8), which easy ignores (measured against easy, docs/bots.md
+# "Normal's own weights", "Blocked retreats")
+NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04, retreat_room=True, threat_reach=True)
 HORIZONS = ("battle", "turn", "reply", "rollout")
 CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their expected value
 
