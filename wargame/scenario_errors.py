@@ -133,6 +133,24 @@ def read_text(path: str | Path) -> str:
 
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+# flow collections ([ ], { }) nested deeper than this are refused before parsing: the
+# pure-Python scanner's work grows with the square of the depth (5,000 levels: about 1-2 s of
+# CPU before its RecursionError), no scenario needs more than a few levels
+MAX_FLOW_NESTING = 200
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def flow_nesting(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text`` (brackets inside quoted strings count
+    too: an over-estimate, never an under-estimate)."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    return deepest
 
 
 def parse_yaml(text: str, source: str | Path = "<yaml>", trusted: bool = False) -> Any:
@@ -148,6 +166,8 @@ def parse_yaml(text: str, source: str | Path = "<yaml>", trusted: bool = False) 
             return yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506 - libyaml's SafeLoader
         except yaml.YAMLError:
             pass  # the same text again below, for the error message naming the line
+    if flow_nesting(text) > MAX_FLOW_NESTING:
+        raise ScenarioError.keyed(source, "(structure)", "yaml.nesting")
     try:
         return yaml.load(text, Loader=NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:

@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wargame.paths import scenarios_root
-from wargame.scenario_errors import NoAliasLoader, ScenarioError, _bundled, load_yaml, parse_yaml
+from wargame.scenario_errors import (
+    MAX_FLOW_NESTING,
+    NoAliasLoader,
+    ScenarioError,
+    _bundled,
+    flow_nesting,
+    load_yaml,
+    parse_yaml,
+)
 
 BUNDLED = sorted(scenarios_root().glob("*/*.yaml"))
 
@@ -61,3 +69,20 @@ def test_only_bundled_files_are_trusted(tmp_path):
     copy = tmp_path / "scenario.yaml"
     copy.write_text(BUNDLED[0].read_text(encoding="utf-8"), encoding="utf-8")
     assert not _bundled(copy)
+
+
+def test_deep_flow_nesting_is_refused_before_the_parser_sees_it(monkeypatch):
+    """The pure-Python scanner's work grows with the square of the nesting (5,000 levels took
+    2 s of CPU in CI's fuzzing): such a text is refused from a count of its brackets."""
+    assert flow_nesting("a: [1, {b: [2]}]\nc: [3]") == 3
+    assert flow_nesting("] [x] }") == 1  # stray closing brackets never go below zero
+    assert parse_yaml("a: " + "[" * MAX_FLOW_NESTING + "]" * MAX_FLOW_NESTING)["a"] is not None
+    deep = "units: " + "[" * (MAX_FLOW_NESTING + 1) + "]" * (MAX_FLOW_NESTING + 1)
+
+    def parser(*args, **kwargs):
+        raise AssertionError("the parser was called")
+
+    monkeypatch.setattr(yaml, "load", parser)
+    with pytest.raises(ScenarioError) as exc:
+        parse_yaml(deep, "units.yaml")
+    assert "nested" in exc.value.expected and "units.yaml" in str(exc.value)
