@@ -145,8 +145,9 @@ class EasyBrain:
         return best, who
 
     def threat(self, st: MemoirState, u: Unit, h: Hex) -> float:
-        """What the enemy could do to ``u`` standing on ``h`` next turn (one hex of movement
-        for infantry and armour, line of sight ignored), weighted by ``w.threat``."""
+        """What the enemy could do to ``u`` standing on ``h`` next turn (line of sight
+        ignored), weighted by ``w.threat``: each enemy unit battles after one hex of movement,
+        or with ``w.threat_reach`` as far as it may move and still battle (``_approach``)."""
         t = _terrain(st)
         medals = unit_medals(st, u)
         room = self.room(st, u) if u.hex == h else UNLIMITED
@@ -164,6 +165,7 @@ class EasyBrain:
         return self.w.threat * total
 
     def _approach(self, e: Unit) -> int:
+        """The hexes enemy unit ``e`` is reckoned to move before it battles (M44 p.8-9)."""
         if not self.w.threat_reach:
             return 1
         if e.kind == "tank":

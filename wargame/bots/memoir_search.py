@@ -112,7 +112,9 @@ def expected_battles(state: MemoirState, side: str, w: Weights = EASY) -> float:
     """The battles ``side``'s ordered units can still fight, in expected medals (exact odds),
     the best first, each target weakened by the hits expected before."""
     brain = EasyBrain(state, w)
-    figures = {e.id: float(e.figures) for e in state.live_units(other_side(side))}
+    enemies = state.live_units(other_side(side))
+    figures = {e.id: float(e.figures) for e in enemies}
+    rooms = {e.id: brain.room(state, e) for e in enemies}  # the position does not change here
     shooters = [u for u in state.live_units(side) if state.can_battle(u)[0]]
     total = 0.0
     used: set[int] = set()
@@ -125,8 +127,7 @@ def expected_battles(state: MemoirState, side: str, w: Weights = EASY) -> float:
                 e = state.unit_at(h)
                 n = state.battle_dice(u, e)[0]
                 figs = max(1, round(figures[e.id]))
-                v = brain.value(n, e.kind, figs, unit_medals(state, e),
-                                room=brain.room(state, e))
+                v = brain.value(n, e.kind, figs, unit_medals(state, e), room=rooms[e.id])
                 if best is None or v > best[0]:
                     best = (v, u, e, n)
         if best is None:
