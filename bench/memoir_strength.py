@@ -6,10 +6,11 @@ processes, and prints normal's win rate with a 95% interval, per side and overal
 KEY=VALUE`` (repeatable) passes settings to ``MemoirSearchPolicy`` (``width=6``,
 ``horizon=turn``, ``iterations=16`` ...) so variants are compared on the same games; a key
 that names one of normal's scoring weights (``threat``, ``advance``, ``objective``,
-``kill_figure``, ``flag``, ``retreat_room``, ``threat_reach``: ``memoir_easy.Weights``) changes that weight of
-``NORMAL_WEIGHTS``. ``--heuristic-only`` plays easy's heuristic with normal's weights and no
-search, to tell what the weights give from what the search gives. The LAST line is one JSON
-object.
+``kill_figure``, ``flag``, ``retreat_room``, ``threat_reach``, ``overrun``,
+``threat_share``: ``memoir_easy.Weights``) changes that weight of ``NORMAL_WEIGHTS``
+(``clock=false``: no extra caution for the side that wins when the deck runs out).
+``--heuristic-only`` plays easy's heuristic with normal's weights and no search, to tell what
+the weights give from what the search gives. The LAST line is one JSON object.
 
 Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--option width=6]``.
 """

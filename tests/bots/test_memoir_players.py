@@ -17,10 +17,17 @@ from wargame.bots.memoir_easy import (
     Weights,
     attack_value,
     decide,
+    vacate_chance,
 )
 from wargame.bots.memoir_random import MemoirRandomPolicy, random_action
-from wargame.bots.memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy, determinise
+from wargame.bots.memoir_search import (
+    CLOCK_CAUTION,
+    NORMAL_WEIGHTS,
+    MemoirSearchPolicy,
+    determinise,
+)
 from wargame.bots.play import POLICY_NAMES, make_policy, play
+from wargame.hexgrid import Hex
 from wargame.memoir import MemoirGame, rules
 from wargame.memoir.board import ALLIES, AXIS, other_side
 from wargame.memoir.dice import hits_distribution
@@ -208,9 +215,10 @@ def test_normal_refuses_unknown_settings_naming_them():
 
 
 def test_weights_scale_the_threat_and_the_pull_and_change_choices():
-    """Normal scores with its own weights (``NORMAL_WEIGHTS``: less caution, more pull toward
-    the enemy, measured in docs/bots.md): the scoring terms follow the weights, easy's default
-    is unchanged, and over a game the two sets choose differently somewhere."""
+    """Normal scores with its own weights (``NORMAL_WEIGHTS``: threats shared among their
+    targets, more pull toward the enemy, measured in docs/bots.md): the scoring terms follow
+    the weights, easy's default is unchanged, and over a game the two sets choose differently
+    somewhere."""
     state = _advance(MemoirGame.from_scenario("1").new_state(4), 30, 4)
     u = next(iter(state.live_units(state.active)))
     easy, double = EasyBrain(state), EasyBrain(state, Weights(threat=2 * EASY.threat))
@@ -220,7 +228,7 @@ def test_weights_scale_the_threat_and_the_pull_and_change_choices():
     assert all(d == pytest.approx(2 * t) for t, d in threats)
     assert EasyBrain(state, Weights(threat=0.0)).threat(state, u, hexes[0]) == 0.0
     assert attack_value(3, "inf", 2, 1, False, 0.5, 0.0) > attack_value(3, "inf", 2, 1)
-    assert NORMAL_WEIGHTS.threat < EASY.threat and NORMAL_WEIGHTS.advance > EASY.advance
+    assert NORMAL_WEIGHTS.threat_share and NORMAL_WEIGHTS.advance > EASY.advance
     game = MemoirGame.from_scenario("2")
     state = game.new_state(1)
     differ = 0
@@ -287,3 +295,132 @@ def test_armour_threatens_from_farther_for_normal_than_for_easy():
     assert all(r == 0 for _, r in by_distance[7])
     # 2 hexes away both count the tank's 3 dice
     assert all(e == pytest.approx(r) for e, r in by_distance[2])
+
+
+def _skirmish(sid: str, keep: dict[int, tuple]):
+    """Scenario ``sid`` with only the units of ``keep`` (id -> hex) left, placed there."""
+    state = MemoirGame.from_scenario(sid).new_state(0)
+    for u in state.live_units(None):
+        if u.id not in keep:
+            state.set_figures(u, 0)
+    for uid, h in keep.items():
+        state.place(state.units[uid], h)
+    return state
+
+
+def _plain_line(state, n: int):
+    """``n`` plain hexes in a straight line, each next to the one before (Arracourt)."""
+    plain = {h for h in state.board.all_hexes() if state.board.terrain(h) == "plain"}
+    for a in sorted(plain):
+        for b in sorted(a.neighbours()):
+            line = [a, b]
+            while len(line) < n:
+                nxt = Hex(2 * line[-1].q - line[-2].q, 2 * line[-1].r - line[-2].r)
+                if nxt not in plain:
+                    break
+                line.append(nxt)
+            if len(line) == n and all(h in plain for h in line):
+                return line
+    raise AssertionError("no plain line")
+
+
+def test_vacate_chance_is_exact():
+    """The chance a battle empties the target's hex (M44 p.12 Retreat, p.13 Take Ground): one
+    die hits infantry 1/2 and flags it 1/6."""
+    assert vacate_chance(1, "inf", 4, 3, 0) == pytest.approx(1 / 6)  # pushed back
+    assert vacate_chance(1, "inf", 4, 0, 0) == 0.0  # nowhere to go: it stays and loses one
+    assert vacate_chance(1, "inf", 4, 3, 1) == 0.0  # sandbags: the one flag is ignored
+    assert vacate_chance(1, "inf", 1, 0, 0) == pytest.approx(1 / 2 + 1 / 6)  # eliminated
+    assert vacate_chance(1, "inf", 1, 3, 0) == pytest.approx(1 / 2 + 1 / 6)
+    assert vacate_chance(0, "inf", 1, 3, 0) == 0.0
+
+
+def test_armour_close_assault_counts_its_overrun_for_normal():
+    """M44 p.13 Armor Overrun: a tank whose close assault empties the hex may take it and
+    battle again. With ``Weights.overrun`` (normal) the close assault is worth the chance of
+    emptying the hex times the best battle from it; easy does not count it."""
+    probe = MemoirGame.from_scenario("14").new_state(0)
+    a, b, c = _plain_line(probe, 3)
+    tank = next(u for u in probe.live_units(ALLIES) if u.kind == "tank")
+    inf = next(u for u in probe.live_units(ALLIES) if u.kind == "inf")
+    target, other = [u for u in probe.live_units(AXIS) if u.kind == "inf"][:2]
+    state = _skirmish("14", {tank.id: a, inf.id: a, target.id: b, other.id: c})
+    state.set_figures(state.units[inf.id], 0)
+    tank, target = state.units[tank.id], state.units[target.id]
+    over = EasyBrain(state, Weights(overrun=True, retreat_room=True))
+    plain = EasyBrain(state, Weights(retreat_room=True))
+    assert NORMAL_WEIGHTS.overrun and not EASY.overrun
+    bonus = over.overrun_value(state, tank, target, 3)
+    steps, ignore = over.retreat_room(state, target)
+    # the overrun battle from b at the other infantry, next to it: the tank's 3 dice
+    follow = over.value(3, "inf", 4, room=over.room(state, state.units[other.id]))
+    assert bonus == pytest.approx(vacate_chance(3, "inf", 4, steps, ignore) * follow)
+    assert bonus > 0
+    assert over.battle_value(state, tank, target, 3) == pytest.approx(
+        plain.battle_value(state, tank, target, 3) + bonus)
+    assert EasyBrain(state).overrun_value(state, tank, target, 3) == 0.0
+    state.ctx.overrun.append(tank.id)  # one overrun a turn
+    assert over.overrun_value(state, tank, target, 3) == 0.0
+    state.ctx.overrun.clear()
+    state.set_figures(state.units[other.id], 0)  # nobody left to overrun
+    assert over.overrun_value(state, tank, target, 3) == 0.0
+
+
+def test_infantry_close_assault_has_no_overrun():
+    probe = MemoirGame.from_scenario("14").new_state(0)
+    a, b, c = _plain_line(probe, 3)
+    inf = next(u for u in probe.live_units(ALLIES) if u.kind == "inf")
+    target, other = [u for u in probe.live_units(AXIS) if u.kind == "inf"][:2]
+    state = _skirmish("14", {inf.id: a, target.id: b, other.id: c})
+    over = EasyBrain(state, Weights(overrun=True))
+    assert over.overrun_value(state, state.units[inf.id], state.units[target.id], 3) == 0.0
+
+
+def test_threat_share_splits_an_enemys_battle_among_its_targets():
+    """M44 p.9 Battle: a unit battles once a turn. With ``Weights.threat_share`` (normal) an enemy's
+    threat is shared among the units it could battle, in proportion to what each battle is
+    worth; easy counts it in full against each."""
+    probe = MemoirGame.from_scenario("14").new_state(0)
+    line = _plain_line(probe, 5)
+    enemy = next(u for u in probe.live_units(AXIS) if u.kind == "inf")
+    first, second = [u for u in probe.live_units(ALLIES) if u.kind == "inf"][:2]
+    # the enemy infantry in the middle, ours 2 hexes away on either side, in the open
+    state = _skirmish("14", {enemy.id: line[2], first.id: line[0], second.id: line[4]})
+    shared = EasyBrain(state, Weights(threat_share=True))
+    full = EasyBrain(state)
+    assert NORMAL_WEIGHTS.threat_share and not EASY.threat_share
+    u1, u2 = state.units[first.id], state.units[second.id]
+    t1, t2 = full.threat(state, u1, u1.hex), full.threat(state, u2, u2.hex)
+    assert t1 == pytest.approx(t2) and t1 > 0
+    assert shared.threat(state, u1, u1.hex) == pytest.approx(t1 / 2)
+    # alone, a unit takes the whole threat
+    state.set_figures(u2, 0)
+    alone = EasyBrain(state, Weights(threat_share=True))
+    assert alone.threat(state, u1, u1.hex) == pytest.approx(t1)
+    # the weaker of two targets draws the larger share: the enemy fires where it kills
+    state.set_figures(u2, 4)
+    state.set_figures(u1, 1)
+    weak = EasyBrain(state, Weights(threat_share=True))
+    lone = EasyBrain(state)
+    s1 = weak.threat(state, u1, u1.hex) / lone.threat(state, u1, u1.hex)
+    s2 = weak.threat(state, u2, u2.hex) / lone.threat(state, u2, u2.hex)
+    assert s1 > 0.5 > s2 and s1 + s2 == pytest.approx(1.0)
+
+
+def test_the_side_with_time_on_its_side_plays_for_time():
+    """Vassieux (scenario 7): the Axis wins when the deck runs out. Normal playing the Axis
+    there weighs threats ``CLOCK_CAUTION`` times and feels no pull toward the enemy; the
+    Allies, and every side of a scenario without that rule, keep normal's weights."""
+    state = MemoirGame.from_scenario("7").new_state(0)
+    assert state.scenario.opt("deck_exhausted_winner") == AXIS
+    policy = MemoirSearchPolicy(0)
+    state = _to_card_phase(state, AXIS)
+    w = policy.weights_for(state)
+    assert w.threat == pytest.approx(CLOCK_CAUTION * NORMAL_WEIGHTS.threat) and w.advance == 0
+    assert MemoirSearchPolicy(0, clock=False).weights_for(state) == NORMAL_WEIGHTS
+    policy.choose(state)
+    assert policy.w == w  # the decision was scored with them
+    state = _to_card_phase(state, ALLIES)
+    assert policy.weights_for(state) == NORMAL_WEIGHTS
+    other = _to_card_phase(MemoirGame.from_scenario("5").new_state(0), AXIS)
+    assert policy.weights_for(other) == NORMAL_WEIGHTS

@@ -63,6 +63,13 @@ class Weights:
     # an enemy's reach in threats: armour moves up to 3 hexes and still battles, special
     # forces 2 (M44 p.8-9); easy counts one hex of movement for every unit
     threat_reach: bool = False
+    # armour's close assault counts its overrun: the chance the target leaves its hex times
+    # the best battle the tank could fight from there (M44 p.13 Armor Overrun); easy ignores it
+    overrun: bool = False
+    # each enemy unit battles one target: its threat to a unit is shared out among the units
+    # it could battle, in proportion to what each battle is worth (M44 p.9 Battle: a unit battles
+    # once a turn); easy counts every enemy's full threat against every unit in its reach
+    threat_share: bool = False
 
 
 EASY = Weights()
@@ -89,6 +96,23 @@ def attack_value(dice: int, kind: str, figures: int, medals: int = 1,
     return total
 
 
+@lru_cache(maxsize=4096)
+def vacate_chance(dice: int, kind: str, figures: int, steps: int, ignore: int,
+                  stars: bool = False) -> float:
+    """The chance that ``dice`` rolled at a unit of ``kind`` with ``figures`` left empty its
+    hex: it is eliminated (each flag beyond its ``steps`` of retreat room and the ``ignore``
+    flags it may disregard costs a figure), or it survives with a flag it must retreat for and
+    has a hex to retreat to (M44 p.12 Retreat; p.13 Take Ground)."""
+    if dice <= 0 or figures <= 0:
+        return 0.0
+    total = 0.0
+    for (hits, flags), p in outcome_distribution(dice, kind, stars).items():
+        lost = hits + max(0, flags - steps - ignore)
+        if lost >= figures or (flags > ignore and steps >= 1):
+            total += float(p)
+    return total
+
+
 def unit_medals(state: MemoirState, u: Unit) -> int:
     per = (state.scenario.opt("elimination_medals") or {}).get(u.side, {})
     return int(per.get(u.kind, 1))
@@ -106,6 +130,7 @@ class EasyBrain:
         self.state = state
         self.w = w
         self._copy: MemoirState | None = None
+        self._loads: dict[str, dict[int, tuple[float, dict[int, float]]]] = {}
 
     def value(self, dice: int, kind: str, figures: int, medals: int = 1,
               stars: bool = False, room: int = UNLIMITED) -> float:
@@ -120,18 +145,47 @@ class EasyBrain:
         3 counted), one more where it may ignore a flag (sandbags, bunkers, hedgehogs)."""
         if not self.w.retreat_room:
             return UNLIMITED
-        _, lost = st.retreat_options(u, 3)
-        room = 3 - lost
-        if rules.ignorable_flags(_terrain(st), u.hex, u.side):
-            room += 1
-        return room
+        return sum(self.retreat_room(st, u))
 
     # ------------------------------------------------------------------ basic values
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
                      ) -> float:
         n = st.battle_dice(u, target, check_order=False)[0] if dice is None else dice
-        return self.value(n, target.kind, target.figures, unit_medals(st, target),
-                          room=self.room(st, target))
+        v = self.value(n, target.kind, target.figures, unit_medals(st, target),
+                       room=self.room(st, target))
+        return v + self.overrun_value(st, u, target, n)
+
+    def overrun_value(self, st: MemoirState, u: Unit, target: Unit, dice: int) -> float:
+        """With ``w.overrun``, what armour ``u``'s close assault on ``target`` is worth beyond
+        its own dice (M44 p.13 Armor Overrun: a tank whose close assault empties the hex may
+        take it and battle once more in the turn): the chance the hex is emptied times the
+        best battle from it at another enemy (line of sight ignored)."""
+        if (not self.w.overrun or u.kind != "tank" or u.hex.distance(target.hex) != 1
+                or u.id in st.ctx.overrun or st.ctx.no_overrun
+                or st.board.terrain(target.hex) in rules.NO_BATTLE_TERRAIN):
+            return 0.0
+        t = _terrain(st)
+        if not rules.can_enter(t, u.kind, target.hex):
+            return 0.0
+        follow = 0.0
+        for e in st.live_units(other_side(u.side)):
+            if e.id == target.id:
+                continue
+            n = rules.base_dice(u.kind, target.hex.distance(e.hex))
+            if n == 0:
+                continue
+            n -= rules.protection(t, e.hex, e.side, u.kind, target.hex)
+            follow = max(follow, self.value(n, e.kind, e.figures, unit_medals(st, e),
+                                            room=self.room(st, e)))
+        if follow <= 0.0:
+            return 0.0
+        steps, ignore = self.retreat_room(st, target)
+        return vacate_chance(dice, target.kind, target.figures, steps, ignore) * follow
+
+    def retreat_room(self, st: MemoirState, u: Unit) -> tuple[int, int]:
+        """(hexes ``u`` could retreat from where it stands, up to 3; flags it may ignore)."""
+        _, lost = st.retreat_options(u, 3)
+        return 3 - lost, 1 if rules.ignorable_flags(_terrain(st), u.hex, u.side) else 0
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
@@ -149,20 +203,46 @@ class EasyBrain:
         ignored), weighted by ``w.threat``: each enemy unit battles after one hex of movement,
         or with ``w.threat_reach`` as far as it may move and still battle (``_approach``)."""
         t = _terrain(st)
-        medals = unit_medals(st, u)
         room = self.room(st, u) if u.hex == h else UNLIMITED
+        loads = self._enemy_loads(u.side) if self.w.threat_share else None
         total = 0.0
         for e in st.live_units(other_side(u.side)):
-            d = e.hex.distance(h)
-            if d > 7:
+            v = self._threat_of(st, t, e, u, h, room)
+            if v <= 0.0:
                 continue
-            d_eff = d if e.kind == "gun" else max(1, d - self._approach(e))
-            n = rules.base_dice(e.kind, d_eff)
-            if n == 0:
-                continue
-            n -= rules.protection(t, h, u.side, e.kind, e.hex)
-            total += self.value(n, u.kind, u.figures, medals, room=room)
+            if loads is not None:
+                load, per = loads.get(e.id, (0.0, {}))
+                load += v - per.get(u.id, 0.0)
+                v *= v / load if load > 0.0 else 1.0
+            total += v
         return self.w.threat * total
+
+    def _threat_of(self, st: MemoirState, t: rules.Terrainish, e: Unit, u: Unit, h: Hex,
+                   room: int) -> float:
+        """The battle enemy ``e`` could fight next turn against ``u`` standing on ``h``."""
+        d = e.hex.distance(h)
+        if d > 7:
+            return 0.0
+        d_eff = d if e.kind == "gun" else max(1, d - self._approach(e))
+        n = rules.base_dice(e.kind, d_eff)
+        if n == 0:
+            return 0.0
+        n -= rules.protection(t, h, u.side, e.kind, e.hex)
+        return self.value(n, u.kind, u.figures, unit_medals(st, u), room=room)
+
+    def _enemy_loads(self, side: str) -> dict[int, tuple[float, dict[int, float]]]:
+        """For each enemy of ``side`` on this brain's state: the total of the battles it could
+        fight next turn against ``side``'s units where they stand, and each of them."""
+        if side not in self._loads:
+            st = self.state
+            t = _terrain(st)
+            mine = [(u, self.room(st, u)) for u in st.live_units(side)]
+            loads = {}
+            for e in st.live_units(other_side(side)):
+                per = {u.id: self._threat_of(st, t, e, u, u.hex, room) for u, room in mine}
+                loads[e.id] = (sum(per.values()), per)
+            self._loads[side] = loads
+        return self._loads[side]
 
     def _approach(self, e: Unit) -> int:
         """The hexes enemy unit ``e`` is reckoned to move before it battles (M44 p.8-9)."""

@@ -28,8 +28,10 @@ At each card play (M44 p.5 Play a Command Card, the decision that shapes a turn)
    did not win more games, docs/bots.md).
 
 Everything easy's heuristic scores here (its choices in the play-outs, its other decisions,
-``evaluate``) uses normal's own weights, ``NORMAL_WEIGHTS`` (less caution, more pull toward
-the enemy than easy's ``EASY``), measured against easy in docs/bots.md.
+``evaluate``) uses normal's own weights, ``NORMAL_WEIGHTS`` (more pull toward the enemy than
+easy's ``EASY``, and rules easy ignores: blocked retreats, armour's reach and overrun, one
+battle per enemy unit), measured against easy in docs/bots.md. With ``clock`` (default) the
+side that wins when the deck runs out scores with ``CLOCK_CAUTION`` x the threat and no pull.
 
 The budget is a number of rollouts (``iterations``: deterministic), with ``max_seconds`` of
 CPU time (not wall time: the machine may be shared) as a safety cap. Other decisions (orders,
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 from wargame.dice import Dice
 from wargame.memoir.actions import Action
@@ -58,14 +61,21 @@ from .memoir_easy import (
 )
 from .memoir_fast import FastEasy, card_value_and_orders
 
-__all__ = ["MemoirSearchPolicy", "determinise", "evaluate", "NORMAL_WEIGHTS"]
+__all__ = ["MemoirSearchPolicy", "determinise", "evaluate", "NORMAL_WEIGHTS", "CLOCK_CAUTION"]
 
 WIN = 50.0
-# normal's own scoring: half easy's caution, more than twice its pull toward the enemy, a flag
-# with no room to retreat counted as the figure it costs (M44 p.12), and armour threatening
-# from 3 hexes of movement (M44 p.8), which easy ignores (measured against easy, docs/bots.md
-# "Normal's own weights", "Blocked retreats")
-NORMAL_WEIGHTS = Weights(threat=0.15, advance=0.04, retreat_room=True, threat_reach=True)
+# normal's own scoring, measured against easy (docs/bots.md "Normal's own weights", "Blocked
+# retreats", "One battle per enemy"): more than twice easy's pull toward the enemy; a flag with
+# no room to retreat counted as the figure it costs (M44 p.12); armour threatening from 3 hexes
+# of movement (M44 p.8) and counting its overrun (M44 p.13); each enemy's threat shared among
+# the units it could battle, since it battles once (M44 p.9 Battle), weighed 0.4 (its total over a
+# position is then close to easy's unshared threats at 0.15)
+NORMAL_WEIGHTS = Weights(threat=0.4, advance=0.04, retreat_room=True, threat_reach=True,
+                         overrun=True, threat_share=True)
+# the side that wins when the deck runs out (a scenario's ``deck_exhausted_winner``: Vassieux)
+# needs no ground, only to lose no medals: it weighs the enemy's threats twice and feels no
+# pull toward the enemy (docs/bots.md "Time on its side")
+CLOCK_CAUTION = 2.0
 HORIZONS = ("battle", "turn", "reply", "rollout")
 CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their expected value
 
@@ -128,6 +138,7 @@ def expected_battles(state: MemoirState, side: str, w: Weights = EASY) -> float:
                 n = state.battle_dice(u, e)[0]
                 figs = max(1, round(figures[e.id]))
                 v = brain.value(n, e.kind, figs, unit_medals(state, e), room=rooms[e.id])
+                v += brain.overrun_value(state, u, e, n)  # M44 p.13, with w.overrun
                 if best is None or v > best[0]:
                     best = (v, u, e, n)
         if best is None:
@@ -151,7 +162,7 @@ class MemoirSearchPolicy:
                  max_seconds: float = 1.0, move_lookahead: int = 0,
                  order_lookahead: int = 0, turns: int = 2,
                  cut: str = "expected", weights: Weights = NORMAL_WEIGHTS,
-                 keep: float = 0.0) -> None:
+                 keep: float = 0.0, clock: bool = True) -> None:
         if horizon not in HORIZONS:
             raise ValueError(f"horizon: expected one of {', '.join(HORIZONS)}, got "
                              f"{horizon!r:.40}")
@@ -170,9 +181,27 @@ class MemoirSearchPolicy:
         self.order_lookahead = order_lookahead
         self.turns = turns
         self.cut = cut
-        self.w = weights
+        self.weights = weights
         self.keep = keep
+        self.clock = clock
+        self._clock_weights = replace(weights, threat=CLOCK_CAUTION * weights.threat,
+                                      advance=0.0)
+        self.w = weights
         self._fast = FastEasy(weights)
+
+    def weights_for(self, state: MemoirState) -> Weights:
+        """The weights of the side deciding in ``state``: with ``clock``, the side that wins
+        when the deck runs out plays for time (``CLOCK_CAUTION`` x the threat, no pull)."""
+        side = state.side_to_act
+        if self.clock and side and state.scenario.opt("deck_exhausted_winner") == side:
+            return self._clock_weights
+        return self.weights
+
+    def _use_weights_for(self, state: MemoirState) -> None:
+        w = self.weights_for(state)
+        if w is not self.w:
+            self.w = w
+            self._fast = FastEasy(w)
 
     def _eval(self, st: MemoirState, side: str, enemy_threat: float = 1.0) -> float:
         return evaluate(st, side, self.own_threat, enemy_threat, self.w)
@@ -188,6 +217,7 @@ class MemoirSearchPolicy:
 
     # ------------------------------------------------------------------ search
     def _decide(self, state: MemoirState) -> tuple[Action, str]:
+        self._use_weights_for(state)
         if (self.move_lookahead and state.phase == "move" and not state.pending
                 and not state.winner):
             return self._move(state)
