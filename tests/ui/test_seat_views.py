@@ -63,6 +63,21 @@ def test_memoir_seat_shows_no_play_buttons_out_of_turn_and_no_foreign_answers():
     assert MemoirStore("1", 44).hand_sides() == ([ALLIES], [AXIS])
 
 
+def test_memoir_against_the_computer_shows_the_players_hand_only():
+    """Playing the computer, its hand is as hidden as a human opponent's: the player's own
+    cards are shown, even while the computer acts; the computer's only by their count."""
+    store = MemoirStore("1", 44, computer=AXIS)  # the Allies act first: the player's turn
+    assert store.hand_sides() == ([ALLIES], [AXIS])
+    while store.state.active == ALLIES and not store.state.winner:
+        store.state.apply(store.state.legal_actions()[-1])
+    assert store.state.active == AXIS  # the computer's turn (played here by hand)
+    assert store.hand_sides() == ([ALLIES], [AXIS])
+    hot = MemoirStore("1", 44)
+    hot.state = store.state
+    assert hot.hand_sides() == ([AXIS], [ALLIES])  # hot-seat: the acting side's, as before
+    assert MemoirStore("1", 44, computer=ALLIES).hand_sides() == ([AXIS], [ALLIES])
+
+
 # ---------------------------------------------------------------------- campaigns
 @pytest.fixture(scope="module")
 def normandy_hot() -> CampaignDashboard:

@@ -220,13 +220,16 @@ class MemoirStore(GameStore):
 
     def hand_sides(self) -> tuple[list[str], list[str]]:
         """(the sides whose cards this session shows, the sides shown by their count only):
-        hot-seat the acting side's hand; a seat its own hand, even while the other acts; the
-        teacher both."""
+        hot-seat the acting side's hand; against the computer the player's own hand only,
+        even while the computer acts (its hand is as hidden as a human opponent's); a seat its
+        own hand, even while the other acts; the teacher both."""
         active = self.state.active
         other = AXIS if active == ALLIES else ALLIES
         seat = self.seat_side()
         if self.viewer == TEACHER:
             return [active, other], []
+        if seat is None and self.computer in (ALLIES, AXIS):
+            seat = AXIS if self.computer == ALLIES else ALLIES
         if seat is not None:
             return [seat], [AXIS if seat == ALLIES else ALLIES]
         return [active], [other]
