@@ -183,3 +183,17 @@ def test_a_warm_up_that_fails_is_left_to_the_session(monkeypatch, caplog):
     monkeypatch.setattr(serve, "build_dashboard", broken)
     assert serve.warm_up("normandy") >= 0
     assert "warm-up of 'normandy' failed" in caplog.text
+
+
+def test_computer_side_from_a_url_accepts_allies_in_any_case():
+    """``?computer=`` names the computer's side: ``axis``, ``allied`` or ``allies`` in any
+    case; anything else means nobody (never an error page, never a guess)."""
+    assert serve.computer_side("axis") == "axis"
+    assert serve.computer_side("Allies") == "allied"
+    assert serve.computer_side(" allied ") == "allied"
+    assert serve.computer_side(None) == "none"
+    assert serve.computer_side("germans") == "none"
+    for word in ("axis", "allies"):  # both games know the side the word names
+        side = serve.computer_side(word)
+        assert side in serve.COMPUTER_SIDES["campaign"]
+        assert serve.COMPUTER_SIDES["memoir"][side] in ("AXIS", "ALLIES")

@@ -27,6 +27,14 @@ the others (bench/latency.py); the store serialises one session's commands (its 
 # the computer's side as ``wargame serve --computer`` names it, for each game
 COMPUTER_SIDES = {"campaign": {"none": "none", "axis": "axis", "allied": "allied"},
                   "memoir": {"none": "none", "axis": "AXIS", "allied": "ALLIES"}}
+# what a URL or the environment may say for the computer's side (``?computer=allies``)
+COMPUTER_WORDS = {"none": "none", "axis": "axis", "allied": "allied", "allies": "allied"}
+
+
+def computer_side(text: str | None) -> str:
+    """The computer's side named by ``text`` from a URL or the environment: ``axis``,
+    ``allied`` (or ``allies``), any case; anything else is ``none`` (nobody)."""
+    return COMPUTER_WORDS.get((text or "").strip().lower(), "none")
 
 
 def _fallback(scenario: str, seed: int, exc: Exception, lang: str | None = None) -> Any:
