@@ -2,11 +2,11 @@
 
 The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``,
 ``?scenario=memoir44-1`` for Memoir '44, ``?demo=1`` for the small demo scenario,
-``&computer=axis`` or ``allies`` for a computer opponent, ``&lang=pt`` for the texts in Portuguese) or the
-environment (``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``; the language from
-``LANGUAGE``/``LC_ALL``/``LANG``). ``scenario`` must be the id of a bundled scenario
-(``wargame scenario list``), never a path: an unknown id shows the list of known ones. The
-dashboard is built by ``wargame.ui.serve.build_dashboard``, the one serve path.
+``&computer=axis`` or ``allies`` for a computer opponent, ``&lang=pt`` for the texts in
+Portuguese) or the environment (``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``;
+the language from ``LANGUAGE``/``LC_ALL``/``LANG``). ``scenario`` must be the id of a bundled
+scenario (``wargame scenario list``), never a path: an unknown id shows the list of known
+ones. The dashboard is built by ``wargame.ui.serve.build_dashboard``, the one serve path.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import panel as pn
 
-from wargame.ui.serve import build_dashboard, computer_side
+from wargame.ui.serve import build_dashboard
 
 pn.extension()
 
@@ -63,7 +63,7 @@ def _app() -> Any:
         seed = None
     variants = [v for v in (_arg("variants") or os.environ.get("WARGAME_VARIANTS", "")).split(",")
                 if v]
-    computer = computer_side(_arg("computer") or os.environ.get("WARGAME_COMPUTER"))
+    computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER")  # build_dashboard reads it
     return build_dashboard("demo" if demo else scenario, seed, variants, computer,
                            lang=app_language())
 

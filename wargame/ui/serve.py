@@ -64,17 +64,19 @@ def warm_up(scenario: str = "normandy", lang: str | None = None) -> float:
 
 
 def build_dashboard(scenario: str = "normandy", seed: int | None = None,
-                    variants: tuple[str, ...] | list[str] = (), computer: str = "none",
+                    variants: tuple[str, ...] | list[str] = (), computer: str | None = "none",
                     lang: str | None = None) -> Any:
     """The dashboard for a bundled scenario id: the Memoir '44 dashboard for ``memoir44-<n>``,
     the campaign dashboard otherwise (``demo``: the small demo scenario). ``seed`` None: the
     game's usual seed. ``lang``: the language of its texts (``en``, ``pt``; None: the current
     one, ``wargame.i18n.language()``). Falls back to the demo scenario (with a note in the
-    message bar) when the scenario's data cannot be loaded."""
+    message bar) when the scenario's data cannot be loaded. ``computer``: the computer's side
+    (``computer_side``: ``axis``, ``allied`` or ``allies``; anything else nobody)."""
     from wargame.i18n import check_language, language
     from wargame.scenario_errors import ScenarioError
 
     lang = check_language(lang) if lang else language()
+    computer = computer_side(computer)
 
     scenario = str(scenario)
     if is_memoir_id(scenario):
