@@ -63,7 +63,8 @@ def _app() -> Any:
         seed = None
     variants = [v for v in (_arg("variants") or os.environ.get("WARGAME_VARIANTS", "")).split(",")
                 if v]
-    computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER")  # build_dashboard reads it
+    # the side's word, read by build_dashboard (serve.computer_side: "allies" too)
+    computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER", "none")
     return build_dashboard("demo" if demo else scenario, seed, variants, computer,
                            lang=app_language())
 
