@@ -27,6 +27,9 @@ State::
     state.action_log       the JSON form of every action applied since the opening
     state.fingerprint()    plain JSON summarising the position (saves check it on load)
     state.to_json()        plain JSON of the whole position (display, debugging, rooms)
+    state.view(viewer)     plain JSON of what ``viewer`` (``wargame.viewer.Viewer``: side, role,
+                           language) may know and nothing else: no seed or dice but for solo,
+                           no hidden value or hand of a side it does not see, never the deck
     state.clone()          an independent copy
 
 Every die is drawn from ``state.dice`` (``wargame.dice.Dice``), so ``chance_outcomes`` can
@@ -112,6 +115,8 @@ class GameState(Protocol):
     def fingerprint(self) -> dict[str, Any]: ...
 
     def to_json(self) -> dict[str, Any]: ...
+
+    def view(self, viewer: Any) -> dict[str, Any]: ...
 
     def clone(self) -> GameState: ...
 

@@ -51,6 +51,7 @@ from wargame.memoir.board import other_side
 from wargame.memoir.cards import card
 from wargame.memoir.dice import expected_hits
 from wargame.memoir.game import MemoirState
+from wargame.viewer import Viewer
 
 from .memoir_easy import (
     EASY,
@@ -81,20 +82,11 @@ CUTS = ("expected", "rolled")  # the last turn of a rollout: battles at their ex
 
 
 def determinise(state: MemoirState, side: str, rng: random.Random) -> MemoirState:
-    """A copy of ``state`` in which the cards ``side`` cannot see (the other side's hand and
-    the deck) are dealt again at random from their sorted pool, with fresh dice.
-
-    Only the sizes of the other hand and of the deck are kept: the result does not depend on
-    which unseen card is where."""
-    st = state.clone()
-    enemy = other_side(side)
-    pool = sorted(st.hands[enemy] + st.deck)
-    rng.shuffle(pool)
-    n = len(st.hands[enemy])
-    st.hands[enemy] = pool[:n]
-    st.deck = pool[n:]
-    st.dice = Dice(rng.randrange(2**31))
-    return st
+    """A world consistent with what ``side``'s player may know: ``state.resample`` for that
+    player's viewer (the other hand and the deck dealt again at random from their sorted pool,
+    fresh dice). Only the sizes of the other hand and of the deck are kept: the result does
+    not depend on which unseen card is where, so the search never reads them."""
+    return state.resample(Viewer.player(side), rng)
 
 
 def evaluate(state: MemoirState, side: str, own_threat: float = 1.0,

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Self
 
 from wargame.dice import Dice
 from wargame.hexgrid import Hex
+from wargame.viewer import Viewer
 
 from . import rules
 from .actions import Action, Event, GameSpec, Unit
@@ -61,6 +62,42 @@ class SerializeMixin(StateBase):
             "history": [a.to_dict() for a in self.history],
             "setup_events": [e.to_dict() for e in self.setup_events],
         }
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may know of the position (``wargame.viewer``), as plain JSON: never
+        the deck's order (its size only) nor the dice's state and the seed (unless solo); a
+        hand only when the viewer sees it (M44 set-up step 10: "sem que o adversário as
+        veja"), else its size; the answers of a pending decision only to a viewer who may
+        give them or sees that side's hand (an Ambush or a Recon choice names cards)."""
+        data = self.to_json()
+        data["viewer"] = {"side": viewer.side, "role": viewer.role}
+        if not viewer.sees_seed:
+            data.pop("seed", None)
+            data.pop("dice", None)
+        data["deck"] = len(self.deck)
+        data["hands"] = {side: (list(cards) if viewer.sees_hand_of(side) else len(cards))
+                         for side, cards in self.hands.items()}
+        if self.pending and not (viewer.may_act_for(self.to_act)
+                                 or viewer.sees_hand_of(self.to_act)):
+            data["pending"] = [{"kind": p.kind} for p in self.pending]
+        return data
+
+    def resample(self, viewer: Viewer, rng: Any) -> Self:
+        """A world consistent with what ``viewer`` knows: a copy in which the cards it cannot
+        see (the hands it does not see and the deck) are dealt again at random from their
+        sorted pool (so the result does not depend on which unseen card was where), with
+        fresh dice drawn from ``rng`` (a ``random.Random`` of the caller: the game's own dice
+        are not touched). The sizes of the hands and the deck are kept."""
+        st = self.clone()
+        hidden = [side for side in st.hands if not viewer.sees_hand_of(side)]
+        pool = sorted([c for side in hidden for c in st.hands[side]] + list(st.deck))
+        rng.shuffle(pool)
+        for side in hidden:
+            n = len(st.hands[side])
+            st.hands[side], pool = pool[:n], pool[n:]
+        st.deck = pool
+        st.dice = Dice(rng.randrange(2**31))
+        return st
 
     @classmethod
     def from_json(cls, data: dict[str, Any], game: GameSpec | None = None) -> Self:

@@ -13,6 +13,7 @@ from typing import Any, Self
 from wargame.dice import Dice
 from wargame.event_text import campaign_text
 from wargame.operational.state_types import Event
+from wargame.viewer import Viewer
 
 
 class SnapshotRules:
@@ -122,4 +123,27 @@ class SnapshotRules:
             "pending_options": [a.to_dict() for a in self.pending.options] if self.pending else [],
             "actions": len(self.log),
         })
+        return data
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may know of the position (``wargame.viewer``), as plain JSON: the
+        ``to_json`` position without the seed and the dice's state (unless solo), with the
+        counter values (attack, defence, movement) of the units whose side the viewer sees
+        (CN/OD 5.1.1: "o atacante não pode verificar os pontos de defesa das unidades que vai
+        atacar antes de declarar"), and the pending decision's answers only for a viewer who
+        may give them or sees that side."""
+        data = self.to_json()
+        data["viewer"] = {"side": viewer.side, "role": viewer.role}
+        if not viewer.sees_seed:
+            data.pop("seed", None)
+            data.pop("dice_draws", None)
+        values = {}
+        for uid, us in sorted(self.units.items()):
+            if us.status == "on_map" and viewer.sees_values_of(self.side_of(uid)):
+                values[uid] = [self.attack_of(uid), self.defence_of(uid),
+                               self.movement_of(uid)[0]]
+        data["values"] = values
+        if self.pending is not None and not (viewer.may_act_for(self.pending.side)
+                                             or viewer.sees_values_of(self.pending.side)):
+            data["pending_options"] = []
         return data
