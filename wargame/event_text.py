@@ -37,6 +37,7 @@ __all__ = ["CAMPAIGN_EVENTS", "BFN_EVENTS", "MEMOIR_EVENTS", "EVENT_WORDS", "PHA
 
 CAMPAIGN_EVENTS = Catalogue("events.campaign", {
     "game_start": "New game: {title}, seed {seed}.",
+    "game_start_public": "New game: {title}.",
     "phase": "Turn {turn} ({date}): {phase_name}.",
     "move": "{unit} moves {frm} -> {to} ({cost} MP).",
     "enter": "{unit} enters the map at {hex}.",
@@ -540,9 +541,17 @@ def render_event(event: Any) -> str:
     return _memoir(event.kind, event.data)
 
 
-def event_line(event: Any) -> str:
+def event_line(event: Any, viewer: Any = None) -> str:
     """What a viewer reads for ``event``: its stored English text in English, else the event
-    rendered in the current language, or the stored text when it cannot be."""
+    rendered in the current language, or the stored text when it cannot be. ``viewer`` (a
+    ``wargame.viewer.Viewer``; None: the game's owner) that may not see the seed reads the
+    opening line without it (issue #27: with the seed and the log anyone knows every die to
+    come)."""
+    if viewer is not None and not viewer.sees_seed and getattr(event, "kind", "") == "game_start":
+        try:
+            return CAMPAIGN_EVENTS["game_start_public"].format(title=event.data["title"])
+        except (KeyError, TypeError, AttributeError):
+            return CAMPAIGN_EVENTS["game_start_public"].format(title="")
     if language() == "en":
         return event.text
     try:

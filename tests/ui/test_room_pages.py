@@ -7,6 +7,7 @@ import json
 
 from fake_rooms import FakeManager
 
+from wargame.ui.memoir import MemoirDashboard
 from wargame.ui.room_page import seat_dashboard, seat_page
 from wargame.ui.rooms import Landing, TeacherRooms, check_key, teacher_page
 
@@ -84,20 +85,44 @@ def test_unknown_seat_link_is_a_short_clear_page():
     assert seat_page(FakeManager(), None).object == page.object
 
 
-def test_seat_page_hides_the_room_breaking_controls():
+def _drawn(dash) -> list:
+    """Every widget in the dashboard's layout (what reaches the page)."""
+    import panel as pn
+
+    return dash.__panel__().select(pn.widgets.Widget)
+
+
+def _is_drawn(widget, dash) -> bool:
+    return any(w is widget for w in _drawn(dash))
+
+
+def test_seat_page_draws_no_room_breaking_controls():
+    """Issue #27: controls a viewer cannot use are not drawn (not merely hidden)."""
     manager = FakeManager()
     room = manager.create("normandy")
     dash, store = seat_dashboard(room, room.seats["axis"])
     assert store.viewer == "axis"
-    for name in ("undo", "load", "new", "computer", "hide", "save", "seed"):
-        assert not getattr(dash.turn, name).visible, name
+    for name in ("undo", "load", "new", "computer", "hide", "save", "seed", "variants"):
+        assert not _is_drawn(getattr(dash.turn, name), dash), name
+    assert _is_drawn(dash.turn.end, dash)  # the seat's own End phase (shown on its turn)
     assert dash.turn.seed.value in (None, 0)  # the seed replays the game: never sent to a seat
     tdash, tstore = seat_dashboard(room, room.seats["teacher"])
-    assert tstore.viewer == "teacher" and tdash.turn.save.visible
+    assert tstore.viewer == "teacher"
+    for name in ("end", "end_anyway", "save", "undo", "carpet"):
+        assert not _is_drawn(getattr(tdash.turn, name), tdash), name
+    assert not _is_drawn(tdash.attack.roll, tdash) if hasattr(tdash.attack, "roll") else True
     mroom = manager.create("memoir44-2")
     mdash, mstore = seat_dashboard(mroom, mroom.seats["allied"])
-    assert not mdash.controls.undo.visible and not mdash.new_button.visible
-    assert mdash.controls.end.visible
+    for widget in (mdash.controls.undo, mdash.controls.save, mdash.controls.load,
+                   mdash.new_button, mdash.chooser, mdash.computer_side, mdash.controls.reveal):
+        assert not _is_drawn(widget, mdash)
+    assert _is_drawn(mdash.controls.end, mdash) and mdash.controls.end.visible
+    tmdash, _ = seat_dashboard(mroom, mroom.seats["teacher"])
+    assert [w for w in _drawn(tmdash) if isinstance(w, type(tmdash.controls.end))] == []
+    assert _is_drawn(tmdash.controls.reveal, tmdash)
+    solo = MemoirDashboard(scenario="2", seed=1)
+    assert all(_is_drawn(w, solo) for w in (solo.controls.undo, solo.controls.save,
+                                             solo.new_button))
 
 
 def _header(page) -> str:

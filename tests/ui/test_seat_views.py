@@ -48,7 +48,11 @@ def test_memoir_seat_document_holds_its_own_hand_never_the_opponents():
     assert all(t in axis_json for t in axis_only)  # its own hand even while the Allies act
     allied_json = document_json(_memoir(ALLIES))
     assert not [t for t in axis_only if t in allied_json]
-    teacher_json = document_json(_memoir("teacher"))
+    teacher = _memoir("teacher")
+    teacher_json = document_json(teacher)  # on the projector: hidden until shown (issue #27)
+    assert not [t for t in allied_only | axis_only if t in teacher_json]
+    teacher.store.reveal(True)  # the teacher's switch
+    teacher_json = document_json(teacher)
     assert all(t in teacher_json for t in allied_only | axis_only)
 
 

@@ -648,19 +648,31 @@ class TurnPanel(_View):
                 self.computer.value = m.computer
         finally:
             self._updating = False
-        self._carpet_row.visible = bool(targets)
+        self._carpet_row.visible = bool(targets) and m.plans_for_viewer()
         self.end.disabled = s.is_over
+        self.end.visible = m.plans_for_viewer()  # a seat waiting for the other side
         self.end_warning.visible = self.end_anyway.visible = False
 
     def header(self) -> pn.viewable.Viewable:
+        """The phase line with the commands this page's viewer can use (issue #27): the game's
+        owner End phase, Undo and Save; a room's player seat End phase only (the room keeps
+        the one log; the teacher exports it); the teacher none."""
+        viewer = self.model.as_viewer()
+        commands = ([self.end] if viewer.acts else []) + (
+            [self.undo, self.save] if viewer.may_save else [])
         return pn.Column(
-            pn.Row(self.info, self.end, self.undo, self.save, sizing_mode="stretch_width",
+            pn.Row(self.info, *commands, sizing_mode="stretch_width",
                    styles={"flex-wrap": "wrap"}),
-            pn.Row(self.end_warning, self.end_anyway, sizing_mode="stretch_width"),
+            *([pn.Row(self.end_warning, self.end_anyway, sizing_mode="stretch_width")]
+              if viewer.acts else []),
             sizing_mode="stretch_width")
 
     def game_tab(self) -> pn.viewable.Viewable:
-        return pn.Column(self.reference, self._carpet_row, self.hide, width=SIDE_W - 10)
+        """The turn track and scores; carpet bombing for who may act; the hidden-values
+        switch on a hot-seat screen only (a seat never sees the enemy's values anyway)."""
+        viewer = self.model.as_viewer()
+        return pn.Column(self.reference, *([self._carpet_row] if viewer.acts else []),
+                         *([self.hide] if viewer.may_save else []), width=SIDE_W - 10)
 
     def setup_tab(self) -> pn.viewable.Viewable:
         return pn.Column(
@@ -822,15 +834,19 @@ class CampaignDashboard(pn.viewable.Viewer):
         """Map left (filling the width and the window's height), the panel you act in right
         of it, at the top, switching with the phase (``_arrange``); reference material in
         tabs below it; the log under the map."""
+        viewer = self.model.as_viewer()
         self._act = {"decision": self.decision.__panel__(), "attack": self.attack.__panel__(),
                      "unit": self.unit_card.__panel__(),
                      "reinforcements": self.reinforcements.__panel__()}
+        if not viewer.acts:  # the teacher: no decision, attack or entry controls (issue #27)
+            self._act = {"unit": self._act["unit"]}
         self.action_area = pn.Column(*self._act.values(), width=SIDE_W,
                                      css_classes=["wg-action"])
         self.must_attack = pn.pane.HTML("", width=SIDE_W, visible=False)
+        setup = [(WORDS["tab.new_game"], self.turn.setup_tab())] if viewer.may_save else []
         self.reference = pn.Tabs(
             (WORDS["tab.game"], self.turn.game_tab()), (WORDS["tab.log"], self.log.__panel__()),
-            (WORDS["tab.new_game"], self.turn.setup_tab()),
+            *setup,
             (WORDS["tab.history"], self.history.__panel__()),
             (WORDS["tab.legend"], pn.pane.HTML(legend_html(), width=SIDE_W - 20)),
             width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
@@ -855,10 +871,13 @@ class CampaignDashboard(pn.viewable.Viewer):
         m = self.model
         s = m.s
         pending = s.pending is not None
-        act["decision"].visible = pending
-        act["attack"].visible = not pending and s.phase.is_combat
-        act["unit"].visible = not pending and not (s.phase.is_combat and m.attack_target)
-        act["reinforcements"].visible = not pending and s.phase.is_movement
+        if "decision" not in act:  # the teacher's page: the unit card only
+            act["unit"].visible = True
+        else:
+            act["decision"].visible = pending
+            act["attack"].visible = not pending and s.phase.is_combat
+            act["unit"].visible = not pending and not (s.phase.is_combat and m.attack_target)
+            act["reinforcements"].visible = not pending and s.phase.is_movement
         must = m.must_attack_units()
         if must:
             names = ", ".join(_esc(m.game.units[u].name) for u in must)

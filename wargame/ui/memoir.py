@@ -173,6 +173,10 @@ class ControlsView(_View):
                                             label=TEXT["save"], width=90, embed=False)
         self.load = pn.widgets.FileInput(accept=".json", width=200)
         self.load.param.watch(self._load, "value")
+        # the teacher's switch (issue #27): the hands stay hidden on the projector until shown
+        self.reveal = pn.widgets.Toggle(label=UI["show_hands"], value=self.store.reveal_hands,
+                                        width=SIDE_W - 20)
+        self.reveal.param.watch(lambda e: self.store.reveal(bool(e.new)), "value")
 
     def _filename(self) -> str:
         return f"memoir44-{self.store.scenario}-save.json"
@@ -191,8 +195,20 @@ class ControlsView(_View):
         self.end.label = TEXT.get(end_label.get(st.state.phase, ""), TEXT["done"])
         self.end.disabled = not st.can_end_phase()
         self.undo.disabled = not st.state.history
+        # a seat waiting for the other side has nothing to press (issue #27)
+        mine = st.may_act_for(st.state.to_act)
+        self.end.visible = self.auto.visible = mine
 
     def __panel__(self):
+        """Only the controls this page's viewer can use are drawn (issue #27): the game's
+        owner all of them; a room's player seat End and Auto (no undo, save or load: the room
+        keeps the one log); the teacher no game control, only the switch for the hands."""
+        viewer = self.store.as_viewer()
+        if viewer.role == "teacher":
+            return pn.Column(self.reveal, width=SIDE_W, css_classes=["m44-controls"])
+        if not viewer.may_save:
+            return pn.Column(pn.Row(self.end, self.auto), width=SIDE_W,
+                             css_classes=["m44-controls"])
         return pn.Column(pn.Row(self.end, self.undo, self.auto, self.save),
                          pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W,
                          css_classes=["m44-controls"])
@@ -201,7 +217,7 @@ class ControlsView(_View):
 class HandView(_View):
     """The acting side's cards (buttons for the playable ones) and the size of the other hand."""
 
-    fields = ("state",)
+    fields = ("state", "reveal_hands")
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
@@ -240,8 +256,10 @@ class HandView(_View):
                     items.append(b)
                 if about:
                     items.append(pn.pane.HTML(about, margin=(0, 5)))
+        teacher = st.as_viewer().role == "teacher"
         for other in counted:
-            items.append(pn.pane.HTML(_esc(TEXT["hidden_hand"].format(
+            text = UI["hands_hidden"] if teacher else TEXT["hidden_hand"]
+            items.append(pn.pane.HTML(_esc(text.format(
                 side=SIDE_LABELS.get(other, other), n=len(s.hands[other])))))
         self.column[:] = items
 
@@ -411,9 +429,12 @@ class MemoirDashboard(pn.viewable.Viewer):
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
                 for k, v in MEMOIR_LEGEND) + "</table></div>", width=SIDE_W)
         side.append(pn.Card(self.legend, title=TEXT["legend"], collapsed=True, width=SIDE_W))
-        self.layout = pn.Column(pn.Row(self.chooser, self.new_button, self.computer_side,
-                                       self.computer_player),
-                                pn.Row(self.really, self.cancel),
+        # a new game, the scenario and the computer belong to the game's owner: a room's pages
+        # do not draw them (issue #27)
+        owner = store.as_viewer().may_save
+        self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
+                                          self.computer_player),
+                                   pn.Row(self.really, self.cancel)] if owner else []),
                                 pn.Row(side, self.map_holder))
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:

@@ -149,7 +149,7 @@ class MemoirStore(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.state, action))
-        return event_line(events[-1]) if events else done
+        return event_line(events[-1], self.as_viewer()) if events else done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -226,20 +226,28 @@ class MemoirStore(GameStore):
         active = self.state.active
         other = AXIS if active == ALLIES else ALLIES
         seat = self.seat_side()
-        if self.viewer == TEACHER:
-            return [active, other], []
+        if self.viewer == TEACHER:  # on the projector only once the teacher shows them
+            return ([active, other], []) if self.reveal_hands else ([], [active, other])
         if seat is None and self.computer in (ALLIES, AXIS):
             seat = AXIS if self.computer == ALLIES else ALLIES
         if seat is not None:
             return [seat], [AXIS if seat == ALLIES else ALLIES]
         return [active], [other]
 
+    @batched
+    def reveal(self, on: bool) -> None:
+        """The teacher's switch: show (or hide again) both hands on the teacher's page. Only
+        the teacher's page has it; a seat never reveals the other hand."""
+        if self.viewer != TEACHER:
+            return
+        self.reveal_hands = bool(on)
+
     def pending_actions(self) -> list[Action]:
         """The answers to the pending decision (or Medics & Mechanics) this session shows:
         none to a seat that does not own it (an Ambush or a Recon choice names cards)."""
         s = self.state
-        if self.is_other_side(s.to_act):
-            return []
+        if self.is_other_side(s.to_act) or not self.may_act_for(s.to_act):
+            return []  # the other side's seat, and the teacher, who acts for neither
         return list(s.legal_actions())
 
     def medals(self) -> dict[str, int]:
@@ -288,7 +296,8 @@ class MemoirStore(GameStore):
 
     def log_lines(self, n: int = 60) -> list[str]:
         """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
-        return [event_line(e) for e in self.log[-n:]]
+        viewer = self.as_viewer()
+        return [event_line(e, viewer) for e in self.log[-n:]]
 
     def can_end_phase(self) -> bool:
         return any(a.kind in END_KINDS for a in self.legal)

@@ -183,7 +183,7 @@ class CampaignState(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.s, action))
-        return " ".join(event_line(e) for e in events[-3:]) or done
+        return self.news(events) or done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -448,7 +448,8 @@ class CampaignState(GameStore):
 
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
         """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
-        return [(event_line(e), e.rule) for e in self.log[-n:]]
+        viewer = self.as_viewer()
+        return [(event_line(e, viewer), e.rule) for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ guidance (issue 15)
     def must_attack_units(self) -> list[str]:

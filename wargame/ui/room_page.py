@@ -1,9 +1,12 @@
 """A room's seat page, ``/room?seat=<token>`` (``wargame serve --rooms``; docs/rooms-seats.md).
 
 The page is the game's usual dashboard (campaign or Memoir '44) around the seat's store
-(``wargame.ui.seats``): the side's own view, its actions sent to the room. Controls that would
-change the shared game outside the room's log (new game, load, undo, the computer switch, the
-hidden-values toggle, the seed) are hidden; the teacher's page keeps Save (export). The page
+(``wargame.ui.seats``): the side's own view, its actions sent to the room. The dashboards draw
+only the controls the page's viewer can use (``GameStore.as_viewer``, issue #27): no new game,
+load, undo, save, computer switch, hidden-values toggle or seed on any room page (a seat's
+Save is also refused on the server); no game control on the teacher's page, where Memoir's
+hands stay hidden until the teacher's switch shows them. The room's record is exported from
+the teachers' page, behind the teacher's key. The page
 follows the room: the room calls the store's subscriber on the acting thread, which schedules
 ``sync`` in this page's own Bokeh session (``Document.add_next_tick_callback``, the thread-safe
 way into a session; the sync then runs with the session's document as Panel's current one);
@@ -34,7 +37,7 @@ from wargame.ui.seats import SeatMixin, seat_store
 from wargame.ui.store import TEACHER
 from wargame.ui.text import ROOMS
 
-__all__ = ["fingerprint_digest", "seat_page", "unknown_seat_page", "seat_dashboard", "hide_room_controls",
+__all__ = ["fingerprint_digest", "seat_page", "seat_page_parts", "unknown_seat_page", "seat_dashboard",
            "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
 
 TEACHER_ZOOM = "1.3"  # the teacher's page on a projector: everything 30 % larger
@@ -81,31 +84,7 @@ def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, 
         from wargame.ui.campaign import CampaignDashboard
 
         dash = CampaignDashboard(model=store)
-    hide_room_controls(dash, teacher=store.viewer == TEACHER)
     return dash, store
-
-
-def hide_room_controls(dash: Any, teacher: bool = False) -> None:
-    """Hide the controls that change the game outside the room's log (module doc)."""
-    hidden: list[Any] = []
-    turn = getattr(dash, "turn", None)
-    if turn is not None and hasattr(turn, "undo"):  # the campaign dashboard's TurnPanel
-        hidden += [getattr(turn, n, None) for n in ("undo", "load", "seed", "new", "computer",
-                                                    "variants", "variant_help", "hide")]
-        if not teacher:
-            hidden.append(getattr(turn, "save", None))
-    controls = getattr(dash, "controls", None)
-    if controls is not None and hasattr(controls, "undo"):  # the Memoir dashboard
-        hidden += [controls.undo, getattr(controls, "load", None),
-                   getattr(dash, "chooser", None), getattr(dash, "new_button", None),
-                   getattr(dash, "computer_side", None), getattr(dash, "computer_player", None)]
-        if not teacher:
-            hidden.append(getattr(controls, "save", None))
-        if teacher:
-            hidden += [getattr(controls, "end", None), getattr(controls, "auto", None)]
-    for widget in hidden:
-        if widget is not None:
-            widget.visible = False
 
 
 def fingerprint_digest(state: Any) -> str:
@@ -199,6 +178,12 @@ def seat_page(manager: Any, token: str | None, lang: str | None = None,
 
 
 def _seat_page(room: Any, seat: Any, lang: str) -> Any:
+    return seat_page_parts(room, seat, lang)[0]
+
+
+def seat_page_parts(room: Any, seat: Any, lang: str) -> tuple[Any, SeatMixin]:
+    """The seat's page (built in ``lang``) and its store: the store is what the page shows,
+    kept up to date with the room in a served session (``follow_room``)."""
     dash, store = seat_dashboard(room, seat, lang)
     header = pn.pane.HTML(_header_text(room, seat, store), sizing_mode="stretch_width")
     switch = pn.pane.HTML(seat_language_switch(seat, lang), css_classes=["wg-lang"])
@@ -213,4 +198,4 @@ def _seat_page(room: Any, seat: Any, lang: str) -> Any:
         follow_room(store, doc)
         pn.state.on_session_destroyed(lambda _ctx: store.close())
     styles = {"zoom": TEACHER_ZOOM} if store.viewer == TEACHER else {}
-    return pn.Column(switch, header, dash, styles=styles)
+    return pn.Column(switch, header, dash, styles=styles), store

@@ -389,10 +389,7 @@ class Replay(param.Parameterized):
         else:
             from wargame.ui.campaign import CampaignDashboard
 
-            self.dash = CampaignDashboard(model=self.store)
-        from wargame.ui.room_page import hide_room_controls
-
-        hide_room_controls(self.dash, teacher=True)
+            self.dash = CampaignDashboard(model=self.store)  # the teacher's: no game control
         self.show(self.total)
 
     @in_page_language

@@ -108,7 +108,7 @@ class SeatMixin:
                 store._position_changed(signal_state=False)
                 news = [e for h in heard for e in h]  # type: ignore[union-attr]
                 if news:
-                    store.say(" ".join(str(getattr(e, "text", e)) for e in news[-3:]))
+                    store.say(store.news(news))  # in this seat's words
             else:  # a new page, or changes not heard: the room's log replayed
                 events, marks = store.replay_events(state)
                 store.clear_selection()

@@ -40,12 +40,13 @@ import param
 from param.parameterized import batch_call_watchers
 
 from wargame.checkpoints import Checkpoints
-from wargame.errors import IllegalAction
+from wargame.errors import IllegalAction, SeatRefused
 from wargame.i18n import check_language, language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
 from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay, to_save
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.text import UI
+from wargame.viewer import Viewer
 
 __all__ = ["GameStore", "POSITION_FIELDS", "TEACHER", "batched", "new_seed"]
 
@@ -89,6 +90,8 @@ class GameStore(param.Parameterized):
                               "(as always), a side of the game (its own side string) for a "
                               "room's seat (the enemy's secrets are never shown), or "
                               "'teacher' (both sides, acts for neither); docs/rooms-seats.md")
+    reveal_hands = param.Boolean(default=False, doc="the teacher's switch: show the hands "
+                                 "(Memoir '44) on the teacher's page; never in a seat")
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
@@ -122,8 +125,16 @@ class GameStore(param.Parameterized):
         return []
 
     def action_message(self, action: Any, events: list[Any]) -> str:
-        """The message after a legal action."""
-        return " ".join(str(getattr(e, "text", e)) for e in events[-3:]) or str(action)
+        """The message after a legal action, in this session's language."""
+        return self.news(events) or str(action)
+
+    def news(self, events: list[Any]) -> str:
+        """The last events in words for this session's viewer, in its language (issue #27:
+        each page renders events itself; no text made for one viewer reaches another)."""
+        from wargame.event_text import event_line
+
+        viewer = self.as_viewer()
+        return " ".join(event_line(e, viewer) for e in events[-3:])
 
     def clear_selection(self, everything: bool = True) -> None:
         """Forget what the user had selected: ``everything`` on undo, load and new game; after
@@ -152,10 +163,22 @@ class GameStore(param.Parameterized):
         seat = self.seat_side()
         return seat is not None and side != seat
 
+    def as_viewer(self) -> Viewer:
+        """This session's viewer (``wargame.viewer``): solo for one screen that owns the game
+        (hot-seat, notebook, against the computer), a player for a room's side seat, the
+        teacher (hands shown only when ``reveal_hands``) for the teacher's page."""
+        if self.viewer is None:
+            return Viewer.solo(self.lang)
+        if self.viewer == TEACHER:
+            return Viewer.teacher(self.lang, bool(self.reveal_hands))
+        return Viewer.player(self.viewer, self.lang)
+
     def seed_label(self) -> str:
-        """"Seed N, " for the status line; nothing in a side's seat: the seed and the action
-        log replay the whole game, the opponent's hand and the dice to come included."""
-        return "" if self.seat_side() is not None else UI["seed_label"].format(seed=self.state.seed)
+        """"Seed N, " for the status line of the game's owner; nothing on any room page: the
+        seed and the action log replay the whole game, the hand and the dice to come."""
+        if not self.as_viewer().sees_seed:
+            return ""
+        return UI["seed_label"].format(seed=self.state.seed)
 
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""
@@ -335,7 +358,12 @@ class GameStore(param.Parameterized):
         return target
 
     def save_text(self) -> str:
-        """The game as save JSON (wargame.saves, format 2)."""
+        """The game as save JSON (wargame.saves, format 2), for the game's owner only: a save
+        holds the seed and the log (issue #27), so any other viewer is refused here, on the
+        server, whatever its page sends (``SeatRefused``; a room's record is exported from
+        the teacher's key-protected page)."""
+        if not self.as_viewer().may_save:
+            raise SeatRefused(UI["save_refused"], "rooms")
         with self._lock:
             save = to_save(self.state)
         return json.dumps(save, indent=1)

@@ -400,6 +400,12 @@ _UI.update({
                       "attack)",
     "air_use": "Optimiser: use {air} air points here ({gain:+.2f} steps this phase)",
     "seed_label": "Seed {seed}, ",
+    "save_refused": "A room's page gives no save file: the teacher exports the game from the "
+                    "teachers' page.",
+    "show_hands": "Show the hands on this screen",
+    "hands_hidden": "{side}: {n} card(s), hidden (the switch above shows them)",
+    "waiting_for": "Waiting for the {side} to play.",
+    "waiting_decision": "Waiting for the {side} to choose: {kind}.",
 })
 
 UI = Catalogue("ui", _UI)
