@@ -80,6 +80,10 @@ SLOW_TESTS = frozenset({
         # issue 15: two scripted Normandy turns through the dashboard's store
         ("ui/test_texts_for_people.py",
          "test_scripted_turns_0_and_1_of_normandy_speak_plainly"),  # 9
+        # issue 30: every offered action and answer accepted, Normandy plain and with BFN
+        # (3 positions each; 20 + 35 s with other jobs on the 2 cores)
+        ("test_offered_is_accepted.py",
+         "test_every_offered_action_and_answer_is_accepted_in_normandy"),
     ]
 })
 

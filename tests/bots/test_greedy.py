@@ -15,7 +15,7 @@ from wargame.bots.campaign_random import RandomPolicy
 from wargame.bots.greedy import GreedyPolicy, Posture, expected_steps
 from wargame.bots.play import play_policies
 from wargame.hexgrid import Hex
-from wargame.operational.actions import Attack, CarpetBomb, EndPhase, Move
+from wargame.operational.actions import Attack, CarpetBomb, EndPhase, Enter, Move
 from wargame.operational.state import Game, Phase
 from wargame.saves import replay
 
@@ -164,6 +164,79 @@ def test_carpet_bombing_goes_where_most_germans_are():
         return sum(len(state.units_at(n)) for n in (h, *game.board.neighbours(h)) if n in axis)
 
     assert hit(H(action.center)) == max(hit(h) for h in targets) >= 3
+
+
+# nothing left to go for (issue 30) ----------------------------------------------------------
+def _finish_phase(state, bot, limit: int = 200) -> list:
+    """The bot's actions until the phase changes (each one applied, so each one accepted)."""
+    phase, chosen = (state.turn, state.phase), []
+    while (state.turn, state.phase) == phase:
+        assert len(chosen) < limit, "the bot never ends its phase"
+        action = bot.choose(state)
+        state.apply(action)
+        chosen.append(action)
+    return chosen
+
+
+def test_with_no_enemy_and_no_objective_it_brings_units_on_and_ends_its_phase():
+    """No German unit on the map, no victory city to take: the greedy Allies still bring on
+    their reinforcement (the objective distance ties at 0, the entry hex id decides) and then
+    end the phase; min() over no objectives raised ValueError here."""
+    scn = small_scenario(
+        units=[unit("a", "allied"), unit("r", "allied"), unit("g", "axis")],
+        setup={"a": "0505"},
+        edges={"north": ["0301", "0201", "0401"], "east": ["1005"]},
+        reinforcements=[{"turn": 1, "unit": "r", "entry": {"kind": "edge", "edge": "north"}},
+                        {"turn": 4, "unit": "g", "entry": {"kind": "edge", "edge": "east"}}],
+    )
+    state = Game(scn).new_state(1)
+    bot = GreedyPolicy()
+    assert state.phase is Phase.ALLIED_MOVEMENT and bot.objectives(state, "allied") == {}
+    chosen = _finish_phase(state, bot)
+    assert chosen[0] == Enter("r", "0201")  # the lowest entry hex id, objectives tied
+    assert isinstance(chosen[-1], EndPhase)
+    assert state.units["r"].status == "on_map"
+    # the combat phase with no enemy to attack ends at once
+    assert _finish_phase(state, bot) == [EndPhase()]
+
+
+def test_normandy_allies_with_every_german_unit_gone_play_their_turn():
+    """Issue 30: once the Allies had eliminated every German unit on the map (and held every
+    victory city), the greedy bot raised ValueError in _entry on its next movement phase.
+    Built on turn 1 of Normandy: the Germans on the map are removed, the cities given to
+    the Allies, and the Allies' reinforcements wait to land."""
+    game = Game("normandy")
+    bot = GreedyPolicy()
+    state = game.new_state(5)
+    while state.turn == 0:
+        state.apply(bot.choose(state))
+    assert state.phase is Phase.ALLIED_MOVEMENT
+    for uid, us in state.units.items():
+        if state.side_of(uid) == "axis" and us.status == "on_map":
+            state.eliminate(uid, "", "test")
+    for v in game.rule("victory"):
+        if v.get("kind") == "city":
+            for h in game.board.places[v["place"]]:
+                state.control[h] = "allied"
+    state._cache.clear()
+    assert bot.objectives(state, "allied") == {}
+    waiting = [u for u, us in state.units.items() if us.status == "waiting"
+               and state.side_of(u) == "allied" and state.legal_entry_hexes(u)]
+    assert waiting
+    entered = 0
+    while True:
+        action = bot.choose(state)
+        if isinstance(action, EndPhase):
+            # it ends the phase once no unit may enter any more (beach capacity, CN 11.1)
+            assert not any(isinstance(a, Enter) for a in state.legal_actions())
+            break
+        assert isinstance(action, Enter | Move), action
+        state.apply(action)
+        entered += isinstance(action, Enter)
+        assert entered <= len(waiting)
+    assert entered > 0
+    state.apply(action)
+    assert state.phase is Phase.ALLIED_COMBAT
 
 
 # whole games ------------------------------------------------------------------------------

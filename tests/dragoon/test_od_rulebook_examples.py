@@ -431,3 +431,43 @@ def test_od_10_0_germans_forced_into_maquis_get_no_artillery_when_attacking():
     with pytest.raises(IllegalAction) as exc:
         state.apply(Attack("0303", ("g",), artillery=("art",)))
     assert exc.value.rule == "OD 10.0"
+
+
+def _maquis_defence(in_maquis: bool, air: int):
+    """An Allied attack on a German unit in a maquis hex with German artillery in range."""
+    units = [unit("a", "allied", a=6), unit("g", "axis"),
+             unit("art", "axis", "artillery", 1, 1, 3, rng=2)]
+    state = od_game(units, {"a": "0303", "g": "0304", "art": "0306"},
+                    flags={"0304": {"maquis": True}},
+                    rules={"maquis_areas": {"closed_to": ["axis"]}}).new_state()
+    state.units["g"].in_maquis = in_maquis
+    state.air_points["axis"] = air
+    jump_to(state, Phase.ALLIED_COMBAT)
+    assert "art" in state.artillery_in_range("axis", H("0304"))
+    state.apply(Attack("0304", ("a",)))
+    return state
+
+
+def test_od_10_0_germans_forced_into_maquis_are_offered_no_artillery_in_defence():
+    """OD 10.0: German units forced into a maquis area "não podem receber apoio de artilharia
+    de nenhum tipo". The defence answers offered leave the guns out (they were offered, then
+    refused: issue 30, Dragoon seed 1000147); air points, which are not artillery, stay."""
+    # control: outside the rule the gun is offered, and accepted
+    free = _maquis_defence(in_maquis=False, air=0)
+    assert free.pending is not None and free.pending.kind == "defence"
+    assert DeclareDefence(0, ("art",)) in free.pending.options
+    # forced into the maquis, without air points: nothing to declare, the attack is rolled
+    forced = _maquis_defence(in_maquis=True, air=0)
+    assert forced.pending is None or forced.pending.kind != "defence"
+    assert forced.defence_answers(H("0304")) == ()
+    # with air points: no answer names the gun, and every answer offered is accepted
+    forced = _maquis_defence(in_maquis=True, air=4)
+    assert forced.pending is not None and forced.pending.kind == "defence"
+    options = forced.pending.options
+    assert [o.artillery for o in options] == [(), ()]
+    assert [o.air for o in options] == [0, min(4, forced.game.tables.air.strike_max)]
+    for option in options:
+        forced.clone().apply(option)
+    with pytest.raises(IllegalAction) as exc:
+        forced.clone().apply(DeclareDefence(0, ("art",)))
+    assert exc.value.rule == "OD 10.0"

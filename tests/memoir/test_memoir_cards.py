@@ -396,3 +396,82 @@ def test_bunker_special_rule_terrain():
     play(st, "probe", section="center")
     order(st, (6, 12))
     assert H(5, 13) in st.move_options(uid(st, (6, 12)))
+
+
+# Behind Enemy Lines: "As restrições do movimento no terreno e combate ainda se aplicam"
+# (M44 Appendix 4); Woods and Wire: "tem de parar e não se pode mover mais nessa jogada"
+# (M44 Appendix 2). A unit stopped by them this turn has no second move (issue 30).
+def _second_moves(st, u):
+    return [a for a in st.legal_actions() if a.kind == "move" and a.unit == u]
+
+
+def _behind_enemy_lines(units, terrain=None, obstacles=None, dice=()):
+    st = make_state(units, terrain, hands={ALLIES: ["behind_enemy_lines"], AXIS: ["probe"]},
+                    obstacles=obstacles, dice=list(dice))
+    play(st, "behind_enemy_lines")
+    st.apply(Action("order", unit=uid(st, (8, 12))))
+    u = st.ctx.ordered[0]
+    st.apply(Action("end_orders"))
+    return st, u
+
+
+@pytest.mark.parametrize("wire", [False, True])
+def test_behind_enemy_lines_no_second_move_after_entering_wire(wire):
+    units = [(ALLIES, "inf", (8, 12)), (AXIS, "inf", (4, 12))]
+    st, u = _behind_enemy_lines(units, obstacles=[("wire", (6, 12))] if wire else None,
+                                dice=faces("star", "star", "star"))
+    st.apply(Action("move", unit=u, hex=H(6, 12)))
+    st.apply(Action("end_moves"))
+    ev = st.apply(Action("battle", unit=u, hex=H(4, 12)))
+    # 2 dice at range 2, +1 Behind Enemy Lines, -1 for infantry battling out of wire
+    assert ev[0].data["dice"] == (2 if wire else 3)
+    if not wire:
+        assert _second_moves(st, u)  # the card's "depois mover-se até 3 hexágonos"
+        return
+    assert _second_moves(st, u) == []
+    with pytest.raises(IllegalAction):
+        st.apply(Action("move", unit=u, hex=H(7, 13)))
+    assert st.units[u].hex == H(6, 12)
+
+
+@pytest.mark.parametrize("terrain", ["plain", "woods"])
+def test_behind_enemy_lines_no_second_move_after_taking_ground_into_woods(terrain):
+    units = [(ALLIES, "inf", (8, 12)), (AXIS, "inf", (4, 12))]
+    # 3 dice at range 1 +1 Behind Enemy Lines, -1 against woods: flag, star, star (, star)
+    dice = faces("flag", "star", "star") + ([] if terrain == "woods" else faces("star"))
+    st, u = _behind_enemy_lines(units, {(4, 12): terrain}, dice=dice)
+    st.apply(Action("move", unit=u, hex=H(5, 13)))
+    st.apply(Action("end_moves"))
+    st.apply(Action("battle", unit=u, hex=H(4, 12)))
+    while st.pending and st.pending[-1].kind == "retreat":
+        st.apply(st.legal_actions()[0])
+    assert st.pending[-1].kind == "take_ground"
+    st.apply(Action("take_ground", unit=u, hex=H(4, 12)))
+    assert st.units[u].hex == H(4, 12)
+    if terrain == "plain":
+        assert _second_moves(st, u)
+        return
+    assert _second_moves(st, u) == []
+    with pytest.raises(IllegalAction):
+        st.apply(Action("move", unit=u, hex=H(5, 13)))
+
+
+# Ambush (M44 Appendix 4) is the defender battling first; Ocean (M44 Appendix 2): "uma
+# unidade que esteja num hexágono com o Oceano, não pode combater" (issue 30).
+@pytest.mark.parametrize("ground", ["beach", "ocean"])
+def test_no_ambush_from_an_ocean_hex(ground):
+    units = [(AXIS, "inf", (4, 12)), (ALLIES, "inf", (5, 13))]
+    st = make_state(units, {(5, 13): ground}, active=AXIS,
+                    hands={AXIS: ["attack:center"], ALLIES: ["ambush", "probe"]},
+                    dice=faces("star", "star", "star"))
+    play(st, "attack", section="center")
+    order(st, (4, 12))
+    st.apply(Action("end_moves"))
+    ev = st.apply(Action("battle", unit=uid(st, (4, 12)), hex=H(5, 13)))
+    if ground == "beach":
+        assert st.pending_decision.kind == "ambush" and st.to_act == ALLIES
+        return
+    # no Ambush offered: the close assault is rolled at once, the card stays in hand
+    assert not st.pending
+    assert [e.kind for e in ev].count("battle") == 1 and ev[0].data["unit"] == uid(st, (4, 12))
+    assert card_id("ambush") in st.hands[ALLIES]

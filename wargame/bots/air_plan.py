@@ -136,13 +136,16 @@ def air_amounts(state: State, side: str, points: int | None = None) -> list[int]
 def planned_attack(state: State, attack: Any) -> PlannedAttack:
     """An attack on offer (an ``Attack`` of ``legal_actions``) with the artillery that may
     fire for it: every gun of its side in range that is not itself attacking (CN/OD 8.0:
-    attack or fire, not both), and none for unstacked guerrillas (OD 10.0)."""
+    attack or fire, not both), and none for unstacked guerrillas or for attackers forced into a
+    maquis area (OD 10.0)."""
     attackers = tuple(attack.attackers)
     if not state.guerrilla_supported(attackers):
         return PlannedAttack(attack.target, attackers)  # OD 10.0: no artillery, no air
     side = state.game.units[attackers[0]].side
     support = tuple(u for u in state.artillery_in_range(side, Hex.from_id(attack.target))
                     if u not in attackers)
+    if support and state.support_refusal(attackers, 0, support) is not None:
+        support = ()  # OD 10.0: attackers forced into a maquis area fire without guns
     return PlannedAttack(attack.target, attackers, support)
 
 

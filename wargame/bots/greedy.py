@@ -433,5 +433,7 @@ def _still_legal(state: State, action: Action) -> bool:
 
 
 def _distance(h: Hex, goals: dict[Hex, int]) -> float:
-    """Distance to the nearest objective, each objective's weight pulling it closer."""
-    return min(h.distance(g) - w / 10 for g, w in goals.items())
+    """Distance to the nearest objective, each objective's weight pulling it closer; 0 for
+    every hex when no objective is left (no enemy on the map, every victory city held), so
+    that the choices it orders fall back on their other keys (issue 30)."""
+    return min((h.distance(g) - w / 10 for g, w in goals.items()), default=0.0)

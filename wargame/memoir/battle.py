@@ -36,14 +36,23 @@ class BattleMixin(StateBase):
                 out.append(e)
         return out
 
+    def ground_refusal(self, u: Unit) -> str:
+        """Why the ground ``u`` stands on forbids it any battle, ordered or in answer to a
+        close assault (Ambush), or "": M44 Appendix 2 Ocean, "Uma unidade que esteja num hexágono
+        com o Oceano, não pode combater"."""
+        if self.board.terrain(u.hex) == "ocean":
+            return "M44 Ocean: a unit in the ocean may not battle"
+        return ""
+
     def can_battle(self, u: Unit) -> tuple[bool, str]:
         ctx = self.ctx
         if u.id not in ctx.ordered or not u.alive:
             return False, "the unit has no order"
         if ctx.battles.get(u.id, 0) <= 0:
             return False, "the unit has already battled"
-        if self.board.terrain(u.hex) == "ocean":
-            return False, "M44 Ocean: a unit in the ocean may not battle"
+        ground = self.ground_refusal(u)
+        if ground:
+            return False, ground
         moved = ctx.moved.get(u.id, 0)
         effect = ctx.effect
         if u.kind == "inf":
@@ -193,7 +202,9 @@ class BattleMixin(StateBase):
         if dist == 1:
             defender = target.side
             amb = [cid for cid in self.hands[defender] if card(cid).name == "ambush"]
-            if amb and self.ctx.ambush_by is None:
+            # M44 Appendix 4 Ambush: the defender battles first -- not from the ocean, where
+            # a unit "não pode combater" (M44 Appendix 2 Ocean)
+            if amb and self.ctx.ambush_by is None and not self.ground_refusal(target):
                 self.pending.append(PendingDecision("ambush", defender, attacker=u.id,
                                                     target=target.id, card=amb[0]))
                 return ev

@@ -133,8 +133,13 @@ class MovementMixin(StateBase):
             return [uid for uid in ctx.ordered
                     if uid not in ctx.moved and self.units[uid].alive]
         if self.phase == "battle" and ctx.effect == "behind_enemy_lines":
+            # M44 Appendix 4 Behind Enemy Lines: "As restrições do movimento no terreno e
+            # combate ainda se aplicam" -- a unit that entered woods, hedgerows, a village or
+            # wire this turn (moving or taking ground) "tem de parar e não se pode mover mais
+            # nessa jogada" (M44 Appendix 2 Terrain, p.17 on: Woods, Wire): no second move
             return [uid for uid in ctx.ordered if self.units[uid].alive
-                    and uid in ctx.battled and not ctx.second_move_done]
+                    and uid in ctx.battled and not ctx.second_move_done
+                    and uid not in ctx.stopped]
         return []
 
     def _do_move(self, a: Action) -> list[Event]:

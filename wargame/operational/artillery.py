@@ -2,7 +2,7 @@
 
 Rules: CN/OD 8.0 (range, once per phase, artillery attacked in its hex only defends, engaged
 artillery fights as a unit), 4.1.2 (an engaged gun owes its attack), OD 10.0 (no artillery for
-units forced into a maquis area).
+units forced into a maquis area: ``MaquisRules.support_refusal``).
 """
 
 from __future__ import annotations
@@ -47,8 +47,7 @@ class ArtilleryRules:
                               unit=name)
         return None
 
-    def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...],
-                         attackers: tuple[str, ...] = ()) -> None:
+    def _check_artillery(self, side: str, target: Hex, artillery: tuple[str, ...]) -> None:
         p = self.rule_prefix
         if len(set(artillery)) != len(artillery):
             raise refuse(SupportRefused, "campaign.artillery.listed_twice", f"{p} 8.0")
@@ -58,7 +57,3 @@ class ArtilleryRules:
             refusal = self._artillery_refusal(uid, side, target)
             if refusal is not None:
                 raise refusal
-        if artillery and any(self.units[u].in_maquis for u in attackers):
-            # OD 10.0: units forced into a maquis area get no artillery support of any kind
-            # (in defence: _do_declare_defence)
-            raise refuse(SupportRefused, "campaign.artillery.maquis", "OD 10.0")

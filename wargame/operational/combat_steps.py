@@ -13,7 +13,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from wargame.errors import CombatRefused, MalformedAction, SupportRefused, WrongPhase, refuse
+from wargame.errors import (
+    CombatRefused,
+    IllegalAction,
+    MalformedAction,
+    SupportRefused,
+    WrongPhase,
+    refuse,
+)
 from wargame.event_text import DECISIONS
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
@@ -140,14 +147,13 @@ class CombatSteps:
         if self.game.board.hexes[target].terrain in (self.game.rule("one_armour_terrain") or []):
             if sum(1 for u in a.attackers if self.unit_type(u).armoured) > 1:
                 raise refuse(CombatRefused, "campaign.combat.one_armour_bocage", f"{p} 5.1.2")
-        self._check_artillery(side, target, a.artillery, a.attackers)
+        self._check_artillery(side, target, a.artillery)
         if set(a.artillery) & set(a.attackers):
             raise refuse(SupportRefused, "campaign.artillery.attack_and_fire", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
-        if (a.air or a.artillery) and not self.guerrilla_supported(a.attackers):
-            # OD 10.0: guerrillas get no air or artillery support unless stacked with other
-            # Allied units (an attack with an unstacked guerrilla gets none at all).
-            raise refuse(SupportRefused, "campaign.support.guerrilla", "OD 10.0")
+        refusal = self.support_refusal(a.attackers, a.air, a.artillery)  # OD 10.0
+        if refusal is not None:
+            raise refusal
         refusal = self.left_behind_refusal(side, target, a.attackers)  # CN/OD 4.1.2, 5.0
         if refusal is not None:
             raise refusal
@@ -172,40 +178,55 @@ class CombatSteps:
         """The answers the side holding ``target`` may give to an attack on it, weakest first
         (none: the attack is rolled at once): its artillery in range (8.0) and, with air
         points left outside the turns without air, as many as one combat takes (5.1.1, 6.1);
-        lone guerrillas defend unsupported (OD 10.0)."""
+        lone guerrillas defend unsupported, units forced into a maquis area without artillery
+        (OD 10.0). Each answer offered passes ``defence_refusal``, the declaration's own test."""
         defenders = self.units_at(target)
         if not defenders:
             return ()
         dside = self.game.units[defenders[0]].side
-        defence_arty = self.artillery_in_range(dside, target)
-        can_air = self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns
-        if not self.guerrilla_supported(tuple(defenders)):
-            defence_arty, can_air = [], False  # OD 10.0: lone guerrillas defend unsupported
-        if not (can_air or defence_arty):
-            return ()
+        defence_arty = tuple(self.artillery_in_range(dside, target))
+        air = 0
+        if self.air_points.get(dside, 0) > 0 and self.turn not in self.game.tables.air.no_air_turns:
+            air = min(self.air_points[dside], self.game.tables.air.strike_max)
+        if defence_arty and self.defence_refusal(target, defenders,
+                                                 DeclareDefence(0, defence_arty)) is not None:
+            defence_arty = ()  # e.g. OD 10.0: forced into a maquis area, no artillery
+        candidates = [DeclareDefence(0, defence_arty), DeclareDefence(air, defence_arty)]
         options = [DeclareDefence(0, ())]
-        if defence_arty:
-            options.append(DeclareDefence(0, tuple(defence_arty)))
-        if can_air:
-            top = min(self.air_points[dside], self.game.tables.air.strike_max)
-            options.append(DeclareDefence(top, tuple(defence_arty)))
+        for option in candidates:
+            if option not in options and self.defence_refusal(target, defenders, option) is None:
+                options.append(option)
+        if len(options) == 1:
+            return ()  # nothing to add: the attack is rolled at once
         return tuple(options)
+
+    def defence_refusal(self, target: Hex, defenders: list[str],
+                        a: DeclareDefence) -> IllegalAction | None:
+        """Why the side holding ``defenders`` in ``target`` may not declare ``a`` in defence
+        (CN/OD 5.1.1, 6.1, 8.0, OD 10.0), or None; the state is not changed."""
+        p = self.rule_prefix
+        dside = self.game.units[defenders[0]].side
+        try:
+            self._check_air(dside, a.air, rule_min=False)
+        except IllegalAction as exc:
+            return exc
+        if len(set(a.artillery)) != len(a.artillery):
+            return refuse(SupportRefused, "campaign.artillery.listed_twice", f"{p} 8.0")
+        for uid in a.artillery:
+            if uid not in self.units:
+                return refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
+            refusal = self._artillery_refusal(uid, dside, target)
+            if refusal is not None:
+                return refusal
+        return self.support_refusal(defenders, a.air, a.artillery)  # OD 10.0
 
     def _do_declare_defence(self, a: DeclareDefence) -> None:
         p = self.rule_prefix
         c = self.combat
         dside = self.other(c.side)
-        self._check_air(dside, a.air, rule_min=False)
-        for uid in a.artillery:
-            if uid not in self.units:
-                raise refuse(MalformedAction, "action.no_unit", p, unit=repr(uid))
-            refusal = self._artillery_refusal(uid, dside, c.target)
-            if refusal is not None:
-                raise refusal
-        if any(self.units[u].in_maquis for u in c.defenders) and a.artillery:
-            raise refuse(SupportRefused, "campaign.artillery.maquis", "OD 10.0")
-        if (a.air or a.artillery) and not self.guerrilla_supported(tuple(c.defenders)):
-            raise refuse(SupportRefused, "campaign.support.guerrilla", "OD 10.0")
+        refusal = self.defence_refusal(c.target, c.defenders, a)
+        if refusal is not None:
+            raise refusal
         self.pending = None
         c.defence_air = a.air
         c.defence_artillery = list(a.artillery)

@@ -7,6 +7,9 @@ stacked with other Allied units); BFN 19.5-19.7 column shifts join the same list
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from wargame.errors import SupportRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.combat import Shift
 
@@ -38,6 +41,22 @@ class MaquisRules:
                 if not mates:
                     return False
         return True
+
+    def support_refusal(self, units: Sequence[str], air: int,
+                        artillery: Sequence[str]) -> SupportRefused | None:
+        """Why the combat units ``units`` (the attackers, or the defenders of a hex) may not
+        receive ``air`` points and the fire of ``artillery`` under OD 10.0, or None. The one
+        test behind the attack and defence declarations and the defence answers offered
+        (``defence_answers``), so that what is offered is what is accepted."""
+        if artillery and any(self.units[u].in_maquis for u in units):
+            # OD 10.0: German units forced into a maquis area "não podem receber apoio de
+            # artilharia de nenhum tipo", attacking or defending
+            return refuse(SupportRefused, "campaign.artillery.maquis", "OD 10.0")
+        if (air or artillery) and not self.guerrilla_supported(tuple(units)):
+            # OD 10.0: guerrillas get no air or artillery support unless stacked with other
+            # Allied units (an attack with an unstacked guerrilla gets none at all)
+            return refuse(SupportRefused, "campaign.support.guerrilla", "OD 10.0")
+        return None
 
     def _maquis_end_of_movement(self, side: str) -> None:
         """OD 10.0: an Axis unit still in a maquis area at the end of its movement phase
