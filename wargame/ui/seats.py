@@ -27,6 +27,7 @@ its own language at the same time, and a refusal of the room reaches a seat in i
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +39,11 @@ from wargame.ui.model import CampaignState
 from wargame.ui.store import TEACHER, GameStore
 from wargame.ui.text import ROOMS
 
-__all__ = ["SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of",
+STALE_CLICK_S = 0.5
+"""A command arriving this soon after news from elsewhere was shown was made on the page as it
+was before (issue #27: two tabs of one seat; nobody reads a new position in half a second)."""
+
+__all__ = ["STALE_CLICK_S", "SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of",
            "replay_store", "show_position"]
 
 
@@ -61,6 +66,8 @@ class SeatMixin:
         self._heard: dict[int, list[Any]] = {}  # version -> the events of that change
         self._heard_lock = threading.Lock()
         self._closed = False
+        self._news_at = float("-inf")  # when news from elsewhere last changed the page
+        self._acting = False  # inside this session's own room.act
         self.sync()
         self._unsubscribe: Callable[[], None] | None = room.subscribe(self._notified)
 
@@ -88,8 +95,10 @@ class SeatMixin:
     def version(self) -> int:
         return len(self.state.action_log)  # type: ignore[attr-defined]
 
-    def sync(self) -> bool:
-        """Bring the store to the room's position; True when it changed."""
+    def sync(self, own: bool = False) -> bool:
+        """Bring the store to the room's position; True when it changed. ``own``: the change
+        is this session's own action (else it is news from elsewhere: ``act`` then refuses a
+        command that arrives within ``STALE_CLICK_S``, made on the page as it was)."""
         store: GameStore = self  # type: ignore[assignment]
         with store.batch():
             state: GameState = self.room.state()
@@ -113,6 +122,8 @@ class SeatMixin:
                 events, marks = store.replay_events(state)
                 store.clear_selection()
                 store._set_state(state, events, marks)
+            if not first and not own and not self._acting:
+                self._news_at = time.monotonic()
             self._synced = True
             return True
 
@@ -121,18 +132,25 @@ class SeatMixin:
         """Send the action to the room; a refusal shows its reason and changes nothing."""
         store: GameStore = self  # type: ignore[assignment]
         with store.batch():
+            if time.monotonic() - self._news_at < STALE_CLICK_S:
+                store.say(ROOMS["look_again"], error=True)  # one act per version shown
+                return False
             before = self.version
+            self._acting = True  # the room tells this store too, inside room.act
             try:
                 events = self.room.act(self.token, action, expected_version=before)
             except IllegalAction as exc:
+                self._acting = False
                 store.refuse(exc)
                 message, error = store.message, store.error
                 self.sync()  # the refusal may say the game moved on: show where it is now
                 store.say(message, error)
                 return False
+            finally:
+                self._acting = False
             with self._heard_lock:
                 self._heard.setdefault(before + 1, list(events))
-            self.sync()
+            self.sync(own=True)
             store.say(store.action_message(action, list(events)))
         return True
 

@@ -126,6 +126,8 @@ ROOMS = Catalogue("ui.rooms", {
     "their_turn": "Waiting for the {side}.",
     "teacher_note": "Teacher's view: both sides visible; the seats play.",
     "over": "The game is over.",
+    "look_again": "The game has just changed (the other side, or this seat in another tab): "
+                  "look at it again, then choose.",
     "room_no_undo": "Not in a room: the room's game is shared by every seat (no undo, load or "
                     "new game; the teacher can start another room).",
     "seed_random": "random",
