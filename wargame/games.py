@@ -11,7 +11,7 @@ from typing import Any
 from wargame.paths import MEMOIR_PREFIX
 from wargame.protocol import GameDefinition
 
-__all__ = ["open_game", "MEMOIR_PREFIX", "is_memoir_id"]
+__all__ = ["open_game", "open_memoir", "open_campaign", "MEMOIR_PREFIX", "is_memoir_id"]
 
 
 
@@ -21,19 +21,32 @@ def is_memoir_id(scenario_id: str) -> bool:
 
 def open_game(scenario_id: str, variants: tuple[str, ...] | list[str] = (),
               options: dict[str, Any] | None = None) -> GameDefinition:
-    """The game definition for a bundled scenario id (``wargame scenario list``).
+    """The game definition for a bundled scenario id (``wargame scenario list``), opened by
+    its family (``wargame.registry``).
 
     ``variants`` are the Battle for Normandy variant rules of a campaign (BFN 19);
     ``options`` are Memoir '44 rule options. Unknown ids raise ``ValueError`` naming the
     known ones (via the engines' loaders).
     """
-    scenario_id = str(scenario_id)
-    if is_memoir_id(scenario_id):
-        if variants:
-            raise ValueError("Battle for Normandy variants apply to the campaign games only")
-        from wargame.memoir.game import MemoirGame
+    from wargame.registry import family_of
 
-        return MemoirGame.from_scenario(scenario_id[len(MEMOIR_PREFIX):], **(options or {}))
+    scenario_id = str(scenario_id)
+    return family_of(scenario_id).open(scenario_id, tuple(variants), options)
+
+
+def open_memoir(scenario_id: str, variants: tuple[str, ...] = (),
+                options: dict[str, Any] | None = None) -> GameDefinition:
+    """A Memoir '44 game (the registry's opener for ``memoir44-*`` ids)."""
+    if variants:
+        raise ValueError("Battle for Normandy variants apply to the campaign games only")
+    from wargame.memoir.game import MemoirGame
+
+    return MemoirGame.from_scenario(scenario_id[len(MEMOIR_PREFIX):], **(options or {}))
+
+
+def open_campaign(scenario_id: str, variants: tuple[str, ...] = (),
+                  options: dict[str, Any] | None = None) -> GameDefinition:
+    """A campaign of the CN/OD family (the registry's opener for the other ids)."""
     if options:
         raise ValueError(f"unknown rule options for a campaign: {sorted(options)}")
     from wargame.operational.state import Game
@@ -43,6 +56,5 @@ def open_game(scenario_id: str, variants: tuple[str, ...] | list[str] = (),
 
 def game_from_json(kind: str, scenario_id: str, options: dict[str, Any]) -> GameDefinition:
     """The inverse of ``game.kind, game.scenario_id, game.options_json()``."""
-    if kind == "memoir":
-        return open_game(scenario_id, options=dict(options.get("options") or {}))
-    return open_game(scenario_id, variants=tuple(options.get("variants") or ()))
+    return open_game(scenario_id, variants=tuple(options.get("variants") or ()),
+                     options=dict(options.get("options") or {}) or None)

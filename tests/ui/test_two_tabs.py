@@ -49,3 +49,14 @@ def test_a_stale_tab_that_has_not_synced_is_refused_by_the_room(memoir_room):
     assert a.auto()
     assert not b.auto()  # the room's version guard
     assert memoir_room.version == 1
+
+
+def test_news_from_the_other_side_does_not_hold_a_seat_back(tmp_path):
+    with RoomManager(tmp_path / "r.sqlite", start_computers=False) as manager:
+        room = manager.create("memoir44-1", seed=5)
+        (allied,) = two_tabs(room)[:1]
+        (axis,) = two_tabs(room, "axis")[:1]
+        while room.state().side_to_act == "ALLIES":
+            assert allied.auto()
+        assert axis.auto()  # at once after the Allies' last action
+        assert room.version >= 2

@@ -21,20 +21,28 @@ from wargame.protocol import GameDefinition, GameState, Policy
 
 __all__ = ["POLICY_NAMES", "make_policy", "play", "play_policies", "play_random_game"]
 
-POLICY_NAMES: dict[str, tuple[str, ...]] = {
-    "campaign": ("greedy", "random"),
-    "memoir": ("random", "easy", "normal"),
-}
+def _policy_names() -> dict[str, tuple[str, ...]]:
+    from wargame.registry import FAMILIES
+
+    return {f.kind: f.policies for f in reversed(FAMILIES)}
+
+
+POLICY_NAMES: dict[str, tuple[str, ...]] = _policy_names()
+"""Each game family's computer players (``wargame.registry``), the default first."""
 
 
 def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
-    """The bundled policy ``name`` for ``game`` (``POLICY_NAMES[game.kind]``)."""
-    known = POLICY_NAMES.get(game.kind, ())
-    if name not in known:
-        raise ValueError(f"no computer player {name!r} for {game.kind} games; known: "
-                         f"{', '.join(known)}")
-    if game.kind == "campaign":
-        return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
+    """The policy ``name`` of ``game``'s family (``wargame.registry``)."""
+    from wargame.registry import family_of_game
+
+    return family_of_game(game).make_policy(game, name, seed)
+
+
+def campaign_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
+    return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
+
+
+def memoir_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
     if name == "easy":
         return MemoirEasyPolicy(seed)
     if name == "normal":

@@ -1086,3 +1086,15 @@ def label_priorities(game: Any) -> dict[str, float]:
 
 # Result words exported for the notebook's legend.
 RESULT_LEGEND = RESULT_WORDS
+
+
+def campaign_dashboard(scenario_id: str, seed: int, variants: tuple[str, ...] = (),
+                       computer: str = "none", lang: str | None = None) -> CampaignDashboard:
+    """The solo dashboard of a campaign scenario id (``wargame.registry``'s factory)."""
+    return CampaignDashboard(scenario_id, seed=seed, variants=tuple(variants),
+                             computer=computer, lang=lang)
+
+
+def dashboard_of_store(store: CampaignState) -> CampaignDashboard:
+    """The dashboard around a store (a room's seat or the teacher's replay)."""
+    return CampaignDashboard(model=store)

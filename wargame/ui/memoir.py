@@ -34,6 +34,7 @@ from wargame.memoir import (
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
+from wargame.paths import MEMOIR_PREFIX
 from wargame.ui.describe import describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import (
@@ -573,3 +574,15 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def __panel__(self):
         return self.layout
+
+
+def memoir_dashboard(scenario_id: str, seed: int, variants: tuple[str, ...] = (),
+                     computer: str = "none", lang: str | None = None) -> MemoirDashboard:
+    """The solo dashboard of a ``memoir44-*`` scenario id (``wargame.registry``'s factory)."""
+    return MemoirDashboard(str(scenario_id).removeprefix(MEMOIR_PREFIX), seed,
+                           computer=computer, lang=lang)
+
+
+def dashboard_of_store(store: MemoirStore) -> MemoirDashboard:
+    """The dashboard around a store (a room's seat or the teacher's replay)."""
+    return MemoirDashboard(store=store)

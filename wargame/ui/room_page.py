@@ -75,15 +75,10 @@ def unknown_seat_page() -> Any:
 def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, SeatMixin]:
     """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed), in
     ``lang`` (default: the seat's own language, else the current one)."""
+    from wargame.registry import family_of, resolve
+
     store = seat_store(room, seat, lang)
-    if hasattr(store, "hand_sides"):  # Memoir '44
-        from wargame.ui.memoir import MemoirDashboard
-
-        dash: Any = MemoirDashboard(store=store)
-    else:
-        from wargame.ui.campaign import CampaignDashboard
-
-        dash = CampaignDashboard(model=store)
+    dash = resolve(family_of(str(room.game_id)).store_dashboard)(store)
     return dash, store
 
 

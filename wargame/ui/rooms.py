@@ -32,7 +32,6 @@ from typing import Any
 import panel as pn
 import param
 
-from wargame.games import is_memoir_id
 from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.room_page import LANGUAGE_NAMES, language_switch
@@ -43,8 +42,6 @@ __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PAT
 
 ROOM_PATH = "room"
 TEACHER_PATH = "teacher"
-CAMPAIGN_POLICIES = ("greedy", "random")
-MEMOIR_POLICIES = ("easy", "normal", "random")
 W = 560
 
 
@@ -164,8 +161,9 @@ class Landing(param.Parameterized):
 
     @in_page_language
     def _game_changed(self) -> None:
-        memoir = is_memoir_id(str(self.game.value))
-        policies = MEMOIR_POLICIES if memoir else CAMPAIGN_POLICIES
+        from wargame.registry import family_of
+
+        policies = family_of(str(self.game.value)).policies
         options = {ROOMS["nobody"]: "none", **{p: p for p in policies}}
         for w in (self.computer_allied, self.computer_axis):
             w.options = options
@@ -382,14 +380,10 @@ class Replay(param.Parameterized):
         self.prev.on_click(in_language(self.lang, lambda _e: self.step(-1)))
         self.next.on_click(in_language(self.lang, lambda _e: self.step(1)))
         self.slider.param.watch(in_language(self.lang, lambda e: self.show(int(e.new))), "value")
-        if is_memoir_id(str(room.game_id)):
-            from wargame.ui.memoir import MemoirDashboard
+        from wargame.registry import family_of, resolve
 
-            self.dash: Any = MemoirDashboard(store=self.store)
-        else:
-            from wargame.ui.campaign import CampaignDashboard
-
-            self.dash = CampaignDashboard(model=self.store)  # the teacher's: no game control
+        # the teacher's: no game control (issue #27)
+        self.dash: Any = resolve(family_of(str(room.game_id)).store_dashboard)(self.store)
         self.show(self.total)
 
     @in_page_language

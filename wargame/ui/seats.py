@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wargame.errors import IllegalAction
-from wargame.games import MEMOIR_PREFIX, is_memoir_id
+from wargame.paths import MEMOIR_PREFIX
 from wargame.protocol import GameState
 from wargame.ui.memoir_model import MemoirStore
 from wargame.ui.model import CampaignState
@@ -40,11 +40,14 @@ from wargame.ui.store import TEACHER, GameStore
 from wargame.ui.text import ROOMS
 
 STALE_CLICK_S = 0.5
-"""A command arriving this soon after news from elsewhere was shown was made on the page as it
-was before (issue #27: two tabs of one seat; nobody reads a new position in half a second)."""
+"""A command arriving this soon after the same seat acted from another tab was made on the
+page as it was before (issue #27: two tabs of one seat pressing at once; the room's version
+guard cannot see it once this page has synced; nobody reads a new position in half a
+second). News from the other side does not hold a seat back."""
 
-__all__ = ["STALE_CLICK_S", "SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store", "viewer_of",
-           "replay_store", "show_position"]
+__all__ = ["STALE_CLICK_S", "SeatMixin", "CampaignSeatStore", "MemoirSeatStore", "seat_store",
+           "viewer_of", "replay_store", "show_position", "memoir_replay_store",
+           "campaign_replay_store"]
 
 
 def viewer_of(seat: Any) -> str:
@@ -66,7 +69,9 @@ class SeatMixin:
         self._heard: dict[int, list[Any]] = {}  # version -> the events of that change
         self._heard_lock = threading.Lock()
         self._closed = False
-        self._news_at = float("-inf")  # when news from elsewhere last changed the page
+        seat = room.seat_for(token)
+        self._seat_name = seat.name if seat is not None else None
+        self._news_at = float("-inf")  # when this seat last acted from another tab
         self._acting = False  # inside this session's own room.act
         self.sync()
         self._unsubscribe: Callable[[], None] | None = room.subscribe(self._notified)
@@ -77,6 +82,8 @@ class SeatMixin:
         try:
             with self._heard_lock:
                 self._heard[int(change.version)] = list(change.events)
+            if change.seat == self._seat_name and not self._acting:
+                self._news_at = time.monotonic()  # this seat, from another tab
             callback = self.on_change
             if callback is not None and not self._closed:
                 callback()
@@ -95,10 +102,8 @@ class SeatMixin:
     def version(self) -> int:
         return len(self.state.action_log)  # type: ignore[attr-defined]
 
-    def sync(self, own: bool = False) -> bool:
-        """Bring the store to the room's position; True when it changed. ``own``: the change
-        is this session's own action (else it is news from elsewhere: ``act`` then refuses a
-        command that arrives within ``STALE_CLICK_S``, made on the page as it was)."""
+    def sync(self) -> bool:
+        """Bring the store to the room's position; True when it changed."""
         store: GameStore = self  # type: ignore[assignment]
         with store.batch():
             state: GameState = self.room.state()
@@ -122,8 +127,6 @@ class SeatMixin:
                 events, marks = store.replay_events(state)
                 store.clear_selection()
                 store._set_state(state, events, marks)
-            if not first and not own and not self._acting:
-                self._news_at = time.monotonic()
             self._synced = True
             return True
 
@@ -133,6 +136,7 @@ class SeatMixin:
         store: GameStore = self  # type: ignore[assignment]
         with store.batch():
             if time.monotonic() - self._news_at < STALE_CLICK_S:
+                self.sync()  # show where the game is now
                 store.say(ROOMS["look_again"], error=True)  # one act per version shown
                 return False
             before = self.version
@@ -150,7 +154,7 @@ class SeatMixin:
                 self._acting = False
             with self._heard_lock:
                 self._heard.setdefault(before + 1, list(events))
-            self.sync(own=True)
+            self.sync()
             store.say(store.action_message(action, list(events)))
         return True
 
@@ -187,17 +191,18 @@ class MemoirSeatStore(SeatMixin, MemoirStore):
 
     def __init__(self, room: Any, token: str, viewer: str | None,
                  lang: str | None = None) -> None:
-        scenario = str(room.game_id)[len(MEMOIR_PREFIX):]
+        scenario = str(room.game_id).removeprefix(MEMOIR_PREFIX)
         MemoirStore.__init__(self, scenario, seed=room.seed, viewer=viewer, lang=lang)
         self.game = room.game
         self._init_seat(room, token)
 
 
-def seat_store(room: Any, seat: Any, lang: str | None = None
-               ) -> CampaignSeatStore | MemoirSeatStore:
+def seat_store(room: Any, seat: Any, lang: str | None = None) -> SeatMixin:
     """The store of ``seat`` (a ``wargame.rooms.Seat``) in ``room``, in ``lang`` (default: the
-    seat's own language, else the current one)."""
-    cls = MemoirSeatStore if is_memoir_id(str(room.game_id)) else CampaignSeatStore
+    seat's own language, else the current one), of the game's family (``wargame.registry``)."""
+    from wargame.registry import family_of, resolve
+
+    cls = resolve(family_of(str(room.game_id)).seat_store)
     return cls(room, seat.token, viewer_of(seat), lang or getattr(seat, "lang", None))
 
 
@@ -233,12 +238,20 @@ class MemoirReplayStore(_ReplayMixin, MemoirStore):
 
 def replay_store(room: Any, lang: str | None = None) -> GameStore:
     """A read-only teacher's store of ``room``'s game (positions set by ``show_position``), in
-    ``lang`` (None: the current language)."""
-    if is_memoir_id(str(room.game_id)):
-        store: GameStore = MemoirReplayStore(str(room.game_id)[len(MEMOIR_PREFIX):],
-                                             seed=room.seed, viewer=TEACHER, lang=lang)
-        store.game = room.game
-        return store
+    ``lang`` (None: the current language), of the game's family (``wargame.registry``)."""
+    from wargame.registry import family_of, resolve
+
+    return resolve(family_of(str(room.game_id)).replay_store)(room, lang)
+
+
+def memoir_replay_store(room: Any, lang: str | None = None) -> GameStore:
+    store: GameStore = MemoirReplayStore(str(room.game_id).removeprefix(MEMOIR_PREFIX),
+                                         seed=room.seed, viewer=TEACHER, lang=lang)
+    store.game = room.game
+    return store
+
+
+def campaign_replay_store(room: Any, lang: str | None = None) -> GameStore:
     return CampaignReplayStore(room.game, seed=room.seed, viewer=TEACHER, lang=lang)
 
 

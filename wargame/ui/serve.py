@@ -1,5 +1,5 @@
 """The one serve path for every game: ``build_dashboard(scenario_id, seed, ...)`` returns the
-campaign or the Memoir '44 dashboard for a bundled scenario id (``wargame.games.is_memoir_id``);
+campaign or the Memoir '44 dashboard for a bundled scenario id (its ``wargame.registry`` family);
 ``wargame serve`` and ``make play`` call ``serve_dashboard``; ``panel serve
 wargame/ui/app.py`` serves the same dashboards (``?scenario=<id>``; add ``--num-threads 4``
 for the thread pool ``serve_dashboard`` starts)."""
@@ -11,8 +11,6 @@ import os
 import sys
 import time
 from typing import Any
-
-from wargame.games import MEMOIR_PREFIX, is_memoir_id
 
 log = logging.getLogger(__name__)
 
@@ -79,25 +77,16 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = None,
     computer = computer_side(computer)
 
     scenario = str(scenario)
-    if is_memoir_id(scenario):
-        from wargame.ui.memoir import MemoirDashboard
+    from wargame.registry import family_of, resolve
 
-        seed = MEMOIR_DEFAULT_SEED if seed is None else int(seed)
-        side = COMPUTER_SIDES["memoir"].get(computer, "none")
-        try:
-            if variants:
-                raise ValueError("Battle for Normandy variants apply to the campaign games only")
-            return MemoirDashboard(scenario[len(MEMOIR_PREFIX):], seed, computer=side, lang=lang)
-        except (ScenarioError, FileNotFoundError, OSError, ValueError, KeyError) as exc:
-            return _fallback(scenario, seed, exc, lang)
-    from wargame.ui.campaign import CampaignDashboard
-
-    seed = DEFAULT_SEED if seed is None else int(seed)
+    family = family_of(scenario)  # the game's family makes its dashboard (wargame.registry)
+    seed = family.default_seed if seed is None else int(seed)
+    side = family.computer_sides.get(computer, "none")
     try:
-        return CampaignDashboard(scenario, seed=seed, variants=tuple(variants),
-                                 computer=COMPUTER_SIDES["campaign"].get(computer, "none"),
-                                 lang=lang)
-    except (ScenarioError, FileNotFoundError, OSError, ValueError) as exc:  # ValueError: variants
+        if variants and not family.takes_variants:
+            raise ValueError("Battle for Normandy variants apply to the campaign games only")
+        return resolve(family.dashboard)(scenario, seed, tuple(variants), side, lang)
+    except (ScenarioError, FileNotFoundError, OSError, ValueError, KeyError) as exc:
         return _fallback(scenario, seed, exc, lang)
 
 
@@ -242,8 +231,9 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     address = resolve_address(address)
     origins = websocket_origins(address, port, allow_origins)
     check_address(address, port)
-    memoir = is_memoir_id(scenario)
-    if memoir and variants:
+    from wargame.registry import family_of
+
+    if variants and not family_of(scenario).takes_variants:
         raise ValueError("Battle for Normandy variants apply to the campaign games only")
     from wargame.operational.variants import normalize_variants
 
@@ -259,7 +249,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
     def app() -> Any:
         return build_dashboard(scenario, seed, variants, computer, session_lang(lang))
 
-    title = "wargame: Memoir '44" if memoir else "wargame: campaign dashboard"
+    title = family_of(scenario).window_title
     warm_up(scenario, lang)
     return pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
                     title=title, threaded=threaded, extra_patterns=component_routes())
