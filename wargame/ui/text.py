@@ -406,8 +406,6 @@ _UI.update({
                     "teachers' page.",
     "show_hands": "Show the hands on this screen",
     "hands_hidden": "{side}: {n} card(s), hidden (the switch above shows them)",
-    "waiting_for": "Waiting for the {side} to play.",
-    "waiting_decision": "Waiting for the {side} to choose: {kind}.",
 })
 
 UI = Catalogue("ui", _UI)
