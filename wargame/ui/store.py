@@ -338,7 +338,7 @@ class GameStore(param.Parameterized):
         return target
 
     def save_text(self) -> str:
-        """The game as save JSON (wargame.saves, format 2)."""
+        """The game as save JSON (wargame.saves, format 3)."""
         with self._lock:
             save = to_save(self.state)
         return json.dumps(save, indent=1)
