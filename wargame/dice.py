@@ -64,6 +64,7 @@ _M64 = (1 << 64) - 1
 _M128 = (1 << 128) - 1
 _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645  # PCG's default 128-bit multiplier
 _TWO64 = 1 << 64
+_LIMITS: dict[int, int] = {}  # sides -> 2**64 - 2**64 % sides, for the dice actually rolled
 
 
 def check_dice_version(version: Any) -> int:
@@ -102,12 +103,24 @@ class PCG64:
         return ((x >> r) | (x << (64 - r))) & _M64
 
     def face(self, sides: int) -> int:
-        """A face 1..sides by rejection sampling (module doc)."""
-        limit = _TWO64 - _TWO64 % sides
-        x = self.next64()
-        while x >= limit:
-            x = self.next64()
-        return x % sides + 1
+        """A face 1..sides by rejection sampling (module doc); ``next64`` inlined."""
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            if sides < 1:
+                raise ValueError(f"a die has at least one side, got {sides!r}")
+            limit = _TWO64 - _TWO64 % sides
+            if sides <= 1000:
+                _LIMITS[sides] = limit
+        inc = self.inc
+        state = self.state
+        while True:
+            state = (state * _PCG_MULT + inc) & _M128
+            x = ((state >> 64) ^ state) & _M64
+            r = state >> 122
+            x = ((x >> r) | (x << (64 - r))) & _M64
+            if x < limit:
+                self.state = state
+                return x % sides + 1
 
     def getstate(self) -> tuple[int, int]:
         return (self.state, self.inc)
