@@ -115,6 +115,7 @@ class SnapshotRules:
             "scenario": self.game.scenario.id,
             "variants": list(self.game.variants),
             "seed": self.seed,
+            "dice": self.dice.version,  # the dice version (wargame/dice.py)
             "control": {h.id: side for h, side in sorted(self.control.items())},
             "must_attack": sorted(self.must_attack),
             "carpet_turns": list(self.carpet_turns),
