@@ -33,10 +33,11 @@ class LoadedDice(Dice):
         return super().die(sides)
 
 
-def omaha_retreat(seed: int = 1944, target: str = "2010"):
+def omaha_retreat(seed: int = 1946, target: str = "2010"):
     """The Normandy dashboard model at its first retreat decision: End phase of the landings,
     then the attack on ``target`` (Colleville, Omaha) answered automatically until the defender
-    must choose where to retreat (seed 1944: a defence declaration, a loss, then the retreat)."""
+    must choose where to retreat (seed 1946, dice version 2: a defence declaration, a loss,
+    then the retreat; it was seed 1944 with dice 1)."""
     from wargame.ui.model import CampaignState
 
     m = CampaignState("normandy", seed=seed)

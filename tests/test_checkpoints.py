@@ -153,3 +153,27 @@ def test_a_damaged_save_is_still_refused_with_its_field(dragoon_save, change, fi
     with pytest.raises(ScenarioError) as info:
         from_save(data, source="damaged.json", game=open_game("dragoon"))
     assert "damaged.json" in str(info.value) and field in str(info.value)
+
+
+def test_checkpoints_keep_the_dice_version_of_their_game():
+    """An old game (tests/data/normandy_dice1.json, dice 1): every position reached through
+    checkpoints is the one a dice-1 replay from the seed reaches, and a state of other dice
+    is never noted."""
+    from pathlib import Path
+
+    save = json.loads((Path(__file__).parent / "data" / "normandy_dice1.json").read_text())
+    game = open_game("normandy")
+    log = save["actions"]
+    cps = Checkpoints(game, save["seed"], every=10, dice_version=1)
+    for n in (0, 7, 10, 25, 60, 33):
+        state = cps.state_at(log, n)
+        assert state.dice.version == 1
+        reference = replay(game, save["seed"], log[:n], dice_version=1)
+        assert state.fingerprint() == reference.fingerprint()
+    assert cps.positions() == [10, 20, 30, 40, 50, 60]
+    assert json.loads(json.dumps(cps.state_at(log, 60).fingerprint())) == save["fingerprint"]
+    fresh = Checkpoints(game, save["seed"], every=10, dice_version=1)
+    assert not fresh.note(replay(game, save["seed"], log[:10]), 10)  # dice 2: not this game
+    assert fresh.note(replay(game, save["seed"], log[:10], dice_version=1), 10)
+    with pytest.raises(ValueError, match="dice version"):
+        Checkpoints(game, 1, dice_version=7)

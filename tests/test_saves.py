@@ -34,7 +34,8 @@ def test_round_trip_through_a_file(played, tmp_path):
     game, state = played
     path = save_game(state, tmp_path / "g.json")
     data = json.loads(path.read_text())
-    assert (data["format"], data["format_version"], data["game"]) == ("wargame-save", 2, game.kind)
+    assert (data["format"], data["format_version"], data["game"]) == ("wargame-save", 3, game.kind)
+    assert data["dice"] == 2  # a new game's dice (wargame/dice.py)
     assert data["scenario"] == game.scenario_id and data["seed"] == 9
     loaded = load_game(path)
     assert loaded.fingerprint() == state.fingerprint()
@@ -62,7 +63,8 @@ def test_a_format_1_campaign_save_still_loads():
     state = load_game(path)
     assert state.game.kind == "campaign" and state.action_log == old["actions"]
     assert json.loads(json.dumps(state.fingerprint())) == old["fingerprint"]
-    assert to_save(state)["format_version"] == 2
+    assert state.dice.version == 1  # played before dice had versions
+    assert (to_save(state)["format_version"], to_save(state)["dice"]) == (3, 1)
 
 
 @pytest.mark.parametrize("change, field", [
@@ -70,7 +72,11 @@ def test_a_format_1_campaign_save_still_loads():
     (lambda d: d.update(seed=True), "seed"),
     (lambda d: d.update(seed="7"), "seed"),
     (lambda d: d.update(format="chess-pgn"), "format"),
-    (lambda d: d.update(format_version=3), "format_version"),
+    (lambda d: d.update(format_version=4), "format_version"),
+    (lambda d: d.update(format_version=1), "format_version"),
+    (lambda d: d.update(format_version=2), "dice"),  # format 2 had no dice field
+    (lambda d: d.update(dice=3), "dice"),
+    (lambda d: d.update(dice="2"), "dice"),
     (lambda d: d.update(game="poker"), "game"),
     (lambda d: d.update(scenario=["normandy"]), "scenario"),
     (lambda d: d.update(scenario="atlantis"), "scenario"),
@@ -89,6 +95,68 @@ def test_broken_saves_name_the_field(played, change, field):
         from_save(data, source="upload.json")
     assert "upload.json" in str(info.value) and field in str(info.value)
     assert len(str(info.value)) < 600, "an error never echoes the whole file"
+
+
+# Saves recorded with main 40c7275 (random.Random.randint dice, Python 3.11.7) before dice
+# had versions (tests/data: format 2, no "dice" field). They must replay for ever.
+RECORDED_BEFORE_DICE_VERSIONS = ["normandy_dice1.json", "memoir_dice1.json",
+                                 "dragoon_format1.json"]
+
+
+@pytest.mark.parametrize("name", RECORDED_BEFORE_DICE_VERSIONS)
+def test_saves_recorded_before_dice_versions_replay_to_their_fingerprint(name):
+    path = DATA / name
+    old = json.loads(path.read_text())
+    assert "dice" not in old and old["format_version"] in (1, 2)
+    state = load_game(path)  # replays and checks the fingerprint
+    assert state.dice.version == 1 and state.dice.draws > 10
+    assert json.loads(json.dumps(state.fingerprint())) == old["fingerprint"]
+    assert state.action_log == old["actions"]
+    # saved again it names its dice and still loads to the same position
+    again = from_save(json.loads(json.dumps(to_save(state))))
+    assert again.dice.version == 1 and again.fingerprint() == state.fingerprint()
+
+
+@pytest.mark.parametrize("name", ["normandy_dice1.json", "memoir_dice1.json"])
+def test_recorded_saves_need_their_own_dice(name):
+    """The version matters: the same actions from the same seed with the new dice either are
+    refused or reach another position (so the loader must use version 1 for them)."""
+    from wargame.saves import replay
+
+    old = json.loads((DATA / name).read_text())
+    game = open_game(old["scenario"])
+    try:
+        other = replay(game, old["seed"], old["actions"], dice_version=2)
+    except ScenarioError:
+        return
+    assert json.loads(json.dumps(other.fingerprint())) != old["fingerprint"]
+
+
+def test_memoir_state_json_recorded_before_dice_versions_reads_with_version_1():
+    """tests/data/memoir_state_dice1.json: MemoirState.to_json of the memoir_dice1 game, whose
+    "dice" mapping has no version (written by main 40c7275)."""
+    from wargame.memoir import MemoirState
+
+    data = json.loads((DATA / "memoir_state_dice1.json").read_text())
+    assert "dice" not in data["dice"]
+    state = MemoirState.from_json(data)
+    assert state.dice.version == 1
+    assert state.fingerprint() == load_game(DATA / "memoir_dice1.json").fingerprint()
+    assert state.to_json()["dice"]["dice"] == 1
+    # the next dice are those the replayed game rolls next
+    replayed = load_game(DATA / "memoir_dice1.json")
+    assert state.dice.roll(8) == replayed.dice.roll(8)
+
+
+def test_a_save_whose_dice_version_was_edited_is_refused(played):
+    game, state = played
+    data = json.loads(json.dumps(to_save(state)))
+    data["dice"] = 1
+    with pytest.raises(ScenarioError) as info:
+        from_save(data, source="upload.json")
+    # other dice: an action the new dice make illegal, or else another final position
+    assert "upload.json" in str(info.value)
+    assert "'fingerprint'" in str(info.value) or "'actions[" in str(info.value)
 
 
 def test_a_save_of_another_game_is_refused(played):

@@ -4,7 +4,7 @@ A ``Checkpoints`` keeps ``state.clone()`` copies of a game every ``every`` actio
 the length of the action log. Going back to log length ``n`` (``state_at``) clones the nearest
 checkpoint at or before ``n`` and replays only the tail (``wargame.saves.replay``, with its
 fast path), noting the checkpoints it passes. A checkpoint is used only if its action log is a
-prefix of the log asked for (and it has the same game and seed), so a state changed behind
+prefix of the log asked for (and it has the same game, seed and dice version), so a state changed behind
 the owner's back never yields a wrong position: at worst the replay starts further back.
 
 Cost (bench/replay.py): a clone of a late Normandy position is about 2-3 ms; the tail is at
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargame.dice import DICE_VERSION, check_dice_version
 from wargame.protocol import GameDefinition, GameState
 from wargame.saves import OnAction, replay
 
@@ -24,14 +25,17 @@ DEFAULT_EVERY = 50
 
 
 class Checkpoints:
-    """Clones of one game's states every ``every`` actions (of the game ``game`` and seed
-    ``seed``), keyed by log length; the opening is always available (``game.new_state``)."""
+    """Clones of one game's states every ``every`` actions (of the game ``game``, seed
+    ``seed`` and dice ``dice_version``), keyed by log length; the opening is always available
+    (``game.new_state``)."""
 
-    def __init__(self, game: GameDefinition, seed: int, every: int = DEFAULT_EVERY) -> None:
+    def __init__(self, game: GameDefinition, seed: int, every: int = DEFAULT_EVERY,
+                 dice_version: int = DICE_VERSION) -> None:
         if every < 1:
             raise ValueError(f"every: a positive number of actions, got {every!r}")
         self.game = game
         self.seed = int(seed)
+        self.dice_version = check_dice_version(dice_version)
         self.every = every
         self._states: dict[int, GameState] = {}
 
@@ -48,7 +52,8 @@ class Checkpoints:
         checkpoint there yet; True when one was taken. A checkpoint of another line of play
         left there is dropped by ``nearest`` when it is found not to match."""
         n = len(state.action_log) if n is None else n
-        if n == 0 or n % self.every or n in self._states or state.seed != self.seed:
+        if (n == 0 or n % self.every or n in self._states or state.seed != self.seed
+                or state.dice.version != self.dice_version):
             return False
         self._states[n] = state.clone()
         return True
@@ -81,7 +86,8 @@ class Checkpoints:
         if not 0 <= n <= len(log):
             raise ValueError(f"n: a log length from 0 to {len(log)}, got {n!r}")
         k, base = self.nearest(log, n)
-        start = self.game.new_state(self.seed) if base is None else base.clone()
+        start = (self.game.new_state(self.seed, self.dice_version) if base is None
+                 else base.clone())
 
         def step(i: int, state: GameState, events: list[Any]) -> None:
             if (i + 1) % self.every == 0:

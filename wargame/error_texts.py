@@ -353,6 +353,8 @@ LOADER = Catalogue("loader", {
     "save.scenario": "a bundled scenario and valid rule options",
     "save.fingerprint": "the position reached by replaying the actions (the file was edited "
                         "or damaged)",
+    "save.dice_format": "no dice field in a save of format 2 (written before the dice had "
+                        "versions: it replays with dice version 1)",
     "save.too_large": "a save of at most {mb} MB",
     "save.utf8": "UTF-8 JSON text",
     "save.json": "complete, valid JSON (is the file truncated?)",

@@ -11,7 +11,9 @@ Game definition::
     game.scenario_id       the bundled scenario id it was made from ("normandy", "memoir44-1")
     game.sides             the two sides, first player first (("allied", "axis"), ...)
     game.options_json()    plain JSON recreating the rule options (variants, Memoir options)
-    game.new_state(seed)   the opening position, dice seeded with ``seed``
+    game.new_state(seed, dice_version=DICE_VERSION)
+                           the opening position, dice seeded with ``seed`` (the version of
+                           the dice: ``wargame.dice``; an old save's replay passes 1)
     game.action_from_dict(data)  an action back from its JSON form (MalformedAction if not)
 
 State::
@@ -43,7 +45,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
-from wargame.dice import Dice
+from wargame.dice import DICE_VERSION, Dice
 
 __all__ = [
     "Decision",
@@ -133,7 +135,7 @@ class GameDefinition(Protocol):
 
     def options_json(self) -> dict[str, Any]: ...
 
-    def new_state(self, seed: int = 0) -> GameState: ...
+    def new_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> GameState: ...
 
     def action_from_dict(self, data: Any) -> Any: ...
 
@@ -175,8 +177,8 @@ class _ProbeDice(Dice):
     """Dice that roll scripted faces, then stop the action at the first unscripted die."""
 
     def __init__(self, base: Dice, faces: tuple[int, ...]) -> None:
-        super().__init__(base.seed)
-        self._rng.setstate(base._rng.getstate())
+        super().__init__(base.seed, base.version)
+        self.setstate(base.getstate())
         self.sides_log = list(base.sides_log)
         self._script = list(faces)
         self.sides_seen: list[int] = []
@@ -211,8 +213,8 @@ def _enumerate(state: Any, action: Any, limit: int) -> Iterator[ChanceOutcome]:
 
 
 def _continue_dice(probe: _ProbeDice) -> Dice:
-    dice = Dice(probe.seed)
-    dice._rng.setstate(probe._rng.getstate())
+    dice = Dice(probe.seed, probe.version)
+    dice.setstate(probe.getstate())
     dice.sides_log = list(probe.sides_log)
     return dice
 

@@ -2,10 +2,15 @@
 
 A save is plain JSON::
 
-    {"format": "wargame-save", "format_version": 2,
+    {"format": "wargame-save", "format_version": 3,
      "game": "campaign" | "memoir", "scenario": "normandy" | "memoir44-1" | ...,
      "options": {"variants": [...]} | {"options": {...}},
-     "seed": 1944, "actions": [{...}, ...], "fingerprint": {...}}
+     "seed": 1944, "dice": 2, "actions": [{...}, ...], "fingerprint": {...}}
+
+``dice`` is the version of the dice the game was played with (``wargame.dice``): a save of
+format 2, written before dice had versions, has none and replays with version 1, the dice
+it was played with. Format 3 (issue 30) added the field; the bump makes an older wargame
+refuse a new save by its format instead of replaying it with the wrong dice.
 
 Loading replays the actions from the seed through the protocol (``game.action_from_dict`` and
 ``state.apply``) and compares the fingerprint, so a truncated or hand-edited save is refused
@@ -31,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wargame.dice import DICE_VERSION
 from wargame.errors import IllegalAction
 from wargame.games import game_from_json
 from wargame.protocol import GameDefinition, GameState
@@ -52,7 +58,8 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "wargame-save"
-SAVE_FORMAT_VERSION = 2
+SAVE_FORMAT_VERSION = 3
+READABLE_FORMAT_VERSIONS = (2, 3)  # 2: before the dice version (module doc)
 LEGACY_CAMPAIGN_FORMAT = "wargame-campaign-save"  # format 1: campaign games only
 MAX_SAVE_BYTES = 20_000_000
 MAX_ACTIONS = 200_000
@@ -75,6 +82,7 @@ def to_save(state: GameState) -> dict[str, Any]:
         "scenario": game.scenario_id,
         "options": game.options_json(),
         "seed": state.seed,
+        "dice": state.dice.version,
         "actions": list(state.action_log),
         "fingerprint": _json_plain(state.fingerprint()),
     }
@@ -86,7 +94,7 @@ OnAction = Callable[[int, GameState, list[Any]], None]
 
 def replay(game: GameDefinition, seed: int, actions: list[Any], source: str = "<log>", *,
            start: GameState | None = None, first: int = 0, on_start: OnStart | None = None,
-           on_action: OnAction | None = None) -> GameState:
+           on_action: OnAction | None = None, dice_version: int = DICE_VERSION) -> GameState:
     """Replay an action log from the start: the same seed and actions give the same game.
 
     ``start`` (changed in place: pass a clone to keep it) is a state to continue from instead
@@ -94,8 +102,9 @@ def replay(game: GameDefinition, seed: int, actions: list[Any], source: str = "<
     of the first of them in the whole log (for error messages and ``on_action``).
     ``on_start(state)`` sees the state before the first action, ``on_action(i, state, events)``
     each action's events just after it (the dashboards build their event log and checkpoints
-    this way, in the same pass)."""
-    state = game.new_state(seed) if start is None else start
+    this way, in the same pass). ``dice_version``: the dice the game was played with
+    (``wargame.dice``; a replay of a state's log passes ``state.dice.version``)."""
+    state = game.new_state(seed, dice_version) if start is None else start
     if on_start is not None:
         on_start(state)
     step = getattr(state, "replay_apply", None) or state.apply  # the fast path: module doc
@@ -117,7 +126,8 @@ def undo(state: GameState, steps: int = 1) -> GameState:
     log = list(state.action_log)
     if steps < 0 or steps > len(log):
         raise ValueError(f"cannot undo {steps} of {len(log)} actions")
-    return replay(state.game, state.seed, log[: len(log) - steps])
+    return replay(state.game, state.seed, log[: len(log) - steps],
+                  dice_version=state.dice.version)
 
 
 def _check_header(data: Any, source: str) -> dict[str, Any]:
@@ -128,14 +138,17 @@ def _check_header(data: Any, source: str) -> dict[str, Any]:
             raise ScenarioError(source, "format_version", "1", _excerpt(data.get("format_version")))
         variants = data.get("variants", [])
         data = {k: v for k, v in data.items() if k != "variants"}
-        data.update(format=SAVE_FORMAT, format_version=SAVE_FORMAT_VERSION, game="campaign",
+        data.update(format=SAVE_FORMAT, format_version=2, game="campaign",
                     options={"variants": variants})
     if not isinstance(data, dict):
         raise ScenarioError.keyed(source, "(top level)", "save.object", _excerpt(data))
     save = validate(SaveFile, data, source)
-    if save.format_version != SAVE_FORMAT_VERSION:
-        raise ScenarioError(source, "format_version", f"{SAVE_FORMAT_VERSION}",
+    if save.format_version not in READABLE_FORMAT_VERSIONS:
+        raise ScenarioError(source, "format_version",
+                            " or ".join(map(str, READABLE_FORMAT_VERSIONS)),
                             _excerpt(save.format_version))
+    if save.format_version < 3 and "dice" in data:
+        raise ScenarioError.keyed(source, "dice", "save.dice_format", _excerpt(data["dice"]))
     variants = save.options.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise ScenarioError.keyed(source, "options.variants", "save.variant_list", _excerpt(variants))
@@ -176,7 +189,7 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
             field = "options.variants" if game.kind == "campaign" else "options"
             raise ScenarioError(source, field, repr(expected), _excerpt(data["options"]))
     state = replay(game, data["seed"], data["actions"], source, on_start=on_start,
-                   on_action=on_action)
+                   on_action=on_action, dice_version=data["dice"])
     if _json_plain(state.fingerprint()) != data["fingerprint"]:
         raise ScenarioError.keyed(source, "fingerprint", "save.fingerprint")
     return state

@@ -70,6 +70,11 @@ def test_resume_plays_only_the_missing_games(tmp_path):
     # another study is never mixed into this folder
     with pytest.raises(ValueError, match="another study"):
         run_study("memoir44-1", 5, seed=9, out=out, **M44)
+    # nor a study begun before dice had versions (its games were played with dice 1)
+    assert params["dice"] == 2
+    (out / "study.json").write_text(json.dumps({k: v for k, v in params.items() if k != "dice"}))
+    with pytest.raises(ValueError, match="another study"):
+        run_study("memoir44-1", 5, seed=2, out=out, **M44)
 
 
 def test_a_study_of_no_games_has_an_empty_table_and_no_intervals():

@@ -80,10 +80,12 @@ def _digest(data: Any) -> str:
 
 
 def game_record(game: Any) -> dict[str, Any]:
-    """Fingerprints of new states and of a seeded random playout of ``game``."""
+    """Fingerprints of new states and of a seeded random playout of ``game``. With dice
+    version 1 (wargame/dice.py): the record was made with the old loader before dice had
+    versions, and cannot be made again with it, so the deals compared are those dice's."""
     out: dict[str, Any] = {}
     for seed in SEEDS:
-        st = game.new_state(seed)
+        st = game.new_state(seed, dice_version=1)
         out[f"start_{seed}"] = _digest(st.fingerprint())
         rng = random.Random(seed)
         for _ in range(PLAYOUT):

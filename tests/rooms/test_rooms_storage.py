@@ -245,3 +245,54 @@ def test_a_file_that_cannot_be_opened_is_refused(db_path, monkeypatch):
 
     monkeypatch.setattr(sqlite3, "connect", refuse)
     _expect_one_line(db_path, "may open and write", "unable to open")
+
+
+# The schema of version 1 (before rooms.dice), as main 40c7275 created it.
+_SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE rooms (id TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, game_id TEXT NOT NULL,
+    variants TEXT NOT NULL, options TEXT NOT NULL, seed INTEGER NOT NULL, created REAL NOT NULL,
+    seats TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, outcome TEXT);
+CREATE TABLE actions (room_id TEXT NOT NULL REFERENCES rooms(id), n INTEGER NOT NULL,
+    action TEXT NOT NULL, seat TEXT NOT NULL, time REAL NOT NULL,
+    PRIMARY KEY (room_id, n)) WITHOUT ROWID;
+"""
+
+
+def test_a_schema_1_file_is_migrated_and_its_rooms_replay_with_dice_1(db_path):
+    """A room stored before dice had versions was played with dice 1: the file is migrated
+    (rooms.dice = 1) and the room resumes where it was; the game is tests/data's Normandy
+    save recorded with those dice (60 actions, its fingerprint known)."""
+    from pathlib import Path
+
+    save = json.loads((Path(__file__).parent.parent / "data" / "normandy_dice1.json").read_text())
+    seats = {"allied": {"token": "tok-allied", "side": "allied", "computer": None},
+             "axis": {"token": "tok-axis", "side": "axis", "computer": None},
+             "teacher": {"token": "tok-teacher", "side": None, "computer": None}}
+    with sqlite3.connect(db_path) as c:
+        c.executescript(_SCHEMA_1)
+        c.executemany("INSERT INTO meta VALUES (?, ?)",
+                      [("format", "wargame-rooms"), ("schema_version", "1")])
+        c.execute("INSERT INTO rooms VALUES ('r1', 'ABCDEF', 'normandy', '[]', "
+                  "'{\"variants\": []}', ?, 1.0, ?, 0, NULL)", (save["seed"], json.dumps(seats)))
+        c.executemany("INSERT INTO actions VALUES ('r1', ?, ?, 'allied', 2.0)",
+                      [(i, json.dumps(a)) for i, a in enumerate(save["actions"])])
+    with RoomManager(db_path, games=opener) as m:
+        assert m.load_all() and m.unloaded == {}
+        room = m.get("r1")
+        assert room.dice_version == 1 and room.state().dice.version == 1
+        assert json.loads(fingerprint(room.state())) == save["fingerprint"]
+        early = from_save(dict(save, actions=save["actions"][:30],
+                               fingerprint=json.loads(fingerprint(room.state_at(30)))))
+        assert early.dice.version == 1  # state_at replays from the seed with dice 1
+        exported = json.loads(room.save_text())
+        assert exported["dice"] == 1 and from_save(exported).fingerprint() == room.state().fingerprint()
+        new = m.create("normandy", seed=save["seed"])
+        assert new.dice_version == 2 and new.state().dice.version == 2
+        new_id = new.id
+    with sqlite3.connect(db_path) as c:
+        assert dict(c.execute("SELECT key, value FROM meta"))["schema_version"] == "2"
+        assert dict(c.execute("SELECT id, dice FROM rooms")) == {"r1": 1, new_id: 2}
+    with RoomManager(db_path, games=opener) as m:  # reopened: each room with its own dice
+        assert m.get("r1").dice_version == 1 and m.get(new_id).dice_version == 2
+        assert json.loads(fingerprint(m.get("r1").state())) == save["fingerprint"]

@@ -112,14 +112,26 @@ def test_the_url_chooses_the_language_else_the_environment(monkeypatch):
     assert app._app() == "dashboard" and built == [{"lang": "pt"}]
 
 
+def _seed_dealing_the_allies(card: str, scenario: str = "1", first: int = 44) -> int:
+    """The first seed from ``first`` whose deal gives the Allies a ``card`` (by its name): a
+    test of that card's buttons holds whatever the dice (it was seed 44 with dice 1)."""
+    from wargame.games import open_game
+    from wargame.memoir import ALLIES, DECK
+
+    game = open_game(f"memoir44-{scenario}")
+    return next(s for s in range(first, first + 1000)
+                if any(DECK[c].name == card for c in game.new_state(s).hands[ALLIES]))
+
+
 def test_the_memoir_dashboard_in_portuguese():
     from wargame.ui.memoir import MemoirDashboard
     from wargame.ui.memoir_model import TEXT
     from wargame.ui.text import CARD_TEXT, MEMOIR_LEGEND_WORDS
 
-    dash = MemoirDashboard("1", 44, lang="pt")
+    seed = _seed_dealing_the_allies("infantry_assault")
+    dash = MemoirDashboard("1", seed, lang="pt")
     pt_doc = document_json(dash)
-    en_doc = document_json(MemoirDashboard("1", 44))
+    en_doc = document_json(MemoirDashboard("1", seed))
     for catalogue, key in [(TEXT, "undo"), (TEXT, "auto"), (TEXT, "scenario"),
                            (TEXT, "computer_player"), (TEXT, "section.left"),
                            (MEMOIR_LEGEND_WORDS, "wire"), (CARD_TEXT, "probe")]:
@@ -129,9 +141,9 @@ def test_the_memoir_dashboard_in_portuguese():
         assert shown(english, en_doc) and not shown(portuguese, en_doc), key
     status = dash.status.pane.object  # the status line, side to act in capitals
     assert "Turno 1: joga ALIADOS" in status and "ALLIES" not in status
-    assert "ALLIES to act" in MemoirDashboard("1", 44).status.pane.object
+    assert "ALLIES to act" in MemoirDashboard("1", seed).status.pane.object
     # the hand's heading, the other side's card count, the buttons of cards played with a
-    # choice (Infantry Assault by section at seed 44) and the computer players' names
+    # choice (Infantry Assault by section, dealt at ``seed``) and the computer players' names
     # (the side ids stay as the selects' values, never as their labels)
     shown_text = re.sub(r'\["(none|ALLIES|AXIS)",', "[", pt_doc)
     assert not re.search(r"\b(ALLIES|AXIS)\b|'s hand| as (left|center|right)\b", shown_text)

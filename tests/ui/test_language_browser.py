@@ -165,8 +165,10 @@ def _answer_and_end_campaign(page) -> None:
 
 
 # seeds whose greedy Allies make their last attack of the first combat phase with decisions
-# and leave nobody who must still attack after the page's Auto answers (found by trying seeds)
-@pytest.mark.parametrize(("scenario", "seed"), [("normandy", 1946), ("dragoon", 1944)])
+# and leave nobody who must still attack after the page's Auto answers (found by trying seeds;
+# with dice version 2, Normandy 1946 no longer does, 1948 does: checked in-process by loading
+# the save into a CampaignState, answering with auto() and ending the phase)
+@pytest.mark.parametrize(("scenario", "seed"), [("normandy", 1948), ("dragoon", 1944)])
 def test_a_campaign_turn_with_an_attack_in_portuguese(dashboard_server, wg_page, tmp_path,
                                                       scenario, seed):
     page = wg_page

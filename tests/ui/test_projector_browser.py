@@ -14,9 +14,9 @@ from wargame.hexgrid import Hex
 from wargame.ui.browser import click_hex, hex_pixel, source_column, wait_for_map
 from wargame.ui.model import CampaignState
 
-SEED = 1944
+SEED = 1946  # was 1944 with dice 1; 1946 gives the flow below with dice 2 (tests/helpers.py)
 SIZES = [(1280, 720), (1920, 1080)]
-TARGET = "2010"  # Omaha: at seed 1944 a defence declaration, a loss, then a retreat choice
+TARGET = "2010"  # Omaha: at seed 1946 a defence declaration, a loss, then a retreat choice
 # "unit(s)" is a plural, not a call: the only "word(" allowed
 INTERNAL = re.compile(r"\w+\((?!s\))|[A-Za-z]_[A-Za-z]")
 

@@ -132,3 +132,26 @@ def test_commands_of_two_threads_run_one_after_the_other():
     other.join(10)
     holder.join(10)
     assert done == [True] and len(store.state.action_log) == 1
+
+
+def test_a_save_from_before_dice_versions_loads_and_undoes_with_its_dice():
+    """tests/data/memoir_dice1.json (Pegasus Bridge, seed 44, dice 1): loaded into a store,
+    undo and going back replay with dice 1 (through checkpoints every 7 actions), reaching
+    the positions a dice-1 replay from the seed reaches."""
+    import json
+    from pathlib import Path
+
+    from wargame.saves import replay
+
+    text = (Path(__file__).parent.parent / "data" / "memoir_dice1.json").read_text()
+    log = json.loads(text)["actions"]
+    store = memoir()
+    assert store.load_text(text), store.message
+    assert store.state.dice.version == 1 and store.state.action_log == log
+    for steps, keep in ((3, 47), (10, 37), (30, 7)):
+        assert store.undo(steps), store.message
+        assert store.state.dice.version == 1
+        reference = replay(store.game, 44, log[:keep], dice_version=1)
+        assert store.state.fingerprint() == reference.fingerprint()
+    store.restart(44)  # a new game: new dice
+    assert store.state.dice.version == 2

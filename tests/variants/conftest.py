@@ -22,7 +22,8 @@ def loaded_start(monkeypatch):
     """A new state whose dice start with ``values`` (for the dice rolled during setup)."""
 
     def _start(g: Game, *values: int, seed: int = 0):
-        monkeypatch.setattr(state_module, "Dice", lambda s: LoadedDice(list(values), s))
+        monkeypatch.setattr(state_module, "Dice",
+                            lambda s, *_version: LoadedDice(list(values), s))
         st = g.new_state(seed)
         monkeypatch.setattr(state_module, "Dice", Dice)
         return st

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wargame.analysis.whatif import WhatIf, apply_whatif, load_whatif
+from wargame.dice import DICE_VERSION
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -228,6 +229,7 @@ def _params(scenario: str, seed: int, variants: tuple[str, ...], allied: str, ax
             postures: dict[str, tuple[float, float]] | None, whatif: WhatIf | None) -> dict:
     return {
         "version": STUDY_VERSION,
+        "dice": DICE_VERSION,  # a study's games are new games: never mixed with other dice
         "scenario": scenario,
         "seed": int(seed),
         "variants": list(variants),
@@ -241,7 +243,7 @@ def _params(scenario: str, seed: int, variants: tuple[str, ...], allied: str, ax
 
 
 def _same_study(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("version", "scenario", "seed", "variants", "allied", "axis", "postures")
+    keys = ("version", "dice", "scenario", "seed", "variants", "allied", "axis", "postures")
     if any(a.get(k) != b.get(k) for k in keys):
         return False
     wa, wb = a.get("whatif"), b.get("whatif")

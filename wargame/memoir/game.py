@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from wargame.dice import DICE_VERSION
 from wargame.errors import IllegalAction, MalformedAction, refuse
 
 from .actions import Action, Event, Unit
@@ -64,8 +65,8 @@ class MemoirGame:
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)
 
-    def new_initial_state(self, seed: int = 0) -> MemoirState:
-        return MemoirState.new(self, seed)
+    def new_initial_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> MemoirState:
+        return MemoirState.new(self, seed, dice_version)
 
     # ------------------------------------------------------------------ the game protocol
     kind: ClassVar[str] = "memoir"
@@ -81,8 +82,8 @@ class MemoirGame:
     def options_json(self) -> dict[str, Any]:
         return {"options": dict(self.options)}
 
-    def new_state(self, seed: int = 0) -> MemoirState:
-        return MemoirState.new(self, seed)
+    def new_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> MemoirState:
+        return MemoirState.new(self, seed, dice_version)
 
     def action_from_dict(self, data: Any) -> Action:
         """An action back from its JSON form; ``MalformedAction`` when it is not one (the

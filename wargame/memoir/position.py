@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Self
 
-from wargame.dice import Dice
+from wargame.dice import DICE_VERSION, Dice
 from wargame.hexgrid import Hex
 from wargame.protocol import Outcome
 
@@ -26,10 +26,10 @@ __all__ = ["StateBase"]
 class StateBase:
     """The state's data, its position queries and medals (the mixins add the rules)."""
 
-    def __init__(self, game: GameSpec, seed: int) -> None:
+    def __init__(self, game: GameSpec, seed: int, dice_version: int = DICE_VERSION) -> None:
         self.game = game
         self.seed = seed
-        self.dice = Dice(seed)
+        self.dice = Dice(seed, dice_version)
         self.units: dict[int, Unit] = {}
         self.sandbags: set[Hex] = set()
         self.wire: set[Hex] = set()

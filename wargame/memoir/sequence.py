@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from wargame.dice import DICE_VERSION
 from wargame.errors import GameOver, MalformedAction, WrongPhase, refuse
 from wargame.hexgrid import Hex
 
@@ -28,8 +29,8 @@ class SequenceMixin(StateBase):
     """Set-up, ``apply``, the turn flow, victory and ``legal_actions``."""
 
     @classmethod
-    def new(cls, game: GameSpec, seed: int = 0) -> Self:
-        st = cls(game, seed)
+    def new(cls, game: GameSpec, seed: int = 0, dice_version: int = DICE_VERSION) -> Self:
+        st = cls(game, seed, dice_version)
         sc = game.scenario
         for i, spec in enumerate(sc.units):
             st.add_unit(Unit(i, spec.side, spec.kind, spec.hex, spec.figures, spec.figures,
@@ -41,9 +42,7 @@ class SequenceMixin(StateBase):
             (st.sandbags if kind == "sand" else st.wire).add(h)
         # M44 Game Set-up 10: shuffle the command cards and deal each side its hand.
         deck = [c.id for c in DECK]
-        for i in range(len(deck) - 1, 0, -1):
-            j = st.dice.die(i + 1) - 1
-            deck[i], deck[j] = deck[j], deck[i]
+        st.dice.shuffle(deck)
         st.deck = deck
         for side in (sc.starts, other_side(sc.starts)):
             for _ in range(sc.cards[side]):
@@ -304,9 +303,7 @@ class SequenceMixin(StateBase):
         """M44 p.13: when the deck runs out, shuffle the discards into a new deck."""
         pile = self.deck + self.discard
         self.discard = []
-        for i in range(len(pile) - 1, 0, -1):
-            j = self.dice.die(i + 1) - 1
-            pile[i], pile[j] = pile[j], pile[i]
+        self.dice.shuffle(pile)
         self.deck = pile
         return [Event("reshuffle", {})]
 

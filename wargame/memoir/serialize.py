@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar, Self
 
-from wargame.dice import Dice
+from wargame.dice import DICE_VERSION, Dice
 from wargame.hexgrid import Hex
 from wargame.viewer import Viewer
 
@@ -106,7 +106,7 @@ class SerializeMixin(StateBase):
         if game is None:
             game = cls.game_class.from_scenario(data["scenario"], **data.get("options", {}))
         st = cls(game, data["seed"])
-        st.dice = Dice.from_dict(data["dice"])
+        st.dice = Dice.from_dict(data["dice"])  # without a "dice" version: version 1
         st.units = {d["id"]: Unit.from_dict(d) for d in data["units"]}
         st.sandbags = {Hex(*p) for p in data["sandbags"]}
         st.wire = {Hex(*p) for p in data["wire"]}
@@ -136,8 +136,11 @@ class SerializeMixin(StateBase):
         return st
 
     @classmethod
-    def replay(cls, game: Any, seed: int, actions: list[Action]) -> tuple[Any, list[Event]]:
-        st = game.new_initial_state(seed)
+    def replay(cls, game: Any, seed: int, actions: list[Action],
+               dice_version: int = DICE_VERSION) -> tuple[Any, list[Event]]:
+        """The state after ``actions`` from the opening of ``seed`` (dice of ``dice_version``,
+        wargame/dice.py), and every event on the way."""
+        st = game.new_initial_state(seed, dice_version)
         events = list(st.setup_events)
         for a in actions:
             events += st.replay_apply(a)

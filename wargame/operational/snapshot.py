@@ -64,7 +64,7 @@ class SnapshotRules:
                     flags=copy.deepcopy(self.flags) if self.flags else {})
         snap["units"] = [(uid, us, us.__dict__.copy()) for uid, us in self.units.items()]
         snap["_events"] = len(self.events)
-        snap["_rng"] = self.dice._rng.getstate()
+        snap["_rng"] = self.dice.getstate()
         snap["_sides"] = len(self.dice.sides_log)
         snap["_forced"] = list(getattr(self.dice, "_forced", ()))
         return snap
@@ -79,7 +79,7 @@ class SnapshotRules:
             units[uid] = us
         self.units = units
         del self.events[snap["_events"]:]
-        self.dice._rng.setstate(snap["_rng"])
+        self.dice.setstate(snap["_rng"])
         del self.dice.sides_log[snap["_sides"]:]
         if hasattr(self.dice, "_forced"):
             self.dice._forced = snap["_forced"]
@@ -116,6 +116,7 @@ class SnapshotRules:
             "scenario": self.game.scenario.id,
             "variants": list(self.game.variants),
             "seed": self.seed,
+            "dice": self.dice.version,  # the dice version (wargame/dice.py)
             "control": {h.id: side for h, side in sorted(self.control.items())},
             "must_attack": sorted(self.must_attack),
             "carpet_turns": list(self.carpet_turns),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.dice import Dice
+from wargame.dice import DICE_VERSION, Dice
 from wargame.errors import MalformedAction, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, IllegalAction, action_from_dict
@@ -67,8 +67,8 @@ class Game:
     def rule(self, name: str, default: Any = None) -> Any:
         return self.scenario.rule(name, default)
 
-    def new_state(self, seed: int = 0) -> State:
-        return State(self, seed)
+    def new_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> State:
+        return State(self, seed, dice_version)
 
     # ------------------------------------------------------------------ the game protocol
     kind = "campaign"
@@ -114,10 +114,10 @@ class State(
 ):
     """One moment of play."""
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: Game, seed: int = 0, dice_version: int = DICE_VERSION) -> None:
         self.game = game
         self.seed = int(seed)
-        self.dice = Dice(self.seed)
+        self.dice = Dice(self.seed, dice_version)
         self.turn = game.scenario.first_turn
         self.phase = Phase.ALLIED_MOVEMENT
         self.units: dict[str, UnitState] = {}

@@ -1,16 +1,23 @@
 """The rooms' SQLite file: every room and every accepted action, committed as it happens.
 
-Schema (version 1)::
+Schema (version 2)::
 
     meta    (key TEXT PRIMARY KEY, value TEXT)          format = wargame-rooms, schema_version
     rooms   (id, code UNIQUE, game_id, variants JSON, options JSON, seed, created,
              seats JSON {name: {token, side, computer, lang}}, deleted 0/1,
-             outcome: the result in words once the game is over, else NULL)
+             outcome: the result in words once the game is over, else NULL,
+             dice: the version of the room's dice, wargame.dice)
     actions (room_id, n, action JSON, seat, time)       PRIMARY KEY (room_id, n)
 
 A seat's ``lang`` (issue #16: the language its page opens in, "en" or "pt") is a key of its
 JSON, absent from files written before it: such a seat opens in the server's language, so old
 files open unchanged, with no migration (the schema version stays 1).
+
+Version 2 (issue 30) added ``rooms.dice``, the dice version the room is played with
+(``wargame.dice``): a room replays from its seed, so its dice must be those it was played
+with. A file of version 1 is migrated when opened: the column is added with 1, the dice of
+every room created before it, and the file marked version 2 (so an older wargame, which
+would replay those rooms with the wrong dice, refuses it by its version).
 
 A room is the save format of the protocol spread over rows: its game, seed and the action
 log (``wargame.saves``); the position is never stored, it is replayed on opening. The file is
@@ -33,13 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wargame.dice import DICE_VERSION, check_dice_version
 from wargame.rooms.text import TEXT
 from wargame.scenario_errors import ScenarioError
 
 __all__ = ["RoomsDB", "RoomsDBError", "RoomRow", "StoredAction", "SCHEMA_VERSION", "DB_FORMAT"]
 
 DB_FORMAT = "wargame-rooms"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -54,7 +62,8 @@ CREATE TABLE rooms (
     created REAL NOT NULL,
     seats TEXT NOT NULL,
     deleted INTEGER NOT NULL DEFAULT 0,
-    outcome TEXT
+    outcome TEXT,
+    dice INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE actions (
     room_id TEXT NOT NULL REFERENCES rooms(id),
@@ -86,6 +95,7 @@ class RoomRow:
     seats: dict[str, dict[str, Any]] = field(default_factory=dict)
     deleted: bool = False
     outcome: str | None = None
+    dice: int = DICE_VERSION
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,9 @@ class RoomsDB:
         if check != "ok":
             raise RoomsDBError(self.path, "(file)", _expected(),
                                TEXT["db.corrupt"].format(reason=check))
+        if version < 2:  # module doc: the rooms of a version-1 file were played with dice 1
+            c.executescript("BEGIN; ALTER TABLE rooms ADD COLUMN dice INTEGER NOT NULL DEFAULT 1;"
+                            "UPDATE meta SET value = '2' WHERE key = 'schema_version'; COMMIT;")
         c.execute("PRAGMA journal_mode=WAL")
         c.execute("PRAGMA synchronous=FULL")  # an acknowledged action is on disk
         c.execute("PRAGMA foreign_keys=ON")
@@ -201,7 +214,7 @@ class RoomsDB:
         """The stored rooms, oldest first; a row that cannot be read is left out and, when
         ``bad`` is given, noted there (room id -> the one-line reason)."""
         sql = ("SELECT id, code, game_id, variants, options, seed, created, seats, deleted, "
-               "outcome "
+               "outcome, dice "
                "FROM rooms" + ("" if include_deleted else " WHERE deleted = 0")
                + " ORDER BY created, id")
         with self._use() as c:
@@ -230,7 +243,7 @@ class RoomsDB:
         try:
             return RoomRow(str(rid), str(r[1]), str(r[2]), tuple(map(str, variants)), options,
                            int(r[5]), float(r[6]), seats, bool(r[8]),
-                           None if r[9] is None else str(r[9]))
+                           None if r[9] is None else str(r[9]), check_dice_version(r[10]))
         except (TypeError, ValueError):
             raise RoomsDBError(self.path, f"rooms[{rid}]", TEXT["db.types"],
                                r[1:7]) from None
@@ -271,9 +284,10 @@ class RoomsDB:
     def insert_room(self, row: RoomRow) -> None:
         with self._use() as c:
             c.execute("INSERT INTO rooms (id, code, game_id, variants, options, seed, created, "
-                      "seats, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                      "seats, deleted, dice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                       (row.id, row.code, row.game_id, json.dumps(list(row.variants)),
-                       json.dumps(row.options), row.seed, row.created, json.dumps(row.seats)))
+                       json.dumps(row.options), row.seed, row.created, json.dumps(row.seats),
+                       row.dice))
             c.commit()
 
     def append(self, room_id: str, n: int, action: Any, seat: str, time: float) -> None:

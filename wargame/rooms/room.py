@@ -138,6 +138,7 @@ class Room:
         self.game_id = row.game_id
         self.variants = tuple(row.variants)
         self.seed = row.seed
+        self.dice_version = row.dice  # the dice the room is played with (wargame.dice)
         self.created = row.created
         self.game = game
         self.seats: dict[str, Seat] = {
@@ -156,7 +157,7 @@ class Room:
         self._subscribers: list[Callable[[Change], None]] = []
         self._changes: deque[Change] = deque()  # told in order, outside the room's lock
         self._telling = threading.Lock()
-        self._checkpoints = Checkpoints(game, row.seed, CHECKPOINT_EVERY)
+        self._checkpoints = Checkpoints(game, row.seed, CHECKPOINT_EVERY, row.dice)
         self._policies: dict[str, Policy] = {}
         self._runner: threading.Thread | None = None
         self._closed = False
@@ -541,7 +542,7 @@ class RoomManager:
             if any(seats[name][1] != sides.get(name) for name in SEAT_NAMES):
                 raise RoomsDBError(self.db_path, f"rooms[{row.id}].seats",
                                    TEXT["db.sides"].format(sides=sides, game=row.game_id))
-            state = replay(game, row.seed, actions, source,
+            state = replay(game, row.seed, actions, source, dice_version=row.dice,
                            on_action=lambda i, s, events: action_events.append(list(events)))
         except (ScenarioError, ValueError, KeyError, TypeError, FileNotFoundError,
                 IllegalAction) as exc:
@@ -595,7 +596,7 @@ class RoomManager:
             row = RoomRow(room_id, code, str(game_id), variants,
                           json.loads(json.dumps(game.options_json())), seed, time.time(), seats)
             self.db.insert_room(row)
-            room = Room(row, game, self.db, game.new_state(seed), [], [],
+            room = Room(row, game, self.db, game.new_state(seed, row.dice), [], [],
                         self.max_computer_actions)
             self._index(row)
             self._rooms[room_id] = room

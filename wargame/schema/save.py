@@ -24,6 +24,8 @@ class SaveFile(Model):
     scenario: Str = Field(description="the scenario id (normandy, dragoon, memoir44-5...)")
     options: dict[Str, Any] = Field({}, description="the game's options (variants...)")
     seed: Int = Field(description="the dice seed: a whole number, not true/false")
+    dice: Literal[1, 2] = Field(1, description="the dice version the game was played with "
+                                "(wargame/dice.py); absent in saves of format 2: version 1")
     actions: list[dict[Str, Any]] = Field(description="the action log, each action as a mapping")
     fingerprint: dict[Str, Any] = Field(
         description="summary of the final position, checked on load"

@@ -714,7 +714,7 @@ class CampaignState(GameStore):
         return ok
 
     def save_json(self) -> str:
-        """The save's JSON text (``GameStore.save_text``: wargame.saves, format 2)."""
+        """The save's JSON text (``GameStore.save_text``: wargame.saves, format 3)."""
         return self.save_text()
 
     def load_json(self, text: str | bytes) -> bool:

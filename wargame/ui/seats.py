@@ -261,7 +261,8 @@ def show_position(store: GameStore, room: Any, n: int) -> None:
     by_action = getattr(room, "events_by_action", None)
     with store.batch():
         if callable(by_action):
-            events = list(store.opening_events(room.game.new_state(room.seed)))
+            events = list(store.opening_events(room.game.new_state(room.seed,
+                                                                   room.dice_version)))
             marks: list[int] = []
             for action_events in by_action()[:n]:
                 marks.append(len(events))

@@ -253,7 +253,7 @@ class GameStore(param.Parameterized):
         on_start, on_action, found = self._replay_watchers(events, marks,
                                                            len(state.action_log))
         replay(self.game, state.seed, list(state.action_log), on_start=on_start,
-               on_action=on_action)
+               on_action=on_action, dice_version=state.dice.version)
         self._checkpoints = found[0]
         return events, marks
 
@@ -268,7 +268,8 @@ class GameStore(param.Parameterized):
         first = 0 if total is None else total - self.LOAD_CHECKPOINTS * self.CHECKPOINT_EVERY
 
         def on_start(state: GameState) -> None:
-            found.append(Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY))
+            found.append(Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY,
+                                     state.dice.version))
             events.extend(self.opening_events(state))
 
         def on_action(i: int, state: GameState, new: list[Any]) -> None:
@@ -336,7 +337,7 @@ class GameStore(param.Parameterized):
                 events, marks = [], []
                 on_start, on_action, found = self._replay_watchers(events, marks)
                 state = replay(self.game, self.state.seed, list(log[:keep]), on_start=on_start,
-                               on_action=on_action)
+                               on_action=on_action, dice_version=self.state.dice.version)
                 self._checkpoints = found[0]
             self._computer_runs = [r for r in runs if r[1] <= keep]
             self.clear_selection()
@@ -351,14 +352,16 @@ class GameStore(param.Parameterized):
         """The position after the first ``n`` actions of the game (a new state): the nearest
         checkpoint and a replay of the tail; the checkpoints beyond ``n`` are dropped."""
         state = self.state
-        if self._checkpoints.game is not self.game or self._checkpoints.seed != state.seed:
-            self._checkpoints = Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY)
+        if (self._checkpoints.game is not self.game or self._checkpoints.seed != state.seed
+                or self._checkpoints.dice_version != state.dice.version):
+            self._checkpoints = Checkpoints(self.game, state.seed, self.CHECKPOINT_EVERY,
+                                            state.dice.version)
         target = self._checkpoints.state_at(list(state.action_log), n)
         self._checkpoints.drop_after(n)
         return target
 
     def save_text(self) -> str:
-        """The game as save JSON (wargame.saves, format 2), for the game's owner only: a save
+        """The game as save JSON (wargame.saves, format 3), for the game's owner only: a save
         holds the seed and the log (issue #27), so any other viewer is refused here, on the
         server, whatever its page sends (``SeatRefused``; a room's record is exported from
         the teacher's key-protected page)."""
