@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from wargame.dice import Dice
+from wargame.dice import DICE_VERSION, Dice
 from wargame.errors import IllegalAction, MalformedAction
 from wargame.protocol import Decision, Outcome
 from wargame.registry import GameFamily
@@ -46,8 +46,8 @@ class ToyGame:
     def options_json(self) -> dict[str, Any]:
         return {}
 
-    def new_state(self, seed: int = 0) -> ToyState:
-        return ToyState(self, seed)
+    def new_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> ToyState:
+        return ToyState(self, seed, dice_version)
 
     def action_from_dict(self, data: Any) -> Take:
         if not isinstance(data, dict) or data.get("kind") != "take" or \
@@ -57,8 +57,8 @@ class ToyGame:
 
 
 class ToyState:
-    def __init__(self, game: ToyGame, seed: int) -> None:
-        self.game, self.seed, self.dice = game, int(seed), Dice(seed)
+    def __init__(self, game: ToyGame, seed: int, dice_version: int = DICE_VERSION) -> None:
+        self.game, self.seed, self.dice = game, int(seed), Dice(seed, dice_version)
         self.pile = game.pile + self.dice.d6()
         self.to_move = 0
         self.log: list[dict[str, Any]] = []
