@@ -186,7 +186,9 @@ def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = N
             raise ScenarioError(source, "scenario", repr(game.scenario_id), _excerpt(data["scenario"]))
         expected = game.options_json()
         if {k: v for k, v in data.get("options", {}).items() if v} != {k: v for k, v in expected.items() if v}:
-            field = "options.variants" if game.kind == "campaign" else "options"
+            from wargame.registry import family_of_game
+
+            field = "options.variants" if family_of_game(game).takes_variants else "options"
             raise ScenarioError(source, field, repr(expected), _excerpt(data["options"]))
     state = replay(game, data["seed"], data["actions"], source, on_start=on_start,
                    on_action=on_action, dice_version=data["dice"])

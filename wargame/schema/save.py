@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from .common import Int, Model, PosInt, Str
 
@@ -20,7 +20,7 @@ class SaveFile(Model):
 
     format: Literal["wargame-save"]
     format_version: PosInt
-    game: Literal["campaign", "memoir"]
+    game: Str = Field(description="the game family (wargame.registry): campaign, memoir")
     scenario: Str = Field(description="the scenario id (normandy, dragoon, memoir44-5...)")
     options: dict[Str, Any] = Field({}, description="the game's options (variants...)")
     seed: Int = Field(description="the dice seed: a whole number, not true/false")
@@ -30,3 +30,14 @@ class SaveFile(Model):
     fingerprint: dict[Str, Any] = Field(
         description="summary of the final position, checked on load"
     )
+
+    @field_validator("game")
+    @classmethod
+    def _a_known_family(cls, value: str) -> str:
+        """One of the registered game families (issue #27: a family is one registry entry)."""
+        from wargame.registry import FAMILIES
+
+        kinds = [f.kind for f in reversed(FAMILIES)]
+        if value not in kinds:
+            raise ValueError(f"expected one of {', '.join(kinds)}")
+        return value
