@@ -47,7 +47,7 @@ from urllib.parse import quote
 
 from wargame.i18n import using_language
 from wargame.rooms.text import TEXT
-from wargame.scenario_errors import ScenarioError, short_repr
+from wargame.scenario_errors import ScenarioError
 
 __all__ = ["RoomsDB", "RoomsDBError", "RoomsBusy", "RoomsFull", "RoomsDamaged", "RoomsDiskError",
            "RoomsServed", "ServerLock", "RoomRow", "StoredAction", "SCHEMA_VERSION", "DB_FORMAT",
@@ -102,7 +102,7 @@ class _FileTrouble(RoomsDBError):
     """The file is a rooms database but cannot be used now: ``{file}: {text}``, the text of
     ``TEXT[key]`` in the language it is shown in (``render``)."""
 
-    key = ""
+    text_key = ""
 
     def __init__(self, path: str | Path, reason: Any = None, **data: Any) -> None:
         self.reason = reason
@@ -112,8 +112,9 @@ class _FileTrouble(RoomsDBError):
     def message(self, lang: str | None = None) -> str:
         """The text without the file's name (a seat's refusal)."""
         with using_language(lang):
-            return TEXT[self.key].format(reason=short_repr(str(self.reason), 120),
-                                         **self.text_data)
+            reason = " ".join(str(self.reason).split())
+            reason = reason if len(reason) <= 120 else reason[:117] + "..."
+            return TEXT[self.text_key].format(reason=reason, **self.text_data)
 
     def render(self, lang: str | None = None) -> str:
         return f"{self.file}: {self.message(lang)}"
@@ -123,32 +124,32 @@ class RoomsBusy(_FileTrouble):
     """Another program holds a lock on the file (SQLITE_BUSY or SQLITE_LOCKED) longer than
     the short wait and its one retry (``BUSY_TIMEOUT``, ``BUSY_TRIES``, ``MAX_WAIT``)."""
 
-    key = "db.busy"
+    text_key = "db.busy"
 
 
 class RoomsFull(_FileTrouble):
     """The disk (or the file's size limit) is full: SQLITE_FULL."""
 
-    key = "db.full"
+    text_key = "db.full"
 
 
 class RoomsDamaged(_FileTrouble):
     """SQLITE_CORRUPT or SQLITE_NOTADB met after opening (opening a damaged file is the
     ``RoomsDBError`` of ``_check_file``/``_open``, with what was expected)."""
 
-    key = "db.damaged"
+    text_key = "db.damaged"
 
 
 class RoomsDiskError(_FileTrouble):
     """Any other failure to read or write the file (SQLITE_IOERR, SQLITE_READONLY...)."""
 
-    key = "db.disk"
+    text_key = "db.disk"
 
 
 class RoomsServed(_FileTrouble):
     """Another process serves this file: it holds ``FILE.lock`` (``ServerLock``)."""
 
-    key = "db.served"
+    text_key = "db.served"
 
 
 # primary SQLite result codes (https://sqlite.org/rescode.html); an extended code's low byte

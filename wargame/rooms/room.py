@@ -170,6 +170,8 @@ class Room:
         self._deleted = False
         self.max_computer_actions = max_computer_actions
         self.computer_error: str | None = None  # why the computer stopped, if it failed
+        self._summary: RoomSummary | None = None  # the last one made (``summary``)
+        self.summary()
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {self.code} {self.game_id} v{self._version}>"
@@ -240,12 +242,21 @@ class Room:
             return self._checkpoints.state_at(self._actions, n, source=f"room {self.id}")
 
     def summary(self) -> RoomSummary:
-        with self._lock:
+        """The room in one line of the teacher's list. While the room is busy (an action
+        being stored, perhaps waiting for a file another program holds) the last summary is
+        given at once, so the list of every room never waits for one (issue #31)."""
+        if not self._lock.acquire(blocking=self._summary is None):
+            return self._summary  # type: ignore[return-value]
+        try:
             s = self._state
-            return RoomSummary(self.id, self.code, self.game_id, self.variants, self.created,
-                               self._version, outcome_text(s, self._side_seat), self.seed,
-                               self._side_seat.get(s.side_to_act) if s.side_to_act else None,
-                               {n: c.computer for n, c in self.seats.items() if c.computer})
+            self._summary = RoomSummary(
+                self.id, self.code, self.game_id, self.variants, self.created, self._version,
+                outcome_text(s, self._side_seat), self.seed,
+                self._side_seat.get(s.side_to_act) if s.side_to_act else None,
+                {n: c.computer for n, c in self.seats.items() if c.computer})
+            return self._summary
+        finally:
+            self._lock.release()
 
     # ------------------------------------------------------------------ subscribers
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
@@ -341,11 +352,14 @@ class Room:
             self._rebuild()
             log.warning("room %s: action %s not stored: %s", self.id, n, exc)
             raise SeatRefused(exc.message()) from exc
+        except _FileTrouble as exc:  # damage, a disk error: each says what it is
+            self._rebuild()
+            log.error("room %s: action %s not stored: %s", self.id, n, exc)
+            raise SeatRefused(exc.message()) from exc
         except Exception as exc:  # the disk, the file, another process: nothing is played
             self._rebuild()
             log.exception("room %s: action %s not stored", self.id, n)
-            reason = exc.message() if isinstance(exc, _FileTrouble) else str(exc)
-            raise SeatRefused(TEXT["storage"].format(reason=short_repr(reason, 160))) from exc
+            raise SeatRefused(TEXT["storage"].format(reason=short_repr(str(exc), 120))) from exc
         self._actions.append(data)
         self._action_events.append(list(events))
         self._version = n + 1
