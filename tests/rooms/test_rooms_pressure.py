@@ -7,6 +7,7 @@ that must come quickly, in one line, in both languages, with nothing changed
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -265,6 +266,12 @@ def served(db_path):
         child.wait()
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     from wargame import cli
 
@@ -274,11 +281,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_wargame_serve_twice_the_second_exits_naming_the_file_and_the_first(
-        capsys, db_path, served):
+        db_path, served, tmp_path):
     pid, _room = served
     files = {p.name: p.read_bytes() for p in db_path.parent.iterdir()}
-    code, out, err = run(capsys, "serve", "--rooms", str(db_path), "--no-show",
-                         "--port", "5999")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WARGAME_HOME": str(tmp_path / "home")}
+    try:  # a second server that started serving would never return: a failure, not a hang
+        done = subprocess.run([sys.executable, "-m", "wargame.cli", "serve", "--rooms",
+                               str(db_path), "--no-show", "--port", str(free_port())], env=env,
+                              capture_output=True, text=True, timeout=240)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the second server started")
+    code, err = done.returncode, done.stderr
     assert code == 1, err
     assert str(db_path) in err and f"process {pid}" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
