@@ -775,10 +775,14 @@ def _cmd_serve_rooms(args: argparse.Namespace, out: TextIO) -> int:
     path = Path(args.rooms)
     if path.is_dir():
         raise UsageError(HELP["serve.rooms_folder"].format(path=_excerpt(args.rooms)))
+    from wargame.rooms import RoomsDBError
+
     try:
         serve_rooms(path, port=args.port, show=args.show, address=args.address,
                     allow_origins=list(args.allow_origin), key=args.teacher_key, out=out,
                     lang=language())
+    except RoomsDBError as exc:  # another server holds the file, a FIFO, a damaged file...
+        raise CommandFailed(str(exc)) from None
     except ValueError as exc:  # a bad address or origin: refused before serving
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -993,6 +997,9 @@ ROOMS_TEXT = Catalogue("cli.rooms", {
     "deleted": "room {room} deleted",
     "room_id": "the room's id (wargame rooms list)",
     "file": "the save file to write",
+    "file_folder": "FILE {path}: that is a folder; give a file name",
+    "file_parent": "FILE {path}: cannot write there (its folder is missing, not a folder or "
+                   "not writable)",
     "col.id": "ROOM",
     "col.code": "CODE",
     "col.game": "GAME",
@@ -1010,7 +1017,7 @@ def _add_rooms_parser(sub: Any) -> None:
     r_list.set_defaults(handler=_cmd_rooms_list)
     r_export = rooms_sub.add_parser("export", help=ROOMS_TEXT["export"])
     r_export.add_argument("room_id", metavar="ROOM_ID", help=ROOMS_TEXT["room_id"])
-    r_export.add_argument("file", metavar="FILE", type=_check_save_path, help=ROOMS_TEXT["file"])
+    r_export.add_argument("file", metavar="FILE", help=ROOMS_TEXT["file"])
     r_export.set_defaults(handler=_cmd_rooms_export)
     r_delete = rooms_sub.add_parser("delete", help=ROOMS_TEXT["delete"])
     r_delete.add_argument("room_id", metavar="ROOM_ID", help=ROOMS_TEXT["room_id"])
@@ -1036,8 +1043,24 @@ def _rooms_manager(path: str) -> Any:
         raise CommandFailed(ROOMS_TEXT["missing"].format(path=_excerpt(path, 80)))
     from wargame.rooms import RoomManager
 
-    # start_computers=False: looking at a file never plays a computer's move in it
-    return RoomManager(path, games=_rooms_opener, start_computers=False)
+    # read_only: looking at a file never plays a computer's move in it nor writes it, and
+    # works on a file a server holds (issue #31) or a read-only one. A FIFO or a device is
+    # refused by its stat before it is opened (wargame.rooms.db.RoomsDB._check_file)
+    return RoomManager(path, games=_rooms_opener, read_only=True)
+
+
+def _rooms_save_path(text: str) -> Path:
+    """``rooms export``'s FILE, checked as ``--save`` is, before the database is opened
+    (a folder given as FILE was a traceback naming --save; issue #31)."""
+    try:
+        return _check_save_path(text)
+    except UsageError:
+        try:
+            folder = Path(text).is_dir()
+        except OSError:
+            folder = False
+        key = "file_folder" if folder else "file_parent"
+        raise UsageError(ROOMS_TEXT[key].format(path=_excerpt(text))) from None
 
 
 def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -1077,6 +1100,7 @@ def _cmd_rooms_list(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_rooms_export(args: argparse.Namespace, out: TextIO) -> int:
     from wargame.saves import save_game
 
+    args.file = _rooms_save_path(args.file)
     with _rooms_manager(args.db) as manager:
         room = manager.get(args.room_id)
         if room is None:
@@ -1094,7 +1118,9 @@ def _cmd_rooms_delete(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandFailed(ROOMS_TEXT["missing"].format(path=_excerpt(args.db, 80)))
     from wargame.rooms.db import RoomsDB
 
-    db = RoomsDB(args.db)  # no replay needed to mark a room deleted
+    # no replay needed to mark a room deleted; exclusive: refused while a server holds the
+    # file (it would go on serving the room), naming that server's process
+    db = RoomsDB(args.db, exclusive=True)
     try:
         if not db.mark_deleted(args.room_id):
             raise CommandFailed(ROOMS_TEXT["no_room"].format(room=_excerpt(args.room_id),

@@ -4,7 +4,14 @@ action stored in SQLite before it is acknowledged (``wargame.rooms.room``, ``.db
 A layer above the engines, saves and bots and below ``wargame.ui``: no Panel or Bokeh here.
 """
 
-from wargame.rooms.db import RoomsDBError
+from wargame.rooms.db import (
+    RoomsBusy,
+    RoomsDamaged,
+    RoomsDBError,
+    RoomsDiskError,
+    RoomsFull,
+    RoomsServed,
+)
 from wargame.rooms.room import (
     PLAYER_SEATS,
     SEAT_NAMES,
@@ -25,5 +32,10 @@ __all__ = [
     "RoomManager",
     "RoomSummary",
     "RoomsDBError",
+    "RoomsBusy",
+    "RoomsFull",
+    "RoomsDamaged",
+    "RoomsDiskError",
+    "RoomsServed",
     "GameOpener",
 ]

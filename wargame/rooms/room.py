@@ -42,7 +42,14 @@ from wargame.event_text import outcome_reason
 from wargame.games import open_game
 from wargame.i18n import LANGUAGES, check_language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
-from wargame.rooms.db import RoomRow, RoomsDB, RoomsDBError
+from wargame.rooms.db import (
+    RoomRow,
+    RoomsBusy,
+    RoomsDB,
+    RoomsDBError,
+    RoomsFull,
+    _FileTrouble,
+)
 from wargame.rooms.text import TEXT, seat_word
 from wargame.saves import replay, to_save
 from wargame.scenario_errors import ScenarioError, short_repr
@@ -164,6 +171,8 @@ class Room:
         self._deleted = False
         self.max_computer_actions = max_computer_actions
         self.computer_error: str | None = None  # why the computer stopped, if it failed
+        self._summary: RoomSummary | None = None  # the last one made (``summary``)
+        self.summary()
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {self.code} {self.game_id} v{self._version}>"
@@ -234,12 +243,21 @@ class Room:
             return self._checkpoints.state_at(self._actions, n, source=f"room {self.id}")
 
     def summary(self) -> RoomSummary:
-        with self._lock:
+        """The room in one line of the teacher's list. While the room is busy (an action
+        being stored, perhaps waiting for a file another program holds) the last summary is
+        given at once, so the list of every room never waits for one (issue #31)."""
+        if not self._lock.acquire(blocking=self._summary is None):
+            return self._summary  # type: ignore[return-value]
+        try:
             s = self._state
-            return RoomSummary(self.id, self.code, self.game_id, self.variants, self.created,
-                               self._version, outcome_text(s, self._side_seat), self.seed,
-                               self._side_seat.get(s.side_to_act) if s.side_to_act else None,
-                               {n: c.computer for n, c in self.seats.items() if c.computer})
+            self._summary = RoomSummary(
+                self.id, self.code, self.game_id, self.variants, self.created, self._version,
+                outcome_text(s, self._side_seat), self.seed,
+                self._side_seat.get(s.side_to_act) if s.side_to_act else None,
+                {n: c.computer for n, c in self.seats.items() if c.computer})
+            return self._summary
+        finally:
+            self._lock.release()
 
     # ------------------------------------------------------------------ subscribers
     def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
@@ -331,6 +349,14 @@ class Room:
             to_dict = getattr(action, "to_dict", None)
             data = json.loads(json.dumps(to_dict() if callable(to_dict) else state.action_log[n]))
             self._db.append(self.id, n, data, seat.name, time.time())
+        except (RoomsBusy, RoomsFull) as exc:  # the file is held, the disk full: try again
+            self._rebuild()
+            log.warning("room %s: action %s not stored: %s", self.id, n, exc)
+            raise SeatRefused(exc.message()) from exc
+        except _FileTrouble as exc:  # damage, a disk error: each says what it is
+            self._rebuild()
+            log.error("room %s: action %s not stored: %s", self.id, n, exc)
+            raise SeatRefused(exc.message()) from exc
         except Exception as exc:  # the disk, the file, another process: nothing is played
             self._rebuild()
             log.exception("room %s: action %s not stored", self.id, n)
@@ -458,15 +484,26 @@ class RoomManager:
     Rooms are resumed (replayed) when first reached (``get``, ``by_token``, ``by_code``), and
     at opening those whose computer seat may have to act, so a file with a year of finished
     games opens at once; ``rooms()`` lists them from the file, ``load_all()`` replays them
-    all. A room that no longer replays is left out, its reason in ``unloaded``."""
+    all. A room that no longer replays is left out, its reason in ``unloaded``.
+
+    One manager serves a file: it holds the file's lock (``wargame.rooms.db.ServerLock``), and
+    a second one, in this process or another, is refused (``RoomsServed``, naming the file and
+    the other process) before it reads the file. ``read_only`` (``wargame rooms list|export``):
+    no lock, a ``mode=ro`` connection, no computer plays, nothing is written; it works on a
+    file a server holds and on a read-only file.
+
+    Locks: the manager's lock guards its indexes only, never a read or write of the file or a
+    replay; a room is resumed under its own lock (``_loading``), so one room's slow resume or
+    stuck write holds up no other room's page."""
 
     def __init__(self, db_path: str | Path, *, games: GameOpener | None = None,
                  max_computer_actions: int = MAX_COMPUTER_ACTIONS,
-                 start_computers: bool = True) -> None:
+                 start_computers: bool = True, read_only: bool = False) -> None:
         self.db_path = Path(db_path)
         self._opener = games or default_opener
         self.max_computer_actions = max_computer_actions
-        self.start_computers = start_computers
+        self.read_only = read_only
+        self.start_computers = start_computers and not read_only
         self._games: dict[tuple[str, tuple[str, ...]], GameDefinition] = {}
         self._lock = threading.RLock()
         self._rows: dict[str, RoomRow] = {}  # every stored room, resumed or not
@@ -475,15 +512,17 @@ class RoomManager:
         self._tokens: dict[str, tuple[str, str]] = {}
         self._codes: dict[str, str] = {}
         self.unloaded: dict[str, str] = {}  # rooms that could not be resumed: id -> why
-        self.db = RoomsDB(self.db_path)
+        self._loading: dict[str, threading.Lock] = {}  # a lock per room being resumed
+        self._creating = threading.Lock()  # one new room at a time (its code is unique)
+        self.db = RoomsDB(self.db_path, read_only=read_only, exclusive=not read_only)
         try:
             rows = self.db.rooms(bad=self.unloaded)
             self._counts = self.db.action_counts()
             for row in rows:
                 self._index(row)
             for row in rows:  # a computer seat may be to act: resume now, it plays on
-                if row.outcome is None and any(s.get("computer") for s in row.seats.values()
-                                               if isinstance(s, dict)):
+                if self.start_computers and row.outcome is None and any(
+                        s.get("computer") for s in row.seats.values() if isinstance(s, dict)):
                     self._load(row.id)
         except BaseException:
             self.db.close()
@@ -506,16 +545,26 @@ class RoomManager:
             return self._games[key]
 
     def _load(self, room_id: str) -> Room | None:
-        """The room, resumed on first use (None: no such room, or it does not replay)."""
+        """The room, resumed on first use (None: no such room, or it does not replay). The
+        replay runs under the room's own loading lock, not the manager's."""
         with self._lock:
             room = self._rooms.get(room_id)
             if room is not None or room_id in self.unloaded or room_id not in self._rows:
                 return room
-            room = self._resume(self._rows[room_id])
-            if room is None:
-                return None
-            self._rooms[room_id] = room
-            self._counts.pop(room_id, None)
+            loading = self._loading.setdefault(room_id, threading.Lock())
+        with loading:
+            with self._lock:
+                room = self._rooms.get(room_id)
+                row = self._rows.get(room_id)
+                if room is not None or room_id in self.unloaded or row is None:
+                    return room
+            room = self._resume(row)  # reads the file and replays: no manager lock held
+            with self._lock:
+                self._loading.pop(room_id, None)
+                if room is None or room_id not in self._rows:  # deleted meanwhile
+                    return None
+                self._rooms[room_id] = room
+                self._counts.pop(room_id, None)
         if self.start_computers:
             room._kick()
         return room
@@ -575,6 +624,8 @@ class RoomManager:
         for name in computer:
             if name not in PLAYER_SEATS:
                 raise ValueError(TEXT["computer_seat_name"].format(seat=name))
+        if all(computer.get(name) for name in PLAYER_SEATS):  # nobody would ever act
+            raise ValueError(TEXT["computer_both"])
         if seed is None:
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -585,7 +636,7 @@ class RoomManager:
         for policy in computer.values():
             make_policy(game, policy, seed)  # an unknown name: ValueError naming the known
         variants = tuple(game.options_json().get("variants") or variants)
-        with self._lock:
+        with self._creating:  # not the manager's lock: the other rooms' pages go on
             room_id = secrets.token_urlsafe(9)
             taken = self.db.codes()
             code = _new_code(taken)
@@ -595,11 +646,12 @@ class RoomManager:
                      for name in SEAT_NAMES}
             row = RoomRow(room_id, code, str(game_id), variants,
                           json.loads(json.dumps(game.options_json())), seed, time.time(), seats)
-            self.db.insert_room(row)
+            self.db.insert_room(row)  # stored first: a refusal (busy, full) leaves no room
             room = Room(row, game, self.db, game.new_state(seed, row.dice), [], [],
                         self.max_computer_actions)
-            self._index(row)
-            self._rooms[room_id] = room
+            with self._lock:
+                self._index(row)
+                self._rooms[room_id] = room
         room._kick()
         return room
 
@@ -648,6 +700,7 @@ class RoomManager:
     def delete(self, room_id: str) -> bool:
         """Delete a room (marked deleted in the file: its links and code stop working);
         subscribers get a ``Change`` with ``deleted`` True. False if there is no such room."""
+        stored = self.db.mark_deleted(room_id)  # first: a refusal (busy, full) changes nothing
         with self._lock:
             row = self._rows.pop(room_id, None)
             room = self._rooms.pop(room_id, None)
@@ -658,7 +711,6 @@ class RoomManager:
                         self._tokens.pop(seat.get("token"), None)
             self._counts.pop(room_id, None)
             self.unloaded.pop(room_id, None)
-            stored = self.db.mark_deleted(room_id)
         if room is not None:
             room._close(deleted=True)
         return stored or row is not None

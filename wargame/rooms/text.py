@@ -31,6 +31,24 @@ TEXT = Catalogue("rooms", {
     "db.expected": "a wargame rooms database (SQLite, schema version {version})",
     "db.not_sqlite": "not an SQLite database",
     "db.corrupt": "damaged: {reason}",
+    # the file in use (wargame.rooms.db: RoomsBusy, RoomsFull, RoomsDamaged, RoomsDiskError,
+    # RoomsServed; issue #31): each its own words, a seat's refusal without the file's name
+    "db.busy": "the rooms file is busy in another program; try again",
+    "db.full": "the disk of the rooms file is full; nothing was stored: free some space and "
+               "try again",
+    "db.damaged": "the rooms file is damaged ({reason}); nothing was stored: stop the server "
+                  "and keep a copy of the file",
+    "db.disk": "the rooms file could not be read or written ({reason}); nothing was stored",
+    "db.served": "another wargame server uses this rooms file (process {pid}, lock file "
+                 "{lock}); stop it first, or use another file",
+    "db.not_regular": "a {kind}, not a regular file",
+    "db.kind.fifo": "named pipe (FIFO)",
+    "db.kind.socket": "socket",
+    "db.kind.device": "device",
+    "db.kind.other": "special file",
+    "db.missing": "no such file",
+    "db.closed": "an open rooms database (this one is closed)",
+    "db.read_only": "it was opened read-only",
     "db.cannot_open": "a wargame rooms database this process may open and write",
     "db.foreign": "other tables: {tables}",
     "db.version": "a wargame rooms database of schema version {version} or older (this one "
