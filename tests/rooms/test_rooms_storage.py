@@ -277,6 +277,12 @@ def test_a_schema_1_file_is_migrated_and_its_rooms_replay_with_dice_1(db_path):
                   "'{\"variants\": []}', ?, 1.0, ?, 0, NULL)", (save["seed"], json.dumps(seats)))
         c.executemany("INSERT INTO actions VALUES ('r1', ?, ?, 'allied', 2.0)",
                       [(i, json.dumps(a)) for i, a in enumerate(save["actions"])])
+    with RoomManager(db_path, games=opener, read_only=True) as m:  # rooms list: no migration
+        assert [r.id for r in m.rooms()] == ["r1"]
+        assert m.get("r1").dice_version == 1
+        assert json.loads(fingerprint(m.get("r1").state())) == save["fingerprint"]
+    with sqlite3.connect(db_path) as c:
+        assert dict(c.execute("SELECT key, value FROM meta"))["schema_version"] == "1"
     with RoomManager(db_path, games=opener) as m:
         assert m.load_all() and m.unloaded == {}
         room = m.get("r1")
