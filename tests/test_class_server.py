@@ -52,6 +52,8 @@ def test_with_addresses_every_one_is_an_origin_and_the_first_the_students_link()
     lines = "\n".join(cs.announce_lines(plan, "KEY-of-22-characters__", Path("r.sqlite")))
     assert "http://192.168.1.20:5123/teacher?key=KEY-of-22-characters__" in lines
     assert lines.count("KEY-of-22-characters__") == 1  # printed once
+    assert cs.CLASS_TEXT["new_key"] in lines
+    assert cs.CLASS_TEXT["new_key"] not in cs.announce_lines(plan, "k" * 22, Path("r"), False)
     # a name that is not a plain host name is not made an origin
     assert cs.class_origins(["10.0.0.5"], 80, "evil/name") == [
         "localhost:80", "127.0.0.1:80", "10.0.0.5:80"]

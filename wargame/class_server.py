@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,8 +52,8 @@ CLASS_TEXT = Catalogue("cli.class", {
     "students": "Students open:  {url}   and type their room's code",
     "also": "  (also:  {urls})",
     "teacher": "Teacher's page: {url}",
-    "teacher_note": "  (keep this link to yourself: it opens every room; a new key at each "
-                    "start)",
+    "teacher_note": "  (keep this link to yourself: it opens every room)",
+    "new_key": "  (a new random key at each start; --teacher-key KEY keeps one)",
     "file": "Rooms kept in {path}",
     "stop": "Ctrl+C stops the server; the rooms are kept and resume at the next start.",
     "stopped": "Server stopped; the rooms are kept in {path}.",
@@ -198,8 +199,9 @@ def add_class_parser(sub: Any, port_type: Any = int, usage_error: type = ValueEr
     parser.set_defaults(handler=run_class, usage_error=usage_error, failed=failed)
 
 
-def announce_lines(plan: ClassPlan, key: str, path: Path) -> list[str]:
-    """What ``wargame class`` prints once the rooms are open (the key is printed here only)."""
+def announce_lines(plan: ClassPlan, key: str, path: Path, generated: bool = True) -> list[str]:
+    """What ``wargame class`` prints once the rooms are open (the key is printed here only;
+    ``generated``: the key is a new random one)."""
     from wargame.ui.rooms import TEACHER_PATH
 
     lines = [] if plan.networked else [CLASS_TEXT["no_network"]]
@@ -208,6 +210,8 @@ def announce_lines(plan: ClassPlan, key: str, path: Path) -> list[str]:
         lines.append(CLASS_TEXT["also"].format(urls="  ".join(plan.also)))
     lines.append(CLASS_TEXT["teacher"].format(url=f"{plan.public_base}{TEACHER_PATH}?key={key}"))
     lines.append(CLASS_TEXT["teacher_note"])
+    if generated:
+        lines.append(CLASS_TEXT["new_key"])
     lines.append(CLASS_TEXT["file"].format(path=path))
     lines.append(CLASS_TEXT["stop"])
     return lines
@@ -226,8 +230,10 @@ def run_class(args: argparse.Namespace, out: TextIO) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)  # an OSError: one line from cli.main
     plan = plan_class(args.port, network_addresses(), socket.gethostname())
 
+    generated = not (args.teacher_key or os.environ.get("WARGAME_TEACHER_KEY"))
+
     def announce(key: str) -> None:
-        print("\n".join(announce_lines(plan, key, path)), file=out, flush=True)
+        print("\n".join(announce_lines(plan, key, path, generated)), file=out, flush=True)
 
     try:
         serve_rooms(path, port=args.port, show=args.show, address=plan.listen,

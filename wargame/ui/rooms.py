@@ -385,7 +385,8 @@ class TeacherRooms(param.Parameterized):
     def _build_class_form(self) -> None:
         games = room_games()
         self.class_count = pn.widgets.IntInput(label=ROOMS["class_count"], value=6, start=1,
-                                               end=MAX_CLASS_ROOMS, width=110)
+                                               end=MAX_CLASS_ROOMS, width=110,
+                                               css_classes=["wg-class-count"])
         self.class_game = pn.widgets.Select(label=ROOMS["class_game"], options=games,
                                             value=default_game(games), width=360)
         self.class_lang = pn.widgets.Select(
