@@ -28,7 +28,7 @@ from wargame.i18n import LANGUAGES, Catalogue, language
 __all__ = ["network_addresses", "class_origins", "plan_class", "ClassPlan",
            "default_rooms_file", "add_class_parser", "CLASS_TEXT", "DEFAULT_PORT"]
 
-DEFAULT_PORT = 5006
+DEFAULT_PORT = 5006  # as in CLASS_TEXT["port"]
 # an address of a private range to "connect" a UDP socket to: connecting a datagram socket
 # sends nothing, it only asks the kernel which local address would be used (the interface of
 # the default route); no network access is needed, and none happens
@@ -40,8 +40,9 @@ VIRTUAL_INTERFACES = ("lo", "docker", "br-", "veth", "virbr", "vmnet", "vboxnet"
 CLASS_TEXT = Catalogue("cli.class", {
     "help": "serve rooms for a class on this computer's network: finds its address, prints "
             "the students' link and the teacher's, opens the teacher's page",
-    "port": "the port to listen on (default {port})",
-    "rooms": "the rooms file (SQLite; default {path})",
+    "port": "the port to listen on (default 5006)",
+    "rooms": "the rooms file (SQLite; default: class/rooms.sqlite in the user's data folder: "
+             "WARGAME_HOME, else ~/.local/share/wargame)",
     "no_show": "do not open the teacher's page in a browser",
     "teacher_key": "the key of the teacher's page, 12 characters or more (default: "
                    "WARGAME_TEACHER_KEY, else a new random key at each start)",
@@ -187,9 +188,9 @@ def add_class_parser(sub: Any, port_type: Any = int, usage_error: type = ValueEr
     ``failed`` (exit 1), the command line's own exceptions."""
     parser = sub.add_parser("class", help=CLASS_TEXT["help"], description=CLASS_TEXT["help"])
     parser.add_argument("--port", type=port_type, default=DEFAULT_PORT,
-                        help=CLASS_TEXT["port"].format(port=DEFAULT_PORT))
+                        help=CLASS_TEXT["port"])
     parser.add_argument("--rooms", default=None, metavar="FILE",
-                        help=CLASS_TEXT["rooms"].format(path=default_rooms_file()))
+                        help=CLASS_TEXT["rooms"])
     parser.add_argument("--no-show", dest="show", action="store_false",
                         help=CLASS_TEXT["no_show"])
     parser.add_argument("--teacher-key", dest="teacher_key", default=None, metavar="KEY",
