@@ -423,8 +423,9 @@ class TeacherRooms(param.Parameterized):
             self.class_message.object = f"<div style='color:#a00000'>{_esc(str(exc)[:300])}</div>"
         if made:
             title = next((label for label, v in room_games().items() if v == game), game)
-            self.class_message.object = (
-                f"<div style='color:#164d16'>{_esc(ROOMS['class_created'].format(n=len(made), game=title, lang=LANGUAGE_NAMES.get(lang, lang)))}</div>")
+            said = ROOMS["class_created"].format(n=len(made), game=title,
+                                                 lang=LANGUAGE_NAMES.get(lang, lang))
+            self.class_message.object = f"<div style='color:#164d16'>{_esc(said)}</div>"
             self.class_rooms.object = class_room_cards(made, self._base())
         self.refresh()
         return made
