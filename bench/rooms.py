@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
-KEY = "bench-key"
+KEY = "bench-teacher-key"  # 12 characters at least (issue #29)
 
 HOOK = """() => {
   window.__wg_seen = window.__wg_seen || {};

@@ -1,5 +1,5 @@
 """The ``wargame`` command: odds, bombard, scenario list/info/validate, serve, autoplay, study,
-rooms list/export/delete.
+rooms list/export/delete, class (``wargame.class_server``).
 
 Memoir '44: ``odds --game memoir44 --dice N --target T``, ``scenario list/info`` and ``scenario
 import FILE.m44`` (a community layout into the user scenario folder).
@@ -356,6 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--quiet", action="store_true", help=STUDY_TEXT["opt.quiet"])
     study.set_defaults(handler=_cmd_study)
     _add_rooms_parser(sub)
+    from wargame.class_server import add_class_parser  # wargame class (issue #29)
+
+    add_class_parser(sub, _in_range(1, MAX_PORT), UsageError, CommandFailed)
     return parser
 
 

@@ -13,10 +13,28 @@ from wargame.ui.serve import rooms_apps, serve_rooms, teacher_key
 def test_rooms_routes_and_key(monkeypatch):
     apps = rooms_apps(object(), "k")
     assert set(apps) == {"/", "/room", "/teacher"}
-    monkeypatch.setenv("WARGAME_TEACHER_KEY", "from-env")
-    assert teacher_key("given") == "given" and teacher_key(None) == "from-env"
+    monkeypatch.setenv("WARGAME_TEACHER_KEY", "from-the-env")
+    assert teacher_key("given-key-12") == "given-key-12"
+    assert teacher_key(None) == "from-the-env"
     monkeypatch.delenv("WARGAME_TEACHER_KEY")
     assert teacher_key(None) != teacher_key(None)  # random each start
+    assert len(teacher_key(None)) >= 22  # secrets.token_urlsafe(16): 128 bits
+
+
+def test_a_given_teacher_key_under_12_characters_is_refused(monkeypatch, tmp_path, capsys):
+    with pytest.raises(ValueError, match="--teacher-key.*at least 12 characters"):
+        teacher_key("eleven-char")
+    monkeypatch.setenv("WARGAME_TEACHER_KEY", "short")
+    with pytest.raises(ValueError, match="WARGAME_TEACHER_KEY"):
+        teacher_key(None)
+    monkeypatch.delenv("WARGAME_TEACHER_KEY")
+    with pytest.raises(ValueError, match="12"):
+        serve_rooms(tmp_path / "r.sqlite", key="short")
+    assert not (tmp_path / "r.sqlite").exists()  # refused before the file is made
+    assert main(["serve", "--rooms", str(tmp_path / "r.sqlite"), "--no-show",
+                 "--teacher-key", "short"]) == 2
+    err = capsys.readouterr().err
+    assert "at least 12 characters" in err and len(err.strip().splitlines()) == 1
 
 
 def test_serve_rooms_refuses_before_serving(tmp_path):

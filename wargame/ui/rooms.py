@@ -9,7 +9,10 @@
   side's cards. The teacher gives each team its own link; the code helps a team that lost it.
 - ``teacher_page`` (``/teacher?key=<key>``): every room of the server: open (the teacher's
   link), replay move by move (``Room.state_at``), export the save file, delete (after a
-  confirmation). The key keeps students out of the list (it holds every seat's link).
+  confirmation); and a class's rooms at once ("6 rooms of Normandy, seats in Portuguese"),
+  each shown with its code and, per player seat, its link, a QR code (segno, inline SVG) and
+  a copy button (issue #29). The key keeps students out of the list (it holds every seat's
+  link); wrong keys are counted per client address (``KeyGuard``).
 
 Seat links are relative to the page (``room?seat=<token>``), so they work behind Binder's and
 JupyterHub's proxies; the copyable full address is the browser's own (``pn.state.location``).
@@ -26,8 +29,12 @@ from __future__ import annotations
 import html
 import io
 import secrets
+import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import panel as pn
 import param
@@ -38,11 +45,17 @@ from wargame.ui.room_page import LANGUAGE_NAMES, language_switch
 from wargame.ui.text import ROOMS
 
 __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
-           "TEACHER_PATH", "check_key", "LANGUAGE_NAMES", "language_switch"]
+           "TEACHER_PATH", "check_key", "LANGUAGE_NAMES", "language_switch", "KeyGuard",
+           "qr_svg", "class_room_cards", "DEFAULT_GAME"]
 
 ROOM_PATH = "room"
 TEACHER_PATH = "teacher"
 W = 560
+DEFAULT_GAME = "normandy"
+"""The game the landing page and the teacher's class form open on (the Normandy campaign)."""
+MAX_CLASS_ROOMS = 30
+"""The most rooms the teacher's form creates at once (a class of 60 in pairs)."""
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 
 def _esc(x: Any) -> str:
@@ -101,6 +114,74 @@ def seat_link(token: str, base: str = "") -> str:
     return f"{base}{ROOM_PATH}?seat={token}"
 
 
+def default_game(games: dict[str, str]) -> str | None:
+    """``DEFAULT_GAME`` when the catalogue has it, else its first game."""
+    ids = list(games.values())
+    return DEFAULT_GAME if DEFAULT_GAME in ids else next(iter(ids), None)
+
+
+def qr_svg(text: str, title: str = "") -> str:
+    """A QR code of ``text`` as an inline ``<svg>`` (segno; error correction M, 3 px a module):
+    ``role="img"``, class ``wg-qr``, ``title`` as its tooltip and accessible name."""
+    import segno
+
+    svg = segno.make(text, error="m").svg_inline(scale=3, border=2, svgclass="wg-qr",
+                                                  lineclass=None, title=title or None)
+    return svg.replace("<svg ", f"<svg role=\"img\" aria-label=\"{_esc(title)}\" ", 1)
+
+
+# a copy button's click: the Clipboard API where the page is a secure context (localhost,
+# https), else the old select-and-copy (pages at http://192.168.x.y, a school network)
+COPY_JS = (
+    "var b=this,t=b.getAttribute('data-link');"
+    "function ok(){b.textContent=b.getAttribute('data-done')}"
+    "function old(){var a=document.createElement('textarea');a.value=t;"
+    "b.parentNode.appendChild(a);a.select();try{if(document.execCommand('copy'))ok()}"
+    "catch(e){}a.remove()}"
+    "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t)"
+    ".then(ok,old)}else{old()}")
+
+
+def copy_button(link: str) -> str:
+    return (f"<button type='button' class='wg-copy' data-link='{_esc(link)}' "
+            f"data-done='{_esc(ROOMS['copied'])}' onclick=\"{html.escape(COPY_JS)}\">"
+            f"{_esc(ROOMS['copy'])}</button>")
+
+
+def class_room_cards(rooms: list[Any], base: str = "") -> str:
+    """HTML: a card per room, its code large, and per player seat its link, a QR code of the
+    full link (when ``base`` makes it one) and a copy button (``.wg-class-room``,
+    ``data-code``; ``a.wg-seat-link``, ``svg.wg-qr`` and ``button.wg-copy`` per seat)."""
+    cards = []
+    for room in rooms:
+        seats = []
+        for name in ("allied", "axis"):
+            seat = room.seats[name]
+            who = ROOMS[f"seat.{name}"]
+            if seat.computer:
+                seats.append(f"<div class='wg-class-seat'><b>{_esc(who)}</b> "
+                             f"{_esc(ROOMS['computer_seat'].format(policy=seat.computer))}</div>")
+                continue
+            link = seat_link(seat.token, base)
+            qr = qr_svg(link, ROOMS["qr_title"].format(seat=who, code=room.code)) \
+                if link.startswith(("http://", "https://")) else ""
+            seats.append(
+                f"<div class='wg-class-seat' data-seat='{_esc(name)}' "
+                f"style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0;"
+                f"max-width:230px'><b>{_esc(who)}</b><br>{qr}<br>"
+                f"<a class='wg-seat-link' data-seat='{_esc(name)}' href='{_esc(link)}' "
+                f"target='_blank' style='font-size:11px;word-break:break-all'>{_esc(link)}</a>"
+                f"<br>{copy_button(link)}</div>")
+        cards.append(
+            f"<div class='wg-class-room' data-code='{_esc(room.code)}' "
+            f"style='display:inline-block;vertical-align:top;border:1px solid #bbb;"
+            f"border-radius:6px;padding:6px 10px;margin:6px;font-family:sans-serif'>"
+            f"<div class='wg-room-code' style='font-size:26px;font-weight:bold;"
+            f"letter-spacing:2px'>{_esc(room.code)}</div>"
+            f"<div style='font-size:12px'>{_esc(room.game_id)}</div>{''.join(seats)}</div>")
+    return f"<div class='wg-class-rooms-list'>{''.join(cards)}</div>"
+
+
 def seat_links(room: Any, base: str = "", names: tuple[str, ...] = ("allied", "axis", "teacher")
                ) -> str:
     """HTML: one row per seat with its link to open and its full address to copy."""
@@ -136,7 +217,7 @@ class Landing(param.Parameterized):
 
         games = room_games()
         self.game = pn.widgets.Select(label=ROOMS["game"], options=games,
-                                      value=games.get(next(iter(games))), width=W - 20)
+                                      value=default_game(games), width=W - 20)
         choices = variant_choices()
         self.variants = pn.widgets.MultiChoice(
             label=ROOMS["variants"], options={f"{c['title']} ({c['rule']})": c["name"]
@@ -233,19 +314,130 @@ def check_key(given: str | None, key: str) -> bool:
     return bool(given) and secrets.compare_digest(str(given).encode(), key.encode())
 
 
+class KeyGuard:
+    """Wrong teacher keys counted per client address: after ``limit`` wrong keys within
+    ``window`` seconds that address is refused for ``lockout`` seconds, the right key
+    included (issue #29: 5 a minute, then a minute). A visit without a key is not counted.
+    Behind a proxy (Binder) every browser has the proxy's address, so they share one count.
+    ``check`` is safe from several threads (Panel's pool builds pages)."""
+
+    MAX_CLIENTS = 10_000  # addresses remembered at once; the oldest are forgotten first
+
+    def __init__(self, limit: int = 5, window: float = 60.0, lockout: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.lockout, self.clock = limit, window, lockout, clock
+        self._fails: dict[str, deque[float]] = {}
+        self._locked: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def check(self, client: str | None, given: str | None, key: str) -> str:
+        """``ok`` (the right key), ``wrong`` (counted) or ``locked`` (too many wrong keys
+        lately from ``client``: refused without looking at the key)."""
+        client = client or "?"
+        now = self.clock()
+        with self._lock:
+            until = self._locked.get(client)
+            if until is not None:
+                if now < until:
+                    return "locked"
+                del self._locked[client]
+            if check_key(given, key):
+                return "ok"
+            if not given:
+                return "wrong"
+            fails = self._fails.setdefault(client, deque())
+            while fails and now - fails[0] >= self.window:
+                fails.popleft()
+            fails.append(now)
+            if len(fails) >= self.limit:
+                self._locked[client] = now + self.lockout
+                del self._fails[client]
+            while len(self._fails) > self.MAX_CLIENTS:
+                del self._fails[next(iter(self._fails))]
+            while len(self._locked) > self.MAX_CLIENTS:
+                del self._locked[next(iter(self._locked))]
+            return "wrong"
+
+
 class TeacherRooms(param.Parameterized):
     """The teacher's list of rooms: open, replay, export, delete (module doc)."""
 
     def __init__(self, manager: Any, lang: str | None = None, key: str | None = None,
-                 **params: Any) -> None:
+                 public_base: str | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.manager = manager
         self.lang = page_language(lang)
         self.key = key  # the page's own key, for its language links
+        self.public_base = public_base  # the students' address of the server (wargame class)
         with using_language(self.lang):
             self._build()
 
+    def _base(self) -> str:
+        """The address the seat links start with: the page's own, unless that is localhost
+        (or not known yet) and the server knows the students' address (``public_base``)."""
+        base = page_base()
+        if self.public_base and (not base or urlsplit(base).hostname in LOCAL_HOSTS):
+            return self.public_base
+        return base
+
+    def _build_class_form(self) -> None:
+        games = room_games()
+        self.class_count = pn.widgets.IntInput(label=ROOMS["class_count"], value=6, start=1,
+                                               end=MAX_CLASS_ROOMS, width=110,
+                                               css_classes=["wg-class-count"])
+        self.class_game = pn.widgets.Select(label=ROOMS["class_game"], options=games,
+                                            value=default_game(games), width=360)
+        self.class_lang = pn.widgets.Select(
+            label=ROOMS["class_lang"], options={LANGUAGE_NAMES[c]: c for c in LANGUAGES},
+            value=self.lang, width=160)
+        self.class_button = pn.widgets.Button(label=ROOMS["class_create"], color="primary")
+        self.class_message = pn.pane.HTML("", css_classes=["wg-class-message"])
+        self.class_rooms = pn.pane.HTML("", sizing_mode="stretch_width",
+                                        css_classes=["wg-class-rooms"])
+        self.links_button = pn.widgets.Button(label=ROOMS["class_show"])
+        self.class_button.on_click(in_language(self.lang, lambda _e: self.create_class()))
+        self.links_button.on_click(in_language(self.lang, lambda _e: self.show_links()))
+
+    @in_page_language
+    def create_class(self) -> list[Any]:
+        """``class_count`` new rooms of ``class_game``, every seat in ``class_lang`` (a random
+        seed each, no computer seat), shown as cards with the seats' QR codes."""
+        try:
+            count = int(self.class_count.value)
+        except (TypeError, ValueError):
+            count = 0
+        if not 1 <= count <= MAX_CLASS_ROOMS:
+            self.class_message.object = (
+                f"<div style='color:#a00000'>"
+                f"{_esc(ROOMS['class_count_bad'].format(most=MAX_CLASS_ROOMS))}</div>")
+            return []
+        game = str(self.class_game.value)
+        lang = page_language(self.class_lang.value)
+        made = []
+        try:
+            for _ in range(count):
+                made.append(self.manager.create(game, (), None, {}, lang=lang))
+        except (ValueError, KeyError, OSError, ScenarioError) as exc:
+            self.class_message.object = f"<div style='color:#a00000'>{_esc(str(exc)[:300])}</div>"
+        if made:
+            title = next((label for label, v in room_games().items() if v == game), game)
+            said = ROOMS["class_created"].format(n=len(made), game=title,
+                                                 lang=LANGUAGE_NAMES.get(lang, lang))
+            self.class_message.object = f"<div style='color:#164d16'>{_esc(said)}</div>"
+            self.class_rooms.object = class_room_cards(made, self._base())
+        self.refresh()
+        return made
+
+    @in_page_language
+    def show_links(self) -> Any:
+        """The chosen room's card (codes, links, QR codes), as after ``create_class``."""
+        room = self._room()
+        if room is not None:
+            self.class_rooms.object = class_room_cards([room], self._base())
+        return room
+
     def _build(self) -> None:
+        self._build_class_form()
         self.table = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["wg-room-list"])
         self.choice = pn.widgets.Select(label=ROOMS["room"], options={}, width=300)
         self.refresh_button = pn.widgets.Button(label=ROOMS["refresh"])
@@ -282,7 +474,7 @@ class TeacherRooms(param.Parameterized):
 
     @in_page_language
     def refresh(self) -> None:
-        base = page_base()
+        base = self._base()
         rooms = sorted(self.manager.rooms(), key=lambda r: -r.created)
         rows = []
         for r in rooms:
@@ -345,11 +537,16 @@ class TeacherRooms(param.Parameterized):
 
         key = quote(self.key or "", safe="")
         switch = language_switch(lambda code: f"?key={key}&lang={code}", self.lang)
+        with using_language(self.lang):
+            heading = pn.pane.HTML(f"<h3>{_esc(ROOMS['class_title'])}</h3>")
         return pn.Column(
             pn.pane.HTML(switch, css_classes=["wg-lang"]),
+            heading,
+            pn.Row(self.class_count, self.class_game, self.class_lang),
+            self.class_button, self.class_message, self.class_rooms,
             self.table,
-            pn.Row(self.choice, self.refresh_button, self.replay_button, self.export,
-                   self.delete_button),
+            pn.Row(self.choice, self.refresh_button, self.links_button, self.replay_button,
+                   self.export, self.delete_button),
             pn.Row(self.confirm, self.cancel), self.message, self.replay,
             sizing_mode="stretch_width")
 
@@ -407,14 +604,25 @@ class Replay(param.Parameterized):
 
 
 def teacher_page(manager: Any, given_key: str | None, key: str,
-                 lang: str | None = None) -> Any:
+                 lang: str | None = None, client: str | None = None,
+                 guard: KeyGuard | None = None, public_base: str | None = None) -> Any:
     """The ``/teacher`` page in ``lang`` (None: the current language): the rooms' list with
-    the right key, else the unknown-link page."""
+    the right key, else the unknown-link page; with a ``guard``, wrong keys from ``client``
+    (its address) are counted and, past the limit, refused with a note to wait."""
     lang = page_language(lang)
-    if not check_key(given_key, key):
+    verdict = guard.check(client, given_key, key) if guard is not None else (
+        "ok" if check_key(given_key, key) else "wrong")
+    if verdict == "locked":
+        with using_language(lang):
+            return pn.pane.HTML(
+                f"<div class='wg-key-locked' style='font-family:sans-serif'>"
+                f"<h3>{_esc(ROOMS['key_locked'])}</h3>"
+                f"<p>{_esc(ROOMS['key_locked_help'].format(seconds=int(guard.lockout)))}</p>"
+                f"</div>", sizing_mode="stretch_width")
+    if verdict != "ok":
         from wargame.ui.room_page import unknown_seat_page
 
         with using_language(lang):
             return unknown_seat_page()
     with using_language(lang):
-        return TeacherRooms(manager, lang, key).view()
+        return TeacherRooms(manager, lang, key, public_base=public_base).view()

@@ -274,11 +274,28 @@ ROOMS_THREADS = 8
 its own store's lock and the room's lock while it stores the action."""
 
 
+MIN_TEACHER_KEY = 12
+"""The shortest teacher key accepted when one is given (``--teacher-key``, or
+``WARGAME_TEACHER_KEY``): the key guards the list of every seat's link (issue #29)."""
+TEACHER_KEY_BYTES = 16
+"""A generated key: ``secrets.token_urlsafe(16)``, 128 random bits (22 characters)."""
+
+
 def teacher_key(key: str | None = None) -> str:
-    """The teacher page's key: ``key``, else ``WARGAME_TEACHER_KEY``, else a new random one."""
+    """The teacher page's key: ``key``, else ``WARGAME_TEACHER_KEY``, else a new random one
+    (128 bits). A given key shorter than ``MIN_TEACHER_KEY`` characters: ValueError."""
     import secrets
 
-    return key or os.environ.get("WARGAME_TEACHER_KEY") or secrets.token_urlsafe(9)
+    given = key or os.environ.get("WARGAME_TEACHER_KEY")
+    if not given:
+        return secrets.token_urlsafe(TEACHER_KEY_BYTES)
+    if len(given) < MIN_TEACHER_KEY:
+        from wargame.ui.text import ROOMS
+
+        source = "--teacher-key" if key else "WARGAME_TEACHER_KEY"
+        raise ValueError(ROOMS["key_short"].format(source=source, n=len(given),
+                                                   least=MIN_TEACHER_KEY))
+    return given
 
 
 def room_game(game_id: str, variants: tuple[str, ...]) -> Any:
@@ -292,15 +309,33 @@ def room_game(game_id: str, variants: tuple[str, ...]) -> Any:
     return open_game(game_id, variants)
 
 
-def rooms_apps(manager: Any, key: str, lang: str | None = None) -> dict[str, Any]:
+def client_address() -> str | None:
+    """The address of the browser whose request builds the current page (None outside a
+    served session)."""
+    import panel as pn
+
+    try:
+        request = pn.state.curdoc.session_context.request
+        return str(request.remote_ip) if request is not None else None
+    except AttributeError:
+        return None
+
+
+def rooms_apps(manager: Any, key: str, lang: str | None = None,
+               public_base: str | None = None) -> dict[str, Any]:
     """The Panel apps of ``wargame serve --rooms``: ``/`` (create and join), ``/room``
     (a seat, ``?seat=<token>``) and ``/teacher`` (``?key=<key>``), around one RoomManager.
     ``lang``: the server's language; a page's ``?lang=`` wins (a seat's stored language
-    too: ``wargame.ui.room_page``)."""
+    too: ``wargame.ui.room_page``). Wrong teacher keys are counted per client address by
+    one ``KeyGuard`` (5 a minute, then a minute refused). ``public_base``: the students'
+    address of the server (``http://192.168.1.20:5006/``, ``wargame class``), for the seat
+    links and QR codes of the teacher's page when it is opened on localhost."""
     import panel as pn
 
     from wargame.ui.room_page import seat_page
-    from wargame.ui.rooms import ROOM_PATH, TEACHER_PATH, landing_page, teacher_page
+    from wargame.ui.rooms import ROOM_PATH, TEACHER_PATH, KeyGuard, landing_page, teacher_page
+
+    guard = KeyGuard()
 
     def arg(name: str) -> str | None:
         values = (pn.state.session_args or {}).get(name)
@@ -313,20 +348,27 @@ def rooms_apps(manager: Any, key: str, lang: str | None = None) -> dict[str, Any
     return {
         "/": lambda: landing_page(manager, session_lang(lang)),
         f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat"), session_lang(None), lang),
-        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key, session_lang(lang)),
+        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key, session_lang(lang),
+                                                 client=client_address(), guard=guard,
+                                                 public_base=public_base),
     }
 
 
 def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = False,
                 address: str | None = None, allow_origins: tuple[str, ...] | list[str] = (),
                 threaded: bool = False, key: str | None = None, out: Any = None,
-                lang: str | None = None) -> Any:
+                lang: str | None = None, public_base: str | None = None,
+                announce: Any = None, show_teacher: bool = False) -> Any:
     """Serve the rooms of the SQLite file ``db_path`` (created when missing; every stored room
     resumes): ``/`` creates and joins rooms, ``/room?seat=<token>`` is a seat, ``/teacher?key=``
     lists the rooms. Address and origin rules as ``serve_dashboard``. Prints the teacher's
-    page address to ``out``. Blocks unless ``threaded`` (then returns Panel's server thread).
-    ``lang``: the pages' language (``wargame serve --rooms F --lang pt``; None: the language
-    current when called); a page's ``?lang=`` and a seat's own language win."""
+    page address to ``out`` (or calls ``announce(key)`` to say it instead, ``wargame
+    class``). Blocks unless ``threaded`` (then returns Panel's server thread); when it returns
+    (Ctrl-C) the rooms' file is closed. ``lang``: the pages' language (``wargame serve --rooms
+    F --lang pt``; None: the language current when called); a page's ``?lang=`` and a seat's
+    own language win. ``public_base``: the address students use (``rooms_apps``).
+    ``show_teacher`` with ``show``: open the teacher's page (at ``public_base``) rather
+    than the landing page. A given key under 12 characters: ValueError (``teacher_key``)."""
     if not 1 <= int(port) <= 65535:
         raise ValueError(f"port must be a number from 1 to 65535, got {port}")
     address = resolve_address(address)
@@ -336,16 +378,36 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     from wargame.rooms import RoomManager
 
     lang = check_language(lang) if lang else language()
+    key = teacher_key(key)  # a short given key: refused before the file is opened
     manager = RoomManager(db_path, games=room_game)
-    key = teacher_key(key)
     import panel as pn
 
     pn.extension()
     if pn.config.nthreads is None:
         pn.config.nthreads = ROOMS_THREADS
     host = "localhost" if address in LOCAL_ADDRESSES or address == "0.0.0.0" else address
-    print(f"Rooms: http://{host}:{port}/  teacher's page: http://{host}:{port}/teacher?key={key}",
-          file=out or sys.stdout, flush=True)
-    return pn.serve(rooms_apps(manager, key, lang), port=port, address=address,
-                    websocket_origin=origins, show=show, title="wargame: rooms",
-                    threaded=threaded, extra_patterns=component_routes())
+    base = public_base or f"http://{host}:{port}/"
+    if announce is None:
+        print(f"Rooms: {base}  teacher's page: {base}teacher?key={key}",
+              file=out or sys.stdout, flush=True)
+    else:
+        announce(key)
+    if show and show_teacher and not threaded:
+        import webbrowser
+
+        from tornado.ioloop import IOLoop
+
+        from wargame.ui.rooms import TEACHER_PATH
+
+        # run once the server's loop starts (it is listening by then); Panel's own ``show``
+        # opens the landing page
+        IOLoop.current().add_callback(webbrowser.open, f"{base}{TEACHER_PATH}?key={key}")
+        show = False
+    try:
+        return pn.serve(rooms_apps(manager, key, lang, public_base), port=port, address=address,
+                        websocket_origin=origins, show=show, title="wargame: rooms",
+                        threaded=threaded, extra_patterns=component_routes(),
+                        verbose=announce is None)
+    finally:
+        if not threaded:  # Ctrl-C stopped the loop (Panel's SIGINT handler), or it failed
+            manager.close()

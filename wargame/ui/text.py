@@ -143,6 +143,24 @@ ROOMS = Catalogue("ui.rooms", {
     "actions_count": "{count} actions",
     "lang": "Language of the seat pages",
     "lang_switch": "Language:",
+    # the teacher's page: a class's rooms at once (issue #29)
+    "class_title": "Rooms for a class",
+    "class_count": "Rooms",
+    "class_game": "of the game",
+    "class_lang": "seats in",
+    "class_create": "Create the rooms",
+    "class_created": "{n} rooms of {game} created, seats in {lang}: give each team its code, "
+                     "link or QR code.",
+    "class_count_bad": "rooms: a whole number from 1 to {most}",
+    "class_show": "Links and QR codes",
+    "copy": "Copy the link",
+    "copied": "Copied",
+    "qr_title": "QR code of the link of the {seat}, room {code}",
+    "key_short": "{source}: the teacher's key must have at least {least} characters (got {n}); "
+                 "leave it out for a random one",
+    "key_locked": "Too many wrong keys from this computer",
+    "key_locked_help": "Wait {seconds} seconds, then open the teacher's link again (the whole "
+                       "link, as the server printed it).",
 })
 # ---------------------------------------------------------------------- actions in words
 # wargame.ui.describe: one sentence per action kind of both engines (units by name, hexes by
