@@ -105,6 +105,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.binder)
         if item.nodeid.split("[", 1)[0] in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+    _warn_once_without_memoir_reference(items)
+
+
+def _warn_once_without_memoir_reference(items: list[pytest.Item]) -> None:
+    """One warning for the run when tests need the Memoir '44 reference layouts and the
+    setting that finds them is missing (tests/memoir/reference.py): they are skipped, and
+    said so once in the warnings summary rather than silently."""
+    from tests.memoir.reference import MISSING, REFERENCE
+
+    if REFERENCE is not None:
+        return
+    skipped = sum(1 for item in items for mark in item.iter_markers("skipif")
+                  if mark.kwargs.get("reason") == MISSING)
+    if skipped:
+        import warnings
+
+        warnings.warn(pytest.PytestWarning(f"{MISSING} ({skipped} tests skipped)"), stacklevel=1)
 
 
 @pytest.fixture(scope="session")
