@@ -27,7 +27,7 @@ TOP = ("docs", "tools", "tests", "wargame", "scenarios", "bench", "notebooks", "
 OUTSIDE = re.compile(
     r"(?<![\w.-])(?:/work/|/home/\w|/root/|/Users/\w|[A-Za-z]:\\\\?Users)"
     r"|\.\./shared\b|(?<![\w-])shared/(?:seeds|reference)\b"
-    r"|\b00\d_[0-9a-f]{16}(?:\.txt)?\b|\bseeds/00\d")
+    r"|\b00\d_(?:[0-9a-f]{16}(?:\.txt)?\b|…|\.\.\.)|\bseeds/00\d")
 # possessive: a path followed by a pattern's character is not cut short to a shorter one
 _PATH = re.compile(
     r"(?<![\w./:@~$-])((?:" + "|".join(re.escape(t) for t in TOP) + r")/[\w./-]*+)(?![*<{\[])")
@@ -108,12 +108,13 @@ def test_every_cited_repository_file_exists():
 
 
 def test_the_checks_find_what_they_look_for():
-    text = ("see /work/shared/x.md, ../shared/seeds/ (000_30a977d055887f5c.txt), /home/ann/w; "
+    text = ("see /work/shared/x.md, ../shared/seeds/ (000_30a977d055887f5c.txt), /home/ann/w, "
+            "the rulebook 004_…; "
             "docs/no-such-file.md, https://example.org/docs/no-such.md, docs/DESIGN.md, "
             "scenarios/<id>/map.json, tests/ui/*browser*.py, wargame/ui/store.GameStore, "
             "wargame/ui/store.py, wargame/ui/nothing.Name, (DESIGN.md's layers)")
     assert OUTSIDE.findall(text) == ["/work/", "../shared", "000_30a977d055887f5c.txt",
-                                     "/home/a"]
+                                     "/home/a", "004_…"]
     cited = [c for _, c in citations(text)]
     assert cited == ["docs/no-such-file.md", "docs/DESIGN.md", "wargame/ui/store.GameStore",
                      "wargame/ui/store.py", "wargame/ui/nothing.Name"]
