@@ -35,7 +35,7 @@ play: $(STAMP)
 chromium:
 	bash tools/ensure_chromium.sh
 
-# ruff, then the import contracts of pyproject's [tool.importlinter] (DESIGN.md's layers)
+# ruff, then the import contracts of pyproject's [tool.importlinter] (docs/DESIGN.md's layers)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check wargame tests bench tools
 	$(VENV)/bin/lint-imports --no-cache --no-logo

@@ -1,5 +1,5 @@
 """Benchmark of the rooms backend (wargame/rooms/): N rooms x 2 seats acting from threads on one
-``RoomManager`` (no browser; ``bench/rooms_load.py``-style browser figures are the UI's).
+``RoomManager`` (no browser; the browser figures are ``bench/rooms.py``'s).
 
 The games are played beforehand by computer policies (``--policy``), so the seats' threads
 spend no time thinking, as players in browsers would not on the server. Each seat is a thread:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from wargame.hexgrid import Hex, Layout, hex_line, hex_round, offset_id, parse_offset_id
 
-# Adjacent pairs implied by the rules (shared/reference/maps/README.md): CN 11.2 two-hex
+# Adjacent pairs implied by the rules (docs/map-sources.md): CN 11.2 two-hex
 # cities, CN 11.1.1 Omaha, CN 9.0 Mulberries and their landing hexes, drops, OD St-Tropez.
 RULE_ADJACENT_PAIRS = [
     ("2813", "2913"),  # Caen (CN 11.2)

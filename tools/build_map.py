@@ -78,7 +78,7 @@ def neighbours(h: Hex) -> list[Hex]:
 # Georeferenced fit: (lon, lat) <-> (column, y)
 # --------------------------------------------------------------------------------------------
 class Fit:
-    """Affine fit stored as in ``reference/maps/normandy_fit.json``.
+    """Affine fit stored as in ``normandy_fit.json`` (docs/map-sources.md).
 
     Local kilometres ``e = (lon - lon0) * k * cos(lat0)``, ``s = (lat0 - lat) * k`` (east,
     south, k = 111.32 km per degree) map by ``M`` and ``t`` to ``(u, y)`` where ``u`` is the

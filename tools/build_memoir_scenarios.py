@@ -1,12 +1,13 @@
 """Write the project's own Memoir '44 scenario files: ``scenarios/memoir44/<id>.json``.
 
 Inputs (documented, none shipped as they are):
-- the reference layouts ``reference/memoir44/<n>.m44`` (Scenario Editor exports; where they come
-  from: ``reference/memoir44/SOURCES.md``): terrain, obstacles, units, medal tags, place names.
-  Their texts are never read.
+- the reference layouts ``<n>.m44`` in the folder ``--reference`` or
+  ``$WARGAME_MEMOIR44_REFERENCE`` names (Scenario Editor exports, not in the repository; where
+  they come from and their licence: docs/memoir44-sources.md): terrain, obstacles, units, medal
+  tags, place names. Their texts are never read.
 - ``scenarios/memoir44/scenarios.yaml`` (hand-written): rulebook number -> layout file, title,
   cards, first player, medals and the special rules as data, from the pt-PT rulebook
-  (seeds/003_f7d9ee69e5f68196.txt).
+  (Memoir '44 rulebook, scenarios 1-16 and Overlord).
 - ``BRIEFINGS`` below: a short briefing per scenario, written for this project in our own words
   from the rulebook's history and instructions; ``BRIEFINGS_PT`` the same in European
   Portuguese (with the ``pt: {title}`` of scenarios.yaml, written to the file's ``pt``).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,10 +40,11 @@ from wargame.schema.memoir import MemoirIndex, MemoirScenarioFile  # noqa: E402
 
 INDEX = REPO / "scenarios" / "memoir44" / "scenarios.yaml"
 OUT = REPO / "scenarios" / "memoir44"
-# the shared reference folder beside the checkout (../shared/reference/memoir44)
-REFERENCE = REPO.parent / "shared" / "reference" / "memoir44"
+# the reference layouts are not in the repository (docs/memoir44-sources.md, "Licence note"):
+# --reference, or the folder this setting names (CONTRIBUTING.md, "Reference data")
+REFERENCE_ENV = "WARGAME_MEMOIR44_REFERENCE"
 SOURCE = ("bga-devs/bga-memoir modules/scenarios/{file} @ 4ef4810973233f7f4bf7fbb56775376210a137a3"
-          " (a Days of Wonder Scenario Editor export; reference/memoir44/SOURCES.md)")
+          " (a Days of Wonder Scenario Editor export; docs/memoir44-sources.md)")
 
 # Our words, from the rulebook's history and instructions (M44 scenarios 1-16 and Overlord).
 BRIEFINGS: dict[str, str] = {
@@ -181,7 +184,7 @@ BRIEFINGS_PT: dict[str, str] = {
 }
 
 
-def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, str]:
+def build(reference: Path, index_path: Path = INDEX) -> dict[str, str]:
     """File name -> text of every scenario file."""
     data = load_yaml(index_path)
     validate(MemoirIndex, data, index_path)
@@ -201,7 +204,7 @@ def build(reference: Path = REFERENCE, index_path: Path = INDEX) -> dict[str, st
             provenance=(f"Layout (terrain, obstacles, units, medal hexes, place names) from "
                         f"{SOURCE.format(file=entry['file'])}; its texts are not used. Cards, "
                         f"first player, medals and special rules from the Memoir '44 rulebook "
-                        f"(pt-PT, seeds/003) via scenarios/memoir44/scenarios.yaml. Briefing "
+                        f"(pt-PT) via scenarios/memoir44/scenarios.yaml. Briefing "
                         f"written for this project. Built by tools/build_memoir_scenarios.py."),
         )
         scenario = with_portuguese(scenario, entry["pt"]["title"], BRIEFINGS_PT[sid])
@@ -250,13 +253,19 @@ def dump(data: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", type=Path, default=REFERENCE,
-                        help="folder of the reference .m44 layouts")
+    parser.add_argument("--reference", type=Path, default=None,
+                        help=f"folder of the reference .m44 layouts (default: ${REFERENCE_ENV})")
     parser.add_argument("--index", type=Path, default=INDEX, help="the scenarios.yaml input")
     parser.add_argument("--out", type=Path, default=OUT, help="where to write <id>.json")
     parser.add_argument("--check", action="store_true",
                         help="compare with the files in --out instead of writing")
     args = parser.parse_args(argv)
+    if args.reference is None:
+        if not os.environ.get(REFERENCE_ENV):
+            print(f"error: no reference folder: pass --reference DIR or set {REFERENCE_ENV}",
+                  file=sys.stderr)
+            return 2
+        args.reference = Path(os.environ[REFERENCE_ENV]).expanduser()
     try:
         files = build(args.reference, args.index)
     except ScenarioError as exc:

@@ -40,7 +40,7 @@ M44_MAX_DICE = 30
 M44_MAX_FIGURES = 4
 M44_MAX_DISTANCE = 20
 MAX_PORT = 65535
-MAX_GAMES = 1000  # a bot campaign takes 20-40 s: a thousand are a night's run already
+MAX_GAMES = 1000  # a Normandy bot campaign: ~7-8 s of CPU (docs/bots.md): 1000 is hours already
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 130, 141
 
 # Every user-facing sentence of this module, by message id (wargame.i18n: English here,
@@ -823,7 +823,7 @@ def _check_save_path(text: str) -> Path:
 def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     """Seeded games between computer players, for every game through the protocol; per game
     the score and losses, then a summary. Progress goes to stderr, one line a turn (a Normandy
-    bot campaign takes ~20-40 s)."""
+    bot campaign takes ~7-8 s of CPU, a Dragoon one ~1 s: bench/campaign.py, docs/bots.md)."""
     from wargame.bots.play import POLICY_NAMES, make_policy, play
     from wargame.games import open_game
     from wargame.saves import save_game

@@ -6,7 +6,7 @@ hexagon guide. Printed hex ids are converted only at the edges:
 * Campaign maps (Campanha da Normandia, Operação Dragoon): flat-top hexes in columns, id
   ``CCRR`` = column then row, columns counted from 01 eastwards, rows from 01 southwards, and
   odd-numbered columns half a hex lower ("odd-q" with the printed column number as q). See
-  ``shared/reference/maps/README.md``: all 17 adjacencies implied by the rules fit this layout.
+  ``docs/map-sources.md``: all 17 adjacencies implied by the rules fit this layout.
 * Memoir '44: pointy-top rows of 13 and 12 hexes ("doubled" columns, see ``wargame.memoir``).
 
 ``Layout`` maps hexes to Bokeh-style cartesian coordinates. Bokeh's ``hex_tile`` and

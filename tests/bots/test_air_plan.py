@@ -1,4 +1,4 @@
-"""The air-point optimiser (wargame/analysis/air_plan.py): exact on value tables (against brute
+"""The air-point optimiser (wargame/bots/air_plan.py): exact on value tables (against brute
 force), never below the bot's sequential way, legal on a real Dragoon position."""
 
 import itertools

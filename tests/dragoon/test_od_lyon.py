@@ -1,5 +1,5 @@
 """Issue #30: "Lyon falls on turn 2 in every Dragoon game". Settled from the rulebook
-(shared/seeds/001_754c9590d9574245.txt, "OD"): legal, see docs/rules-notes.md "Operação
+(Operação Dragoon, "OD"): legal, see docs/rules-notes.md "Operação
 Dragoon: Lyon and the FFI (issue #30)".
 
 * OD 10.0 confines the guerrillas to the maquis areas only "ao se iniciar o jogo"; its one

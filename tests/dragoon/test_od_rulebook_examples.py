@@ -1,6 +1,6 @@
 """Operação Dragoon's worked examples and checkable statements not proved elsewhere.
 
-Source: shared/seeds/001_754c9590d9574245.txt ("OD"). Each test names the rule and paraphrases
+Source: the Operação Dragoon rulebook ("OD"). Each test names the rule and paraphrases
 the text; the examples already proved elsewhere (the OD 4.0 movement example, the OD 5.1.1
 ratio examples, the OD 6.2 and 8.0 examples at table level, every CRT and bombardment cell,
 the vulnerability table, the setup, reinforcements, naval support, drops, withdrawals, maquis

@@ -1,9 +1,10 @@
 """The project's own Memoir '44 scenario files (tools/build_memoir_scenarios.py).
 
 - not stale: the tool run again into a temporary folder writes exactly the bundled files
-  (where the reference layouts are mounted);
-- every fact the rulebook states (seeds/003, pt-PT: cards, who starts, medals, the set-up counts
-  of Pegasus Bridge, the special units, objectives and special rules) is in the files;
+  (where the reference layouts are found: tests/memoir/reference.py);
+- every fact the rulebook states (the Memoir '44 rulebook, pt-PT: cards, who starts, medals,
+  the set-up counts of Pegasus Bridge, the special units, objectives and special rules) is in
+  the files;
 - no publisher text under scenarios/: no Scenario Editor text block (its keys), no .m44 file,
   and no run of words copied from the reference files' text fields.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.memoir.reference import REFERENCE, needs_reference
 from wargame.memoir.scenario import index, load_scenario
 from wargame.paths import scenarios_root
 from wargame.schema.common import validate
@@ -25,16 +27,14 @@ from wargame.schema.memoir import MemoirScenarioFile
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = scenarios_root() / "memoir44"
-REFERENCE = Path("/work/shared/reference/memoir44")
-needs_reference = pytest.mark.skipif(not REFERENCE.exists(), reason="reference not mounted")
 
 _spec = importlib.util.spec_from_file_location(
     "build_memoir_scenarios", REPO / "tools" / "build_memoir_scenarios.py")
 tool = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tool)
 
-# rulebook (seeds/003 "Instruções" and "Condições de Vitória"): Axis cards, Allied cards, who
-# starts, medals to win
+# rulebook (Memoir '44, pt-PT, each scenario's "Instruções" and "Condições de Vitória"): Axis
+# cards, Allied cards, who starts, medals to win
 RULEBOOK = {
     "1": (2, 6, "ALLIES", 4), "2": (4, 5, "ALLIES", 4), "3": (4, 5, "ALLIES", 5),
     "4": (4, 6, "ALLIES", 4), "5": (5, 4, "AXIS", 6), "6": (4, 5, "ALLIES", 4),

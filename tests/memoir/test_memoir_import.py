@@ -1,7 +1,8 @@
 """``wargame scenario import FILE.m44`` (wargame.memoir.imports; docs/memoir44-import.md).
 
 - the editor's file of each rulebook scenario imports as the same game as the bundled one
-  (reference files where mounted; every bundled scenario written back as an .m44 always);
+  (the reference files where found, tests/memoir/reference.py; every bundled scenario
+  written back as an .m44 always);
 - what the engine cannot play is reported with names and hexes, all at once;
 - a layout of the user's own is converted (game_info, medal tags), listed and playable;
 - malformed files (fuzzed: keys dropped, wrong types, random bytes, truncation, huge) give
@@ -20,7 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.fuzzlib import JUNK, delete, fuzz_settings, get, paths, put
-from tests.memoir.test_memoir_same_game import REFERENCE, game_record, scenario_facts
+from tests.memoir.reference import REFERENCE, needs_reference
+from tests.memoir.test_memoir_same_game import game_record, scenario_facts
 from wargame.catalog import describe, list_scenarios
 from wargame.cli import main as cli_main
 from wargame.games import open_game
@@ -54,7 +56,7 @@ def assert_same_game(imported_id: str, sid: str) -> None:
         open_game(f"memoir44-{sid}"))
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="reference .m44 files not mounted")
+@needs_reference
 @pytest.mark.parametrize("sid", sorted(INDEX))
 def test_each_reference_m44_imports_as_the_bundled_game(sid, capsys):
     assert cli_main(["scenario", "import", str(REFERENCE / INDEX[sid]["file"]),

@@ -1,5 +1,5 @@
 """Issue 17, Memoir '44 items 11-18: positions set up from the pt-PT rulebook's words
-(seeds/003), the scenario texts and the reference layouts. Each test names its item."""
+(Memoir '44, pt-PT), the scenario texts and the reference layouts. Each test names its item."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ The bundled scenarios used to be the Scenario Editor's ``.m44`` files read with
 the switch: for every scenario a digest of the loaded scenario (board, units in order, rules as
 data) and the fingerprints of ``open_game("memoir44-N").new_state(seed)`` at the start and after
 a seeded random playout. The loader must keep giving exactly these games. Where the reference
-``.m44`` files are mounted, their import is also compared with the bundled file directly.
+``.m44`` files are found (tests/memoir/reference.py), their import is also compared with the
+bundled file directly.
 
 Regenerate the record (only when a game is meant to change): ``python -m
 tests.memoir.test_memoir_same_game --write``.
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.memoir.reference import REFERENCE, needs_reference
 from wargame.games import open_game
 from wargame.hexgrid import Hex
 from wargame.memoir.board import BoardHex, hex_to_m44
@@ -32,7 +34,6 @@ from wargame.paths import scenarios_root
 from wargame.scenario_errors import load_yaml
 
 RECORD = Path(__file__).resolve().parent / "data" / "scenario_games.json"
-REFERENCE = Path("/work/shared/reference/memoir44")
 SEEDS = (0, 7)
 PLAYOUT = 120  # random actions after set-up
 
@@ -134,7 +135,7 @@ INDEX = {str(k): e for k, e in load_yaml(
     scenarios_root() / "memoir44" / "scenarios.yaml")["scenarios"].items()}
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="reference .m44 files not mounted")
+@needs_reference
 @pytest.mark.parametrize("sid", sorted(INDEX))
 def test_m44_import_with_its_instructions_is_the_bundled_game(sid):
     """The reference layout read directly (``scenario_from_m44`` with its scenarios.yaml entry,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.memoir.reference import REFERENCE, needs_reference
 from wargame.memoir import ALLIES, AXIS, DECK, MemoirGame, load_scenario, scenario_ids
 from wargame.memoir.board import hex_to_m44
 from wargame.memoir.cards import SECTION_CARDS, TACTIC_CARDS
@@ -16,7 +17,6 @@ from wargame.memoir.scenario import index
 from wargame.scenario_errors import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios" / "memoir44"
-REFERENCE = Path("/work/shared/reference/memoir44")
 
 # rulebook number -> (Axis cards, Allied cards, who starts, medals) from the rulebook text
 RULEBOOK = {
@@ -32,9 +32,9 @@ INDEX = {str(k): e for k, e in load_yaml(ROOT / "scenarios.yaml")["scenarios"].i
 
 
 def m44_units(file):
-    """Units and figures of a layout: the reference .m44 where mounted, else the bundled
+    """Units and figures of a layout: the reference .m44 where found, else the bundled
     scenario written back as one."""
-    if (REFERENCE / file).exists():
+    if REFERENCE is not None and (REFERENCE / file).exists():
         raw = json.loads((REFERENCE / file).read_text(encoding="utf-8"))
     else:
         sid = next(k for k, e in INDEX.items() if e["file"] == file)
@@ -82,7 +82,7 @@ def test_scenario_units_and_instructions(sid):
     assert all(sc.board.on_board(h) for h in hexes)
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not mounted")
+@needs_reference
 def test_documented_m44_differences():
     """Where the .m44 disagrees with the rulebook, scenarios.yaml says so (and the scenario
     file carries the note)."""

@@ -1,5 +1,5 @@
 """Campanha da Normandia: the rulebook's worked examples and checkable statements that had no
-test elsewhere (shared/seeds/000_30a977d055887f5c.txt). One test per example or statement,
+test elsewhere (the Campanha da Normandia rulebook, "CN"). One test per example or statement,
 named after its section; the docstring quotes the rule. Examples already proved elsewhere
 (CN 4.0 on a synthetic map, 5.1.1 11/4, 6.2, 8.0, 11.1 lists, ...) are not repeated here:
 see tests/operational, tests/normandy/test_map.py, test_counters.py, test_normandy_rules.py."""

@@ -1,7 +1,7 @@
 """Campanha da Normandia counters, setup and reinforcements (CN 2.2, 2.2.1, 5.1.4, 11.1).
 
 The expected lists below are written from the rulebook text
-(shared/seeds/000_30a977d055887f5c.txt), not from tools/normandy_oob.yaml, so a slip in either
+(the Campanha da Normandia rulebook), not from tools/normandy_oob.yaml, so a slip in either
 shows up here. Ids: <nation>-<regiment/brigade>-<division> (see the notes file).
 """
 

@@ -72,7 +72,7 @@ def is_coast(data: dict, hex_id: str) -> bool:
 
 # --------------------------------------------------------------------------------------------
 def test_geometry_helper_fits_rule_adjacencies():
-    # the pairs the rules imply (shared/reference/maps/README.md) are neighbours
+    # the pairs the rules imply (docs/map-sources.md) are neighbours
     for a, b in [("2813", "2913"), ("0502", "0603"), ("1909", "2010"), ("2009", "2010"),
                  ("2409", "2410"), ("1010", "1109"), ("1210", "1309")]:
         assert adjacent(a, b), (a, b)

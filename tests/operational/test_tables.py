@@ -1,9 +1,9 @@
 """The CN and OD tables as loaded from scenarios/<game>/tables.yaml, checked cell by cell
 against an independent transcription of the rulebook text made here.
 
-Sources: shared/seeds/000_30a977d055887f5c.txt ("CN table": TABELA DE EFEITOS DE COMBATE,
+Sources: the Campanha da Normandia rulebook ("CN table": TABELA DE EFEITOS DE COMBATE,
 TABELA DE BOMBARDEIO, TABELA DE VULNERABILIDADE, TABELA DE "CARPET BOMBING") and
-shared/seeds/001_754c9590d9574245.txt ("OD table": the clean CRT printed at the very end,
+the Operação Dragoon rulebook ("OD table": the clean CRT printed at the very end,
 TABELA DE BOMBARDEIO, TABELA DE VULNERABILIDADE). Rows are copied as the text prints them,
 cells separated by tabs, and parsed by the helpers below.
 """
@@ -28,7 +28,7 @@ from wargame.operational.tables import (
 GAMES = ("normandy", "dragoon")
 BANDS = ("2-12", "3-11", "4-10", "5-9", "6-8", "7")
 
-# CN table: "TABELA DE EFEITOS DE COMBATE" (000_30a977d055887f5c.txt), header and six rows.
+# CN table: "TABELA DE EFEITOS DE COMBATE" (Campanha da Normandia), header and six rows.
 CN_CRT_TEXT = """\
 \t1-3\t1-2\t1-1\t2-1\t3-1\t4-1\t5-1\t6-1\t7-1\t8-1\t9-1
 2-12\tDVB ARI\tIMP\tDRI AVB\tDRB AVB\tDRB AVB\tDRB AVB\tEMP\tDE AVB\tDE AVB\tDE AVI\tDE AVI
@@ -39,7 +39,7 @@ CN_CRT_TEXT = """\
 7\tDVI AE\tDVB AE\tDVI ARB\tDVB ARB\tDVB ARB\tDVB ARB\tIMP\tDRI AVB\tDRB AVB\tDRI AVI\tDRB AVI
 """
 
-# OD table: the clean CRT at the very end of 001_754c9590d9574245.txt. The text prints no row
+# OD table: the clean CRT at the very end of the Operação Dragoon rulebook. The text prints no row
 # labels there; they are the garbled copy's (2-12, 3-11, 4-10, 5-9, 6-8, 7), added here.
 OD_CRT_TEXT = """\
 \t1-3\t1-2\t1-1\t2-1\t3-1\t4-1\t5-1\t6-1\t7-1\t8-1\t9-1

@@ -5,7 +5,7 @@ probability (seeds README, "Reading the combat results tables"), so every outcom
 number of 36ths. The pure-Python part (``column_outcomes``, ``full_odds_rows``) is cached per
 game; the DataFrame builders on top of it are thin.
 
-Conventions (docs/notes-incoming/odds-cli.md):
+Conventions (docs/odds-and-cli.md):
 
 - a shift is ``(reason, columns)``; positive moves to the right (favours the attacker), negative
   to the left (favours the defender; terrain, CN/OD 5.1.2);

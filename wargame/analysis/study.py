@@ -1,4 +1,4 @@
-"""Campaign studies: many seeded bot games mapped over Dask workers (DESIGN.md "Scale").
+"""Campaign studies: many seeded bot games mapped over Dask workers (docs/DESIGN.md "Scale").
 
 ``run_study("dragoon", games=200, seed=1)`` plays 200 campaigns between computer players on a
 local Dask cluster (one process a core, one thread each) or on the cluster whose scheduler

@@ -1,6 +1,6 @@
 """Events, snapshots for refused actions, clones and the JSON views of a position.
 
-Rules: none of the rulebooks; DESIGN.md "A game is state": an illegal action leaves the
+Rules: none of the rulebooks; docs/DESIGN.md "A game is state": an illegal action leaves the
 state unchanged (``_snapshot``/``_restore``), ``clone`` is an independent copy, and
 ``fingerprint``/``to_json`` are plain JSON.
 """

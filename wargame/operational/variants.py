@@ -7,7 +7,7 @@ the variants, and replay reproduces the game: every die comes from the state's s
 
 BFN plays days of AM, PM and night turns with battalions; CN plays 3-day turns of regiments
 (turn 0 = 6 June, turn n covers 6 June + 3n-2 ... 6 June + 3n). The adaptations (and why)
-are in ``docs/notes-incoming/bfn.md``; in short:
+are in ``docs/bfn-variants.md``; in short:
 
 * daily BFN rolls are rolled day by day at the start of each CN turn, for the days of the
   turn just played (``days_to_roll``): what happened on a day counts from the first CN turn

@@ -1,6 +1,6 @@
 """Helpers to drive the dashboard in a real browser (python playwright): serve the app in a
 child process and stop it, wait for the map, click a hex by mapping data coordinates to pixels
-with the Bokeh figure view's scales (STACK-NOTES), read a data source. Used by tests/ui, the
+with the Bokeh figure view's scales (docs/STACK-NOTES.md), read a data source. Used by tests/ui, the
 benches and tools/dashboard_screenshots.py."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def stop_process(proc: subprocess.Popen, timeout: float = 10) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
 
-CLICK_GAP_S = 0.5  # two clicks within ~300 ms are a double tap (STACK-NOTES)
+CLICK_GAP_S = 0.5  # two clicks within ~300 ms are a double tap (docs/STACK-NOTES.md)
 
 _FIND = """
 (name) => {
