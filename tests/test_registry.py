@@ -13,6 +13,7 @@ import pytest
 from tests import toy_game
 from wargame.bots.play import make_policy, play
 from wargame.games import open_game
+from wargame.protocol import GameDefinition, GameState
 from wargame.registry import family_of, family_of_game, register, unregister
 from wargame.rooms import RoomManager
 
@@ -37,6 +38,7 @@ def test_a_registered_game_opens_and_plays_with_its_computer_player(toy):
     game = open_game("toynim-9")
     assert family_of_game(game) is toy
     state = game.new_state(3)
+    assert isinstance(game, GameDefinition) and isinstance(state, GameState)  # the protocol
     a, b = game.sides
     play(state, {a: make_policy(game, "perfect", 1), b: make_policy(game, "perfect", 2)})
     assert state.is_terminal and state.outcome().winner in game.sides

@@ -90,9 +90,15 @@ class ToyState:
     def is_legal(self, action: Any) -> bool:
         return action in self.legal_actions()
 
+    def why_illegal(self, action: Any) -> IllegalAction | None:
+        if self.is_legal(action):
+            return None
+        return IllegalAction(f"cannot take {getattr(action, 'n', action)!r}", "toy")
+
     def apply(self, action: Any) -> list[Any]:
-        if not self.is_legal(action):
-            raise IllegalAction(f"cannot take {getattr(action, 'n', action)!r}", "toy")
+        refusal = self.why_illegal(action)
+        if refusal is not None:
+            raise refusal
         side = SIDES[self.to_move]
         self.pile -= action.n
         self.log.append(action.to_dict())

@@ -20,7 +20,19 @@ State::
 
     state.game, state.seed, state.dice
     state.side_to_act      the side that must act now (None once the game is over)
-    state.legal_actions()  every action the side to act may take
+    state.legal_actions()  the canonical list of what the side to act may do: one
+                           representative action for each choice it offers (a campaign attack
+                           on a hex with all its eligible attackers and no optional support, a
+                           move along the cheapest path), never an illegal one. Not every
+                           legal action: in the campaigns some of the attackers, artillery or
+                           air points added, a move along a chosen path, a reinforcement
+                           entering and moving on, an air bombardment, an artillery
+                           bombardment of a hex that can be attacked are legal and not listed.
+                           Memoir '44 lists every legal action
+    state.is_legal(action) the exact test: True exactly when ``apply`` would accept
+                           ``action`` now (the state is not changed)
+    state.why_illegal(action)  the ``IllegalAction`` ``apply`` would raise (reason and rule),
+                           or None when it would accept ``action``; the state is not changed
     state.apply(action)    -> list of events; an illegal action raises a subclass of
                            ``wargame.errors.IllegalAction`` and leaves the state unchanged
     state.pending_decision a ``Decision`` (side, kind, prompt, rule, options) or None
@@ -46,6 +58,7 @@ from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from wargame.dice import DICE_VERSION, Dice
+from wargame.errors import IllegalAction
 
 __all__ = [
     "Decision",
@@ -100,6 +113,10 @@ class GameState(Protocol):
     def side_to_act(self) -> str | None: ...
 
     def legal_actions(self) -> list[Any]: ...
+
+    def is_legal(self, action: Any) -> bool: ...
+
+    def why_illegal(self, action: Any) -> IllegalAction | None: ...
 
     def apply(self, action: Any) -> list[Any]: ...
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from wargame.dice import DICE_VERSION
-from wargame.errors import GameOver, MalformedAction, WrongPhase, refuse
+from wargame.errors import GameOver, IllegalAction, MalformedAction, WrongPhase, refuse
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -103,17 +103,36 @@ class SequenceMixin(StateBase):
         """
         if self.winner:
             raise refuse(GameOver, "action.game_over", R_TURN)
-        if not isinstance(action, Action):
-            raise refuse(MalformedAction, "action.not_memoir_action", R_TURN,
-                         detail=f"{action!r:.80}")
-        if not validate or action in self._legal_for(action):
+        if not validate or self.is_legal(action):
             # Legal: apply in place (legal actions never raise; the property tests check it).
             events = self._apply(action)
             self.history.append(action)
             return events
+        raise self.why_illegal(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """True exactly when ``apply(action)`` would accept ``action`` now; this state is not
+        changed. Memoir '44's ``legal_actions()`` is exact: ``apply`` accepts an action only
+        when it is listed (this test looks in the part of the list that could hold it)."""
+        return (not self.winner and isinstance(action, Action)
+                and action in self._legal_for(action))
+
+    def why_illegal(self, action: Action) -> IllegalAction | None:
+        """The ``IllegalAction`` that ``apply(action)`` would raise now, or None when it would
+        be accepted; this state is not changed."""
+        if self.winner:
+            return refuse(GameOver, "action.game_over", R_TURN)
+        if not isinstance(action, Action):
+            return refuse(MalformedAction, "action.not_memoir_action", R_TURN,
+                          detail=f"{action!r:.80}")
+        if action in self._legal_for(action):
+            return None
         # Illegal: find the specific reason on a throw-away copy; this state is unchanged.
-        self.clone()._apply(action)  # raises the specific IllegalAction if there is one
-        raise refuse(MalformedAction, "action.not_legal", R_TURN, action=str(action))
+        try:
+            self.clone()._apply(action)
+        except IllegalAction as exc:
+            return exc
+        return refuse(MalformedAction, "action.not_legal", R_TURN, action=str(action))
 
     # Decisions added after saves were written, and the answer the engine then made itself.
     LEGACY_ANSWERS = ("airdrop", "ignore_flag")

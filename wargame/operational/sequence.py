@@ -197,6 +197,31 @@ class SequenceRules:
         a fresh state or a clone)."""
         return self._apply_action(action, guard=False)
 
+    def why_illegal(self, action: Action) -> IllegalAction | None:
+        """The ``IllegalAction`` that ``apply(action)`` would raise now, or None when it would
+        be accepted; this state is not changed.
+
+        ``legal_actions()`` is the canonical list, one representative per decision (an attack
+        with every eligible attacker and no support, a move along the cheapest path); many
+        more actions are legal (some of the attackers, artillery or air points added, a move
+        along a chosen path), and this is the exact test. It applies ``action`` to a clone,
+        so it runs the very checks of ``apply`` and cannot drift from them: the rule checks
+        are interleaved with the changes in every handler, and a clone costs about 1 ms at
+        sampled Normandy positions (clone and apply together 1 to 3 ms, against 15 to 60 ms
+        for ``legal_actions()``; measured on 2026-11-27, issue 27)."""
+        trial = self.clone()
+        try:
+            # the clone is thrown away: no snapshot needed to undo a refusal on it
+            trial._apply_action(action, guard=False)
+        except IllegalAction as exc:
+            return exc
+        return None
+
+    def is_legal(self, action: Action) -> bool:
+        """True exactly when ``apply(action)`` would accept ``action`` now (``why_illegal``);
+        this state is not changed."""
+        return self.why_illegal(action) is None
+
     def _apply_action(self, action: Action, guard: bool) -> list[Event]:
         if not isinstance(action, Action):
             raise refuse(MalformedAction, "action.not_action", action=f"{action!r:.80}")
@@ -220,6 +245,10 @@ class SequenceRules:
         return self.events[first_event:]
 
     def legal_actions(self) -> list[Action]:
+        """The canonical list (wargame/protocol.py): one representative action per choice,
+        e.g. one attack per hex with every eligible attacker and no support. Many more are
+        legal (some of the attackers, support added, a chosen path, an air bombardment):
+        ``is_legal`` is the exact test."""
         if self.is_over:
             return []
         if self.pending is not None:
