@@ -6,12 +6,20 @@ address is given (``scheduler="tcp://host:8786"``). Game ``i`` is played with th
 ``game_seed(seed, i)`` whatever worker plays it, and every policy is deterministic given its
 seed, so the table is the same for any number of workers.
 
+The games go to the workers in batches (``batches``), several games a task. The local cluster
+listens on 127.0.0.1 only, and starts Dask's dashboard only when asked (``local_cluster``).
+
+A game that raises does not stop the study: it is recorded (seed, exception, the traceback's
+last frame, actions played) in ``Study.failures`` and, with ``out``, ``failed/NNNNNN.json``;
+the summary counts failed games apart, and a resumed study skips them unless
+``retry_failed``.
+
 Per game a row: seed, winner, victory points and units lost per side (and by nation), the turn
 each victory city (CN/OD 11.2) first fell whole to the Allies, the number of actions.
 
-With ``out`` (a folder) each game is written as it finishes (``games/NNNNNN.json``); running
-the same study again with the same ``out`` plays only the games not there yet, so a killed
-study resumes and loses nothing. The full table is written beside the study's parameters
+With ``out`` (a folder) each game is written as its batch finishes (``games/NNNNNN.json``);
+running the same study again with the same ``out`` plays only the games not there yet, so a
+killed study resumes and loses only the batches under way. The full table is written beside the study's parameters
 (``study.json``) as ``results.parquet`` when pyarrow is installed, else ``results.csv``.
 
 ``Study.summary()`` gives win rates (Wilson 95% intervals) and mean VP (normal 95% intervals);
@@ -47,6 +55,8 @@ __all__ = [
     "game_seed",
     "play_study_game",
     "play_study_games",
+    "batches",
+    "local_cluster",
     "compare",
     "against_history",
     "turn_of_date",
