@@ -11,7 +11,9 @@ game i's seed depends on the study's seed and i only), and the load average befo
 each run: other jobs on the cores lower the speed-up, so read the figures beside the load.
 The LAST line is one JSON object of the figures.
 
-Run: ``python bench/study.py [--games 200] [--seed 1] [--scenario dragoon]``.
+Run: ``python bench/study.py [--games 200] [--seed 1] [--scenario dragoon] [--runs plain,1,2]``;
+``--runs 2,1`` plays the same runs in the other order (the load drifts: run both orders and
+compare).
 """
 
 from __future__ import annotations
@@ -58,26 +60,36 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scenario", default="dragoon")
+    parser.add_argument("--runs", default="plain,1,2",
+                        help="the runs in order: plain (no Dask) or a number of workers; "
+                             "1 and 2 are needed for the speed-up")
     args = parser.parse_args()
+    order = [None if w.strip() == "plain" else int(w) for w in args.runs.split(",")]
     print(f"{os.cpu_count()} cores; load average (1, 5, 15 min) at the start: {load()}")
-    runs = [timed_study(args.scenario, args.games, args.seed, w) for w in (None, 1, 2)]
+    runs = [timed_study(args.scenario, args.games, args.seed, w) for w in order]
     for r in runs:
         print(f"{r['label']:>10}: {args.games} {args.scenario} games in {r['seconds']:7.1f} s = "
               f"{r['games_per_s']:.2f} games/s (cluster start {r['start_s']:.1f} s); results "
               f"{r['hash']}, {len(r['failed_seeds'])} failed; load {r['load_before']} -> "
               f"{r['load_after']}")
-    plain, one, two = runs
-    speedup = one["seconds"] / two["seconds"]
-    over_plain = plain["seconds"] / two["seconds"]
+    by = {r["workers"]: r for r in runs}
+    one, two, plain = by.get(1), by.get(2), by.get(0)
+    speedup = one["seconds"] / two["seconds"] if one and two else None
+    over_plain = plain["seconds"] / two["seconds"] if plain and two else None
+    if speedup is not None:
+        print(f"speed-up 1 -> 2 workers: {speedup:.2f}x (target >= 1.7x)")
+    if over_plain is not None:
+        print(f"2 workers over the plain loop: {over_plain:.2f}x")
+    if plain and one:
+        print(f"1 worker over the plain loop: {plain['seconds'] / one['seconds']:.2f}x")
     same = len({r["hash"] for r in runs}) == 1 and len(
         {tuple(r["failed_seeds"]) for r in runs}) == 1
-    print(f"speed-up 1 -> 2 workers: {speedup:.2f}x (target >= 1.7x); 2 workers over the plain "
-          f"loop: {over_plain:.2f}x; 1 worker over the plain loop: "
-          f"{plain['seconds'] / one['seconds']:.2f}x")
-    print(f"identical results (table hash and failed seeds) for all three: {same}")
+    print(f"identical results (table hash and failed seeds) for all runs: {same}")
     print(json.dumps({"scenario": args.scenario, "games": args.games, "seed": args.seed,
-                      "cores": os.cpu_count(), "runs": runs, "speedup": round(speedup, 3),
-                      "speedup_over_plain": round(over_plain, 3), "identical": same}))
+                      "cores": os.cpu_count(), "runs": runs,
+                      "speedup": None if speedup is None else round(speedup, 3),
+                      "speedup_over_plain": None if over_plain is None else round(over_plain, 3),
+                      "identical": same}))
 
 
 if __name__ == "__main__":
