@@ -19,8 +19,9 @@ each victory city (CN/OD 11.2) first fell whole to the Allies, the number of act
 
 With ``out`` (a folder) each game is written as its batch finishes (``games/NNNNNN.json``);
 running the same study again with the same ``out`` plays only the games not there yet, so a
-killed study resumes and loses only the batches under way. The full table is written beside the study's parameters
-(``study.json``) as ``results.parquet`` when pyarrow is installed, else ``results.csv``.
+killed study resumes and loses only the batches under way. The full table is written beside
+the study's parameters (``study.json``) as ``results.parquet`` when pyarrow is installed, else
+``results.csv``.
 
 ``Study.summary()`` gives win rates (Wilson 95% intervals) and mean VP (normal 95% intervals);
 ``compare(a, b)`` puts two studies side by side; ``against_history(study)`` counts the games in
