@@ -524,8 +524,12 @@ def local_cluster(workers: int, processes: bool = True, dashboard: bool = False)
     # scheduler, nannies and workers: TCP on loopback only. Threads of this process too: with
     # inproc:// comms a worker has no address, and its HTTP server would bind 0.0.0.0
     options.update(host=LOOPBACK, protocol="tcp://")
-    routes = {} if dashboard else {"distributed.scheduler.http.routes": []}
-    with dask.config.set(routes):
+    # the workers' statistical profiler walks their stacks every 10 ms, taking the GIL from a
+    # pure-Python game: off (the nannies hand this config to the worker processes)
+    config: dict[str, Any] = {"distributed.worker.profile.enabled": False}
+    if not dashboard:
+        config["distributed.scheduler.http.routes"] = []
+    with dask.config.set(config):
         return LocalCluster(**options)
 
 
