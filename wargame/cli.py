@@ -354,6 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--out", default=None, metavar="DIR", help=STUDY_TEXT["opt.out"])
     study.add_argument("--json", action="store_true", help=STUDY_TEXT["opt.json"])
     study.add_argument("--quiet", action="store_true", help=STUDY_TEXT["opt.quiet"])
+    study.add_argument("--retry-failed", action="store_true", help=STUDY_TEXT["opt.retry_failed"])
+    study.add_argument("--dashboard", action="store_true", help=STUDY_TEXT["opt.dashboard"])
     study.set_defaults(handler=_cmd_study)
     _add_rooms_parser(sub)
     from wargame.class_server import add_class_parser  # wargame class (issue #29)
@@ -917,6 +919,15 @@ STUDY_TEXT = Catalogue("cli.study", {
                "there resumes",
     "opt.json": "print the summary as JSON",
     "opt.quiet": "no progress bar on stderr",
+    "opt.retry_failed": "play again the games --out records as failed (skipped otherwise)",
+    "opt.dashboard": "start Dask's dashboard, on 127.0.0.1 only; its address goes to stderr",
+    "dashboard": "Dask dashboard: {link}",
+    "failed_head": "{failed} games failed and are not counted above (records in {folder}):",
+    "failed_row": "  game {game}, seed {seed}: {error_type}: {error_message} ({error_where}; "
+                  "after {actions} actions, turn {last_turn})",
+    "failed": "{failed} of {total} games failed (seeds {seeds}); the others are summarised; "
+              "--retry-failed plays them again",
+    "more_seeds": "{seeds} and {more} more",
 })
 
 
@@ -936,11 +947,17 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")
     if folder.exists() and not folder.is_dir():
         raise UsageError(STUDY_TEXT["out_file"].format(folder=folder))
+
+    def show_dashboard(client: Any) -> None:
+        if args.dashboard and client.dashboard_link:
+            print(STUDY_TEXT["dashboard"].format(link=client.dashboard_link), file=sys.stderr)
+
     try:
         study = run_study(args.scenario, args.games, seed=args.seed, variants=args.variant,
                           allied=allied, axis=axis, whatif=args.whatif,
                           workers=args.workers, scheduler=args.scheduler, out=folder,
-                          progress=not args.quiet)
+                          progress=not args.quiet, retry_failed=args.retry_failed,
+                          dashboard=args.dashboard, on_client=show_dashboard)
     except (ScenarioError, ValueError) as exc:
         raise UsageError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
     except (OSError, TimeoutError) as exc:
@@ -949,14 +966,29 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
                                                             error=type(exc).__name__)) from None
         raise UsageError(STUDY_TEXT["out_error"].format(folder=folder,
                                                         reason=exc.strerror or exc)) from None
+    _print_study(args, study, folder, out)
+    if study.failures:  # exit 1, naming the seeds; the summary above is of the others
+        seeds = [str(f["seed"]) for f in study.failures]
+        listed = ", ".join(seeds[:20])
+        if len(seeds) > 20:
+            listed = STUDY_TEXT["more_seeds"].format(seeds=listed, more=len(seeds) - 20)
+        raise CommandFailed(STUDY_TEXT["failed"].format(failed=len(seeds), seeds=listed,
+                                                        total=study.params["games"]))
+    return 0
+
+
+def _print_study(args: argparse.Namespace, study: Any, folder: Path, out: TextIO) -> None:
+    """The summary of ``study`` on ``out``: JSON with --json, else lines; then its failures."""
     summary = study.summary()
     table = next((p for p in (folder / "results.parquet", folder / "results.csv") if p.exists()),
                  folder)
+    total = study.params["games"]
     if args.json:
-        _print_json({**summary, "played": study.played, "table": str(table)}, out)
-        return 0
-    print(STUDY_TEXT["head"].format(**summary, played=study.played,
-                                    resumed=summary["games"] - study.played), file=out)
+        _print_json({**summary, "played": study.played, "table": str(table),
+                     "failures": study.failures}, out)
+        return
+    print(STUDY_TEXT["head"].format(**{**summary, "games": total}, played=study.played,
+                                    resumed=total - study.played), file=out)
     if summary["games"]:
         ar, (al, ah) = summary["allied_win_rate"], summary["allied_win_rate_ci"]
         xr, (xl, xh) = summary["axis_win_rate"], summary["axis_win_rate_ci"]
@@ -973,8 +1005,12 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
                     else STUDY_TEXT["city_turn"].format(turn=c["mean_turn"]))
             print(STUDY_TEXT["city"].format(city=city, share=c["fell_share"], turn=turn),
                   file=out)
+    if study.failures:
+        print(STUDY_TEXT["failed_head"].format(failed=len(study.failures),
+                                               folder=folder / "failed"), file=out)
+        for f in study.failures:
+            print(STUDY_TEXT["failed_row"].format(**f), file=out)
     print(STUDY_TEXT["table"].format(path=table), file=out)
-    return 0
 
 
 def _last_turn(state: Any) -> Any:

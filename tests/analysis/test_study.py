@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.analysis.studykit import fail_on
 from wargame.analysis.study import (
     Study,
     against_history,
@@ -243,3 +244,178 @@ def test_mean_interval_is_centred_on_the_mean(xs):
 def test_whatif_from_data_names_memory_source(dragoon):
     with pytest.raises(ScenarioError, match="<what-if>"):
         whatif_from_data({"postures": {"axis": {"engage_ratio": 1}}}, dragoon)
+
+
+# ------------------------------------------------------------------ games that raise (issue 30)
+def test_a_game_that_raises_is_recorded_and_the_study_goes_on(monkeypatch, tmp_path):
+    bad = {game_seed(2, 1), game_seed(2, 3)}
+    raised = fail_on(monkeypatch, bad)
+    out = tmp_path / "study"
+    study = run_study("memoir44-1", 5, seed=2, workers=2, out=out, **M44)
+    assert list(study.table["game"]) == [0, 2, 4]  # the others finished and are the table
+    assert [f["game"] for f in study.failures] == [1, 3]
+    for f in study.failures:
+        assert f["seed"] == game_seed(2, f["game"]) and f["failed"] is True
+        assert f["error_type"] == "Injected"
+        assert f["error_message"] == f"injected into seed {f['seed']}"
+        assert f["error_where"].startswith("tests/analysis/studykit.py:")
+        assert f["error_where"].endswith(" in choose")  # the traceback's last frame
+        assert f["actions"] == raised[f["seed"]] > 0
+    s = study.summary()
+    assert s["games"] == 3 and s["failed"] == 2 and s["failed_seeds"] == sorted(bad)
+    assert s["allied_wins"] + s["axis_wins"] + s["draws"] == 3  # rates over finished games
+    json.dumps(s, allow_nan=False)
+    on_disk = sorted(p.name for p in (out / "failed").glob("*.json"))
+    assert on_disk == ["000001.json", "000003.json"]
+    assert json.loads((out / "failed" / "000003.json").read_text()) == study.failures[1]
+    assert sorted(p.name for p in (out / "games").glob("*.json")) == [
+        "000000.json", "000002.json", "000004.json"]
+    assert len(pd.read_csv(out / "results.csv")) == 3
+
+    # resume: the recorded failures are skipped, not played again
+    raised.clear()
+    again = run_study("memoir44-1", 5, seed=2, workers=2, out=out, **M44)
+    assert again.played == 0 and raised == {}
+    assert again.failures == study.failures
+    pd.testing.assert_frame_equal(again.table, study.table)
+
+    # --retry-failed plays them again: now they finish, and their failure files go
+    monkeypatch.undo()
+    retried = run_study("memoir44-1", 5, seed=2, workers=2, out=out, retry_failed=True, **M44)
+    assert retried.played == 2 and retried.failures == []
+    assert not list((out / "failed").glob("*.json"))
+    fresh = run_study("memoir44-1", 5, seed=2, use_dask=False, **M44)
+    pd.testing.assert_frame_equal(retried.table, fresh.table)
+    assert retried.summary()["failed"] == 0 and retried.summary()["failed_seeds"] == []
+
+
+def test_a_game_still_failing_when_retried_stays_recorded(monkeypatch, tmp_path):
+    bad = {game_seed(4, 0)}
+    fail_on(monkeypatch, bad, after=0)  # raises on the very first choice
+    out = tmp_path / "s"
+    first = run_study("memoir44-1", 2, seed=4, use_dask=False, out=out, **M44)
+    assert [f["actions"] for f in first.failures] == [0]
+    second = run_study("memoir44-1", 2, seed=4, use_dask=False, out=out, retry_failed=True,
+                       **M44)
+    assert second.played == 1 and second.failures == first.failures
+    assert len(second.table) == 1
+
+
+def test_a_study_folder_written_before_failures_were_recorded_resumes(tmp_path):
+    """tests/data/study_format1: 3 games of memoir44-1 (seed 2, random players) written by
+    the study code before issue 30 (no failed/ folder)."""
+    import shutil
+    from pathlib import Path
+
+    out = tmp_path / "old"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "data" / "study_format1", out)
+    study = run_study("memoir44-1", 4, seed=2, use_dask=False, out=out, **M44)
+    assert study.played == 1 and study.failures == []
+    fresh = run_study("memoir44-1", 4, seed=2, use_dask=False, **M44)
+    pd.testing.assert_frame_equal(study.table, fresh.table)
+    assert study.summary()["failed"] == 0
+
+
+def test_the_dragoon_maquis_game_is_recorded_not_raised():
+    """Seed 1000147 (game 144 of seed 1) stopped the whole study (issue 30). Whether it still
+    fails depends on the OD 10.0 fix; either way play_study_game returns, never raises."""
+    from wargame.analysis.study import play_study_game
+
+    spec = json.dumps({"scenario": "dragoon", "seed": 1, "variants": [], "allied": "greedy",
+                       "axis": "greedy", "postures": {}, "whatif": None}, sort_keys=True)
+    record = play_study_game(spec, 144)
+    assert record["seed"] == 1000147 and record["actions"] > 0
+    if record.get("failed"):
+        assert record["error_type"] and record["error_where"].startswith("wargame/")
+
+
+# ------------------------------------------------------------------------ Dask (issue 30)
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2000), st.integers(1, 64))
+def test_batches_cover_every_game_once_large_first(n, slots):
+    from wargame.analysis.study import batches
+
+    todo = list(range(3, 3 + n))
+    chunks = batches(todo, slots)
+    assert [i for c in chunks for i in c] == todo
+    sizes = [len(c) for c in chunks]
+    assert all(s >= 1 for s in sizes) and sizes == sorted(sizes, reverse=True)
+    if n:
+        assert sizes[0] == -(-n // (4 * slots))  # a quarter of a worker's share at first
+        assert len(chunks) <= n
+
+
+def test_dask_gives_the_plain_loops_results_failures_included(monkeypatch):
+    fail_on(monkeypatch, {game_seed(3, 2)})
+    plain = run_study("memoir44-1", 7, seed=3, use_dask=False, **M44)
+    one = run_study("memoir44-1", 7, seed=3, workers=1, **M44)
+    three = run_study("memoir44-1", 7, seed=3, workers=3, **M44)
+    for other in (one, three):
+        pd.testing.assert_frame_equal(plain.table, other.table)
+        assert results_hash(plain.table) == results_hash(other.table)
+        assert other.failures == plain.failures and len(plain.failures) == 1
+
+
+def _listening(pids):
+    import psutil
+
+    out = []
+    for pid in pids:
+        for c in psutil.Process(pid).net_connections(kind="inet"):
+            if c.status == psutil.CONN_LISTEN:
+                out.append(c.laddr.ip)
+    return out
+
+
+def _http_status(url: str) -> int:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_the_local_cluster_listens_on_loopback_only_and_has_no_dashboard():
+    """Worker processes, as a study runs them: every address of the cluster (scheduler,
+    workers, nannies, HTTP servers) is 127.0.0.1, and the scheduler's HTTP server serves no
+    dashboard (distributed always starts one; without --dashboard it has no routes)."""
+    import psutil
+    from distributed.comm import get_tcp_server_addresses
+
+    seen = {}
+
+    def inspect(client):
+        cluster = client.cluster
+        info = client.scheduler_info()
+        seen["addresses"] = [cluster.scheduler_address, *info["workers"],
+                             *(w["nanny"] for w in info["workers"].values())]
+        seen["http"] = get_tcp_server_addresses(cluster.scheduler.http_server)
+        workers = [p.pid for p in psutil.Process().children(recursive=True)]
+        seen["worker_sockets"] = _listening(workers)
+        seen["status"] = _http_status(f"http://127.0.0.1:{seen['http'][0][1]}/status")
+        seen["health"] = _http_status(f"http://127.0.0.1:{seen['http'][0][1]}/health")
+
+    study = run_study("memoir44-1", 2, seed=2, workers=2, allied="random", axis="random",
+                      progress=False, on_client=inspect)
+    assert len(study.table) == 2
+    assert len(seen["addresses"]) == 5
+    assert all(a.startswith("tcp://127.0.0.1:") for a in seen["addresses"]), seen
+    assert [host for host, _ in seen["http"]] == ["127.0.0.1"]
+    assert seen["worker_sockets"] and set(seen["worker_sockets"]) == {"127.0.0.1"}
+    assert seen["status"] == 404 and seen["health"] == 404  # no dashboard, no route at all
+
+
+def test_the_dashboard_when_asked_is_on_loopback():
+    from distributed import Client
+    from distributed.comm import get_tcp_server_addresses
+
+    from wargame.analysis.study import local_cluster
+
+    with local_cluster(1, processes=False, dashboard=True) as cluster, Client(cluster) as c:
+        assert c.dashboard_link.startswith("http://127.0.0.1:")
+        hosts = {h for h, _ in get_tcp_server_addresses(cluster.scheduler.http_server)}
+        assert hosts == {"127.0.0.1"}
+        assert _http_status(c.dashboard_link) == 200

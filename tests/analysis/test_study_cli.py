@@ -21,10 +21,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def scheduler():
-    from distributed import LocalCluster
+    from wargame.analysis.study import local_cluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                      dashboard_address=":0", scheduler_kwargs={"dashboard": False}) as cluster:
+    with local_cluster(2, processes=False) as cluster:  # threads: monkeypatches reach them
         yield cluster.scheduler_address
 
 
@@ -66,3 +65,54 @@ def test_study_whatif_error_names_the_file_and_field(capsys, tmp_path):
                        "--out", str(tmp_path / "o"))
     assert code == 2 and err.count("\n") == 1
     assert str(path) in err and "reinforcements[0].turn" in err and "1..14" in err
+
+
+def test_failed_games_are_listed_exit_1_and_retried(capsys, tmp_path, scheduler, monkeypatch):
+    from tests.analysis.studykit import fail_on
+    from wargame.analysis.study import game_seed
+
+    bad = sorted({game_seed(7, 0), game_seed(7, 2)})
+    fail_on(monkeypatch, set(bad))
+    out = tmp_path / "m44"
+    base = ["study", "--scenario", "memoir44-1", "--games", "4", "--seed", "7",
+            "--scheduler", scheduler, "--out", str(out), "--quiet"]
+    code, text, err = run(capsys, *base)
+    assert code == 1
+    assert err.count("\n") == 1 and f"seeds {bad[0]}, {bad[1]}" in err
+    assert "2 of 4 games failed" in err and "--retry-failed" in err
+    assert "4 games" in text and "4 played now" in text
+    assert f"2 games failed and are not counted above (records in {out / 'failed'}):" in text
+    assert f"game 0, seed {bad[0]}: Injected: injected into seed {bad[0]} (tests/" in text
+    assert "Allies won" in text  # the summary of the 2 that finished
+
+    code, text, err = run(capsys, *base, "--json")  # resumed: the failures skipped
+    assert code == 1 and str(bad[1]) in err
+    data = json.loads(text)
+    assert data["played"] == 0 and data["games"] == 2 and data["failed"] == 2
+    assert data["failed_seeds"] == bad
+    assert [f["seed"] for f in data["failures"]] == bad
+    assert data["failures"][0]["error_type"] == "Injected"
+
+    monkeypatch.undo()
+    code, text, err = run(capsys, *base, "--retry-failed")
+    assert code == 0 and err == ""
+    assert "2 played now, 2 already done" in text and "games failed" not in text
+
+
+def test_retry_failed_and_dashboard_reach_run_study(capsys, tmp_path, monkeypatch):
+    import wargame.analysis.study as study_module
+
+    seen = {}
+
+    def fake(*args, **kwargs):
+        seen.update(kwargs)
+        raise ValueError("stopped here")
+
+    monkeypatch.setattr(study_module, "run_study", fake)
+    code, _, err = run(capsys, "study", "--scenario", "memoir44-1", "--out",
+                       str(tmp_path / "o"))
+    assert code == 2 and "stopped here" in err
+    assert seen["retry_failed"] is False and seen["dashboard"] is False
+    code, _, _ = run(capsys, "study", "--scenario", "memoir44-1", "--out", str(tmp_path / "o"),
+                     "--retry-failed", "--dashboard")
+    assert seen["retry_failed"] is True and seen["dashboard"] is True

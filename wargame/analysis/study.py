@@ -6,13 +6,22 @@ address is given (``scheduler="tcp://host:8786"``). Game ``i`` is played with th
 ``game_seed(seed, i)`` whatever worker plays it, and every policy is deterministic given its
 seed, so the table is the same for any number of workers.
 
+The games go to the workers in batches (``batches``), several games a task. The local cluster
+listens on 127.0.0.1 only, and starts Dask's dashboard only when asked (``local_cluster``).
+
+A game that raises does not stop the study: it is recorded (seed, exception, the traceback's
+last frame, actions played) in ``Study.failures`` and, with ``out``, ``failed/NNNNNN.json``;
+the summary counts failed games apart, and a resumed study skips them unless
+``retry_failed``.
+
 Per game a row: seed, winner, victory points and units lost per side (and by nation), the turn
 each victory city (CN/OD 11.2) first fell whole to the Allies, the number of actions.
 
-With ``out`` (a folder) each game is written as it finishes (``games/NNNNNN.json``); running
-the same study again with the same ``out`` plays only the games not there yet, so a killed
-study resumes and loses nothing. The full table is written beside the study's parameters
-(``study.json``) as ``results.parquet`` when pyarrow is installed, else ``results.csv``.
+With ``out`` (a folder) each game is written as its batch finishes (``games/NNNNNN.json``);
+running the same study again with the same ``out`` plays only the games not there yet, so a
+killed study resumes and loses only the batches under way. The full table is written beside
+the study's parameters (``study.json``) as ``results.parquet`` when pyarrow is installed, else
+``results.csv``.
 
 ``Study.summary()`` gives win rates (Wilson 95% intervals) and mean VP (normal 95% intervals);
 ``compare(a, b)`` puts two studies side by side; ``against_history(study)`` counts the games in
@@ -21,6 +30,7 @@ which each city fell earlier than it really did (history.yaml, or dates given).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -29,7 +39,8 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterable, Mapping
+import traceback
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +56,9 @@ __all__ = [
     "run_study",
     "game_seed",
     "play_study_game",
+    "play_study_games",
+    "batches",
+    "local_cluster",
     "compare",
     "against_history",
     "turn_of_date",
@@ -116,24 +130,32 @@ def _policies(game: Any, spec: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 def play_study_game(spec_json: str, index: int) -> dict[str, Any]:
-    """Play game ``index`` of the study ``spec_json`` and return its row (runs on a worker)."""
+    """Play game ``index`` of the study ``spec_json`` and return its row (runs on a worker).
+
+    A game that raises gives its failure record instead (``failed`` true; ``_failure``): the
+    exception is caught here, on the worker, so one bad game never stops a study."""
     from wargame.bots.play import play
 
     spec = json.loads(spec_json)
     game = _game(spec_json)
     seed = game_seed(spec["seed"], index)
-    state = game.new_state(seed)
-    cities = _cities(game)
-    fell: dict[str, int | None] = dict.fromkeys(cities)
+    state = None
+    try:
+        state = game.new_state(seed)
+        cities = _cities(game)
+        fell: dict[str, int | None] = dict.fromkeys(cities)
 
-    def watch(s: Any, _action: Any) -> None:
-        control = s.control
-        for name, hexes in cities.items():
-            if fell[name] is None and hexes and all(control.get(h) == "allied" for h in hexes):
-                fell[name] = int(s.turn)
+        def watch(s: Any, _action: Any) -> None:
+            control = s.control
+            for name, hexes in cities.items():
+                if fell[name] is None and hexes and all(control.get(h) == "allied"
+                                                        for h in hexes):
+                    fell[name] = int(s.turn)
 
-    play(state, _policies(game, spec, seed), on_action=watch if cities else None)
-    result = state.outcome()
+        play(state, _policies(game, spec, seed), on_action=watch if cities else None)
+        result = state.outcome()
+    except Exception as exc:  # noqa: BLE001 - any bug of a rule or a bot: recorded, not raised
+        return _failure(index, seed, exc, state)
     first, second = game.sides
     row: dict[str, Any] = {
         "game": int(index),
@@ -157,6 +179,46 @@ def play_study_game(spec_json: str, index: int) -> dict[str, Any]:
     return row
 
 
+def play_study_games(spec_json: str, indices: list[int]) -> list[dict[str, Any]]:
+    """Games ``indices`` of the study, one after the other: one Dask task (a batch of games,
+    so the task's own cost is small against a game's)."""
+    return [play_study_game(spec_json, i) for i in indices]
+
+
+FAILURE_KEYS = ("game", "seed", "error_type", "error_message", "error_where", "actions",
+                "last_turn")
+
+
+def _failure(index: int, seed: int, exc: BaseException, state: Any) -> dict[str, Any]:
+    """The record of a game that raised: its seed, the exception's type and message, where it
+    was raised (the traceback's last frame) and the actions played before it."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f"{_short_path(last.filename)}:{last.lineno} in {last.name}"
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    return {
+        "game": int(index),
+        "seed": int(seed),
+        "failed": True,
+        "error_type": type(exc).__name__,
+        "error_message": message[:500],
+        "error_where": where,
+        "actions": len(getattr(state, "action_log", ()) or ()),
+        "last_turn": int(getattr(state, "turn", 0) or 0),
+    }
+
+
+def _short_path(filename: str) -> str:
+    """``filename`` from the package's folder on (wargame/bots/greedy.py), else as it is."""
+    root = Path(__file__).resolve().parent.parent.parent
+    try:
+        return Path(filename).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return filename
+
+
 # ------------------------------------------------------------------------------ the study
 @dataclass
 class Study:
@@ -167,6 +229,8 @@ class Study:
     path: Path | None = None
     played: int = 0  # games played by this run (the rest were already in ``out``)
     cities: tuple[str, ...] = field(default_factory=tuple)
+    # games that raised, one record each (FAILURE_KEYS), by game number; not in ``table``
+    failures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -174,12 +238,17 @@ class Study:
 
     def summary(self) -> dict[str, Any]:
         """Win rates with Wilson 95% intervals, mean VP and losses with normal 95% intervals,
-        and per victory city the share of games in which it fell and its mean turn."""
+        and per victory city the share of games in which it fell and its mean turn.
+
+        ``games`` counts the finished games, the ones all the figures are of; the games that
+        raised are counted apart (``failed``, and their seeds in ``failed_seeds``)."""
         t = self.table
         n = len(t)
         out: dict[str, Any] = {"name": self.name, "scenario": self.params["scenario"],
                                "games": n, "seed": self.params["seed"],
-                               "allied": self.params["allied"], "axis": self.params["axis"]}
+                               "allied": self.params["allied"], "axis": self.params["axis"],
+                               "failed": len(self.failures),
+                               "failed_seeds": [int(f["seed"]) for f in self.failures]}
         for who, key in (("allied", "allied_win"), ("axis", "axis_win"), ("draw", "draw")):
             k = int((t["winner"] == who).sum()) if n else 0
             out[f"{key}s"] = k
@@ -256,14 +325,17 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _load_done(folder: Path, games: int) -> dict[int, dict[str, Any]]:
+def _load_records(folder: Path, games: int, failures: bool) -> dict[int, dict[str, Any]]:
+    """The game files of ``folder`` (games/ or failed/), by game number below ``games``."""
     done: dict[int, dict[str, Any]] = {}
-    for f in sorted((folder / "games").glob("*.json")):
+    for f in sorted(folder.glob("*.json")):
         try:
             row = json.loads(f.read_text(encoding="utf-8"))
             i = int(row["game"])
         except (ValueError, KeyError, TypeError, OSError):
             continue  # a file cut short by a kill: the game is played again
+        if bool(row.get("failed")) != failures:
+            continue
         if 0 <= i < games:
             done[i] = row
     return done
@@ -306,13 +378,24 @@ def run_study(
     out: str | Path | None = None,
     progress: bool = True,
     processes: bool = True,
+    retry_failed: bool = False,
+    dashboard: bool = False,
+    use_dask: bool = True,
+    on_client: Callable[[Any], None] | None = None,
 ) -> Study:
     """Play ``games`` seeded games of ``scenario`` on Dask and return the ``Study``.
 
     ``workers``: local worker processes (default one per core; ``processes=False`` makes
     them threads of this process, for quick tests). ``scheduler``: the address of a running
     cluster instead. ``whatif``: a what-if file (or a loaded ``WhatIf``); its variants and
-    postures add to ``variants`` and ``postures``. ``out``: a folder to write and resume."""
+    postures add to ``variants`` and ``postures``. ``out``: a folder to write and resume.
+
+    A game that raises is recorded (``Study.failures``; ``out/failed/NNNNNN.json``) and the
+    study goes on; resuming skips the recorded failures unless ``retry_failed``.
+    The local cluster listens on 127.0.0.1 only; its HTTP dashboard is started only with
+    ``dashboard`` (then at ``client.dashboard_link``, on 127.0.0.1 too). ``on_client`` is
+    called with the Dask client once it is connected. ``use_dask=False`` plays the games one
+    after the other in this process, without Dask (the same table)."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
     if workers is not None and workers < 1:
@@ -347,6 +430,7 @@ def run_study(
 
     folder = Path(out) if out is not None else None
     done: dict[int, dict[str, Any]] = {}
+    failed: dict[int, dict[str, Any]] = {}
     if folder is not None:
         (folder / "games").mkdir(parents=True, exist_ok=True)
         meta = folder / "study.json"
@@ -359,15 +443,22 @@ def run_study(
                 raise ValueError(f"{folder}: holds another study (study.json differs); "
                                  "give another --out or delete it")
         _write_atomic(meta, json.dumps({**params, "games": games}, indent=2))
-        done = _load_done(folder, games)
-    todo = [i for i in range(games) if i not in done]
+        done = _load_records(folder / "games", games, failures=False)
+        # a folder written before failures were recorded has no failed/: nothing to skip
+        failed = {i: r for i, r in _load_records(folder / "failed", games, failures=True).items()
+                  if i not in done}
+    todo = [i for i in range(games) if i not in done and (retry_failed or i not in failed)]
     rows = dict(done)
     if todo:
-        rows.update(_run(spec_json, todo, workers, scheduler, folder, progress, processes,
-                         len(done), games))
+        play = _run if use_dask else _run_here
+        records = play(spec_json, todo, workers, scheduler, progress, processes,
+                       games - len(todo), games, dashboard, on_client)
+        with contextlib.closing(records):  # the cluster closed even if a write fails
+            _collect(records, rows, failed, folder)
     table = _table([rows[i] for i in sorted(rows)], columns)
     study = Study(params={**params, "games": games}, table=table, path=folder,
-                  played=len(todo), cities=tuple(c[5:] for c in columns if c.startswith("fell_")))
+                  played=len(todo), cities=tuple(c[5:] for c in columns if c.startswith("fell_")),
+                  failures=[failed[i] for i in sorted(failed)])
     if folder is not None:
         if importlib.util.find_spec("pyarrow") is not None:
             table.to_parquet(folder / "results.parquet", index=False)
@@ -376,41 +467,119 @@ def run_study(
     return study
 
 
-def _run(spec_json: str, todo: list[int], workers: int | None, scheduler: str | None,
-         folder: Path | None, progress: bool, processes: bool, initial: int,
-         total: int) -> dict[int, dict[str, Any]]:
+def _collect(records: Iterable[dict[str, Any]], rows: dict[int, dict[str, Any]],
+             failed: dict[int, dict[str, Any]], folder: Path | None) -> None:
+    """Each game's row (or failure record) into ``rows`` (``failed``) and, with a folder,
+    into its file as it comes: games/NNNNNN.json, or failed/NNNNNN.json for a game that raised
+    (a retried game that now finishes loses its failure file)."""
+    for record in records:
+        i = int(record["game"])
+        if record.get("failed"):
+            failed[i] = {k: record[k] for k in ("failed", *FAILURE_KEYS)}
+            if folder is not None:
+                (folder / "failed").mkdir(exist_ok=True)
+                _write_atomic(folder / "failed" / f"{i:06d}.json", json.dumps(failed[i]))
+            continue
+        rows[i] = record
+        failed.pop(i, None)
+        if folder is not None:
+            _write_atomic(folder / "games" / f"{i:06d}.json", json.dumps(record))
+            (folder / "failed" / f"{i:06d}.json").unlink(missing_ok=True)
+
+
+def batches(todo: list[int], slots: int, per_slot: int = 4) -> list[list[int]]:
+    """``todo`` cut into Dask tasks: each batch is the games left over ``per_slot`` times the
+    worker slots (at least one game), so the first batches are large (the cost of a task is
+    small against its games) and the last ones small (no worker idles long at the end while
+    another finishes a big batch). Deterministic, and it changes no result: each game's seed
+    depends on its number only."""
+    out: list[list[int]] = []
+    k = 0
+    while k < len(todo):
+        size = max(1, math.ceil((len(todo) - k) / (per_slot * max(1, slots))))
+        out.append(todo[k:k + size])
+        k += size
+    return out
+
+
+LOOPBACK = "127.0.0.1"
+
+
+def local_cluster(workers: int, processes: bool = True, dashboard: bool = False) -> Any:
+    """A LocalCluster of ``workers`` single-threaded workers (processes: games are pure
+    Python, so threads would share one core) on which nothing listens beyond 127.0.0.1.
+
+    Without ``dashboard`` the scheduler's HTTP server (which distributed always starts) has no
+    route at all and a random loopback port; with it, the Bokeh dashboard on 127.0.0.1."""
     import logging
 
-    from distributed import Client, LocalCluster, as_completed
+    import dask
+    from distributed import LocalCluster
+
+    options: dict[str, Any] = {
+        "n_workers": workers, "threads_per_worker": 1, "processes": processes,
+        "dashboard_address": f"{LOOPBACK}:0",  # ":0" would bind 0.0.0.0
+        "worker_dashboard_address": None,  # workers' HTTP servers: loopback, no dashboard
+        "scheduler_kwargs": {"dashboard": dashboard},
+        "silence_logs": logging.ERROR,
+    }
+    # scheduler, nannies and workers: TCP on loopback only. Threads of this process too: with
+    # inproc:// comms a worker has no address, and its HTTP server would bind 0.0.0.0
+    options.update(host=LOOPBACK, protocol="tcp://")
+    # the workers' statistical profiler walks their stacks every 10 ms, taking the GIL from a
+    # pure-Python game: off (the nannies hand this config to the worker processes)
+    config: dict[str, Any] = {"distributed.worker.profile.enabled": False}
+    if not dashboard:
+        config["distributed.scheduler.http.routes"] = []
+    with dask.config.set(config):
+        return LocalCluster(**options)
+
+
+def _run(spec_json: str, todo: list[int], workers: int | None, scheduler: str | None,
+         progress: bool, processes: bool, initial: int, total: int, dashboard: bool,
+         on_client: Callable[[Any], None] | None) -> Generator[dict[str, Any], None, None]:
+    """The games ``todo`` in batches on Dask: each game's row or failure record as its batch
+    finishes (in no set order; the table is sorted by game)."""
+    from distributed import Client, as_completed
     from tqdm import tqdm
 
     cluster = None
     if scheduler:
         client = Client(scheduler, timeout="10s")
     else:
-        n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(n_workers=min(n, len(todo)), threads_per_worker=1,
-                               processes=processes, dashboard_address=":0",
-                               scheduler_kwargs={"dashboard": False},
-                               silence_logs=logging.ERROR)
+        n = min(workers or os.cpu_count() or 1, len(todo))
+        cluster = local_cluster(n, processes=processes, dashboard=dashboard)
         client = Client(cluster)
-    rows: dict[int, dict[str, Any]] = {}
     bar = tqdm(total=total, initial=initial, file=sys.stderr, disable=not progress,
                desc="games", unit="game")
     try:
-        futures = client.map(play_study_game, [spec_json] * len(todo), todo, pure=False)
+        if on_client is not None:
+            on_client(client)
+        slots = sum(client.nthreads().values()) or 1
+        chunks = batches(todo, slots)
+        futures = client.map(play_study_games, [spec_json] * len(chunks), chunks, pure=False)
         for fut in as_completed(futures):
-            row = fut.result()
-            rows[row["game"]] = row
-            if folder is not None:
-                _write_atomic(folder / "games" / f"{row['game']:06d}.json", json.dumps(row))
-            bar.update(1)
+            records = fut.result()
+            yield from records
+            bar.update(len(records))
     finally:
         bar.close()
         client.close()
         if cluster is not None:
             cluster.close()
-    return rows
+
+
+def _run_here(spec_json: str, todo: list[int], workers: int | None, scheduler: str | None,
+              progress: bool, processes: bool, initial: int, total: int, dashboard: bool,
+              on_client: Callable[[Any], None] | None) -> Generator[dict[str, Any], None, None]:
+    """The games ``todo`` one after the other in this process (no Dask)."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, initial=initial, file=sys.stderr, disable=not progress,
+              desc="games", unit="game") as bar:
+        for i in todo:
+            yield play_study_game(spec_json, i)
+            bar.update(1)
 
 
 # ---------------------------------------------------------------------------- comparisons
