@@ -91,7 +91,7 @@ def pick_scenario() -> tuple[str, Game]:
 def position_at_turn(game: Game, seed: int, turn: int):
     state = game.new_state(seed)
     policy = RandomPolicy(7)
-    while (state.turn < turn or not state.phase.is_movement) and not state.is_over:
+    while (state.turn < turn or not state.phase.is_movement) and not state.is_terminal:
         state.apply(policy.choose(state))
     return state
 

@@ -74,9 +74,9 @@ def memoir_games(n: int, seed: int = 0, validate: bool = False) -> Timed:
     actions = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for i in range(n):
-        state = games[i % len(games)].new_initial_state(seed + i)
+        state = games[i % len(games)].new_state(seed + i)
         rng = random.Random(seed + i)
-        while not state.is_over:
+        while not state.is_terminal:
             state.apply(random_action(state, rng), validate=validate)
             actions += 1
     return Timed(n, actions, time.perf_counter() - wall, time.process_time() - cpu)
@@ -105,7 +105,7 @@ def _memoir_tables() -> list[MemoirGame]:
     if not _GAMES:
         for sid in scenario_ids():
             g = MemoirGame.from_scenario(sid)
-            state = g.new_initial_state(0)
+            state = g.new_state(0)
             state.legal_actions()
             rules.static(state._terrain())
             _GAMES.append(g)

@@ -27,13 +27,13 @@ from wargame.memoir import MemoirGame  # noqa: E402
 
 
 def play(game: MemoirGame, seed: int, cap: int = 30_000) -> tuple[str, int]:
-    s = game.new_initial_state(seed)
+    s = game.new_state(seed)
     rng = random.Random(seed)
     for _ in range(cap):
-        if s.is_over:
+        if s.is_terminal:
             break
         s.apply(random_action(s, rng, aggressive=rng.random() < 0.8), validate=False)
-    why = "unfinished" if not s.is_over else (s.win_reason.strip(" ()") or "medals")
+    why = "unfinished" if not s.is_terminal else (s.win_reason.strip(" ()") or "medals")
     return why, s.turn
 
 

@@ -234,7 +234,7 @@ def test_autoplay_dragoon_json_and_save(capsys, tmp_path):
     assert all(r["turn"] == 14 for r in data["results"])
     assert "game 2/2 (seed 5): turn 14/14" in err  # progress on stderr
     saved = load_game(path)  # the last game, loadable in the dashboard
-    assert saved.is_over and saved.victory_points()["allied"] == data["results"][-1]["allied"]
+    assert saved.is_terminal and saved.victory_points()["allied"] == data["results"][-1]["allied"]
 
 
 def test_autoplay_refuses_unknown_variants_and_players(capsys, tmp_path):

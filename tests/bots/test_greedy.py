@@ -254,7 +254,7 @@ def test_dragoon_bot_game_is_legal_keeps_invariants_and_replays():
         seen.append(a.kind)
 
     state = play(game, 3, GreedyPolicy(), GreedyPolicy(), watch)
-    assert state.is_over and state.turn == game.scenario.last_turn
+    assert state.is_terminal and state.turn == game.scenario.last_turn
     assert "attack" in seen and "move" in seen and "enter" in seen
     again = replay(game, 3, state.log)
     assert again.fingerprint() == state.fingerprint()
@@ -281,7 +281,7 @@ def test_normandy_bot_campaign_turn_0_to_16():
         kinds.add(a.kind)
 
     state = play(game, 1944, GreedyPolicy(), GreedyPolicy(), watch)
-    assert state.is_over and state.turn == 16
+    assert state.is_terminal and state.turn == 16
     assert {"move", "enter", "attack", "carpet_bomb"} <= kinds
     dead = {side: sum(1 for u, us in state.units.items() if us.status == "eliminated" and state.side_of(u) == side)
             for side in ("allied", "axis")}

@@ -31,7 +31,7 @@ def test_full_campaign_random_play_and_replay():
     start = time.perf_counter()
     play_random_game(state, seed=6, on_action=watch)
     elapsed = time.perf_counter() - start
-    assert state.is_over and state.turn == 14
+    assert state.is_terminal and state.turn == 14
     assert turns_seen == set(range(1, 15))
     assert elapsed < 60
     statuses = {u: us.status for u, us in state.units.items()}

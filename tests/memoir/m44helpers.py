@@ -42,7 +42,7 @@ def card_id(name: str, section: str | None = None, skip: int = 0) -> int:
 def make_state(units, terrain=None, hands=None, active=ALLIES, dice=None, seed=0, **kw):
     """A state in the card phase of ``active``; ``hands`` maps side -> card names or ids."""
     sc = custom_scenario(terrain, units, starts=active, **kw)
-    st = MemoirGame(sc).new_initial_state(seed=seed)
+    st = MemoirGame(sc).new_state(seed=seed)
     if hands is not None:
         used = set()
         for side in (AXIS, ALLIES):

@@ -94,7 +94,7 @@ def test_overlord_units_exit_by_the_german_edge_for_a_medal():
     """Omaha Beach (Overlord) victory: an Allied unit leaving by the German edge scores a medal
     and is removed."""
     game = MemoirGame.from_scenario("overlord")
-    st = game.new_initial_state(0)
+    st = game.new_state(0)
     allied = st.live_units(ALLIES)[0]
     for u in st.live_units(AXIS):
         if u.hex in (H(0, 10), H(0, 12)):
@@ -119,10 +119,10 @@ def test_overlord_units_exit_by_the_german_edge_for_a_medal():
 def test_fast_legality_check_agrees_with_the_full_list(sid):
     """apply() checks only the subset of legal actions an action could be in: every action
     of that subset is in legal_actions() and every legal action is in its own subset."""
-    s = MemoirGame.from_scenario(sid).new_initial_state(5)
+    s = MemoirGame.from_scenario(sid).new_state(5)
     rng = random.Random(5)
     for _ in range(250):
-        if s.is_over:
+        if s.is_terminal:
             break
         legal = s.legal_actions()
         for a in legal:
@@ -162,7 +162,7 @@ def test_vassieux_axis_wins_when_the_deck_runs_out():
     esgotar-se e o jogador aliado não ganhou, o combate termina como uma vitória do jogador
     Alemão" -- the turn that draws the last card ends the battle (issue 17 item 15; before,
     the Allies got one more turn until a draw found the deck empty)."""
-    st = MemoirGame.from_scenario(7).new_initial_state(seed=3)
+    st = MemoirGame.from_scenario(7).new_state(seed=3)
     st.discard += st.deck[1:]
     st.deck = st.deck[:1]
     turns = []
@@ -177,13 +177,13 @@ def test_vassieux_axis_wins_when_the_deck_runs_out():
     assert st.winner == AXIS and "exhausted" in st.win_reason
     assert len(turns) == 1  # the last card is drawn at the end of turn 1: the Axis wins
     assert st.deck == [] and ev[-1].kind == "victory"
-    assert st.to_act is None and st.legal_actions() == []
+    assert st.side_to_act is None and st.legal_actions() == []
 
 
 def test_pegasus_axis_playing_recon_still_reaches_four_cards():
     """Pegasus Bridge: the Axis draws 2 after each of its first two turns (to 4 cards); a
     Recon played then draws the usual card by draw-2-keep-1, so the hand still grows by 2."""
-    st = MemoirGame.from_scenario(1).new_initial_state(seed=5)
+    st = MemoirGame.from_scenario(1).new_state(seed=5)
     st.apply(next(a for a in st.legal_actions() if a.kind == "play"))  # Allies' turn 1
     while st.active == ALLIES:
         st.apply(next(a for a in st.legal_actions() if a.kind.startswith("end")
@@ -210,10 +210,10 @@ def test_speed_caches_agree_with_fresh_computation(sid):
     counter (speed only): at every step of random games they equal a fresh computation."""
     game = MemoirGame.from_scenario(sid)
     for seed in (1, 2):
-        s = game.new_initial_state(seed)
+        s = game.new_state(seed)
         rng = random.Random(seed)
         for _ in range(400):
-            if s.is_over:
+            if s.is_terminal:
                 break
             fresh = s.clone()  # a clone starts with empty caches
             assert {h: u.id for h, u in s.occupancy().items()} == {

@@ -11,10 +11,10 @@ from wargame.memoir import MemoirGame, MemoirState
 def test_random_policy_choice_depends_only_on_the_state_and_the_seed():
     game = MemoirGame.from_scenario(1)
     policy = MemoirRandomPolicy(seed=11)
-    s = game.new_initial_state(seed=3)
+    s = game.new_state(seed=3)
     chosen = []
     for _ in range(120):
-        if s.is_over:
+        if s.is_terminal:
             break
         a = policy.choose(s)
         assert policy.choose(s) == a  # asked again: the same answer (no memory across calls)
@@ -28,7 +28,7 @@ def test_random_policy_choice_depends_only_on_the_state_and_the_seed():
         assert policy.choose(back) == chosen[k]
     # another seed plays another game
     other = MemoirRandomPolicy(seed=12)
-    t = game.new_initial_state(seed=3)
+    t = game.new_state(seed=3)
     mine = []
     for _ in range(40):
         a = other.choose(t)
@@ -38,7 +38,7 @@ def test_random_policy_choice_depends_only_on_the_state_and_the_seed():
 
 
 def test_auto_and_random_actions_are_legal():
-    s = MemoirGame.from_scenario(1).new_initial_state(seed=5)
+    s = MemoirGame.from_scenario(1).new_state(seed=5)
     rng = random.Random(5)
     for i in range(60):
         a = auto_action(s) if i % 3 == 0 else random_action(s, rng)

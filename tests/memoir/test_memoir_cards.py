@@ -97,7 +97,7 @@ def test_air_power_allies_two_dice_a_hex_stars_hit_flags_not_ignored():
     assert st.unit_at(H(2, 12)).figures == 2  # star + infantry, woods ignored
     # the flag could not be ignored behind sandbags: the unit must retreat
     assert st.unit_at(H(2, 14)).figures == 3
-    assert st.pending[-1].kind == "retreat" and st.to_act == AXIS
+    assert st.pending[-1].kind == "retreat" and st.side_to_act == AXIS
 
 
 def test_air_power_axis_one_die_a_hex():
@@ -127,7 +127,7 @@ def test_ambush_defender_battles_first():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.to_act == AXIS and st.pending[-1].kind == "ambush"
+    assert st.side_to_act == AXIS and st.pending[-1].kind == "ambush"
     ev = st.apply(Action("ambush", card=card_id("ambush")))
     assert any(e.kind == "ambush" for e in ev)
     # infantry hit + flag: the attacker loses a figure and must retreat: attack cancelled
@@ -322,7 +322,7 @@ def test_deck_reshuffles_when_empty():
 
 
 def test_vassieux_no_reshuffle_axis_wins_when_deck_runs_out():
-    st = MemoirGame.from_scenario(7).new_initial_state(seed=3)
+    st = MemoirGame.from_scenario(7).new_state(seed=3)
     st.discard += st.deck
     st.deck = []
     while st.winner is None:
@@ -334,7 +334,7 @@ def test_vassieux_no_reshuffle_axis_wins_when_deck_runs_out():
 
 
 def test_pegasus_axis_draws_two_after_first_two_turns():
-    st = MemoirGame.from_scenario(1).new_initial_state(seed=5)
+    st = MemoirGame.from_scenario(1).new_state(seed=5)
     sizes = []
     while len(sizes) < 3:
         side = st.active
@@ -354,8 +354,8 @@ def test_sainte_mere_eglise_airdrop_is_seeded():
     """The drop point is the Allied player's decision (issue 17 item 17); the scatter of the
     figures is seeded."""
     g = MemoirGame.from_scenario(2)
-    a, b = g.new_initial_state(seed=9), g.new_initial_state(seed=9)
-    assert a.pending_decision.kind == "airdrop" and a.to_act == ALLIES
+    a, b = g.new_state(seed=9), g.new_state(seed=9)
+    assert a.pending_decision.kind == "airdrop" and a.side_to_act == ALLIES
     ev_a = a.apply(a.legal_actions()[0])
     ev_b = b.apply(b.legal_actions()[0])
     assert [e.text for e in ev_a] == [e.text for e in ev_b]
@@ -365,7 +365,7 @@ def test_sainte_mere_eglise_airdrop_is_seeded():
     assert len(a.units) == len(g.scenario.units) + safe
 
     def safe_of(seed):
-        s = g.new_initial_state(seed=seed)
+        s = g.new_state(seed=seed)
         return sum(e.data["fate"] == "safe" for e in s.apply(s.legal_actions()[0])
                    if e.kind == "airdrop")
 
@@ -374,7 +374,7 @@ def test_sainte_mere_eglise_airdrop_is_seeded():
 
 def test_mortain_recon_as_air_power_from_hill_317():
     g = MemoirGame.from_scenario(9)
-    st = g.new_initial_state(seed=1)
+    st = g.new_state(seed=1)
     on_hill = [u for u in st.live_units(ALLIES) if u.hex in (H(4, 22), H(5, 21))]
     assert on_hill  # the 120th Infantry starts entrenched on Hill 317
     for u in on_hill:
@@ -469,7 +469,7 @@ def test_no_ambush_from_an_ocean_hex(ground):
     st.apply(Action("end_moves"))
     ev = st.apply(Action("battle", unit=uid(st, (4, 12)), hex=H(5, 13)))
     if ground == "beach":
-        assert st.pending_decision.kind == "ambush" and st.to_act == ALLIES
+        assert st.pending_decision.kind == "ambush" and st.side_to_act == ALLIES
         return
     # no Ambush offered: the close assault is rolled at once, the card stays in hand
     assert not st.pending

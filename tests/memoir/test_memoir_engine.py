@@ -52,10 +52,10 @@ def check_invariants(s: MemoirState) -> None:
 
 
 def play_random(game: MemoirGame, seed: int, steps: int, check=None) -> MemoirState:
-    s = game.new_initial_state(seed)
+    s = game.new_state(seed)
     rng = random.Random(seed)
     for _ in range(steps):
-        if s.is_over:
+        if s.is_terminal:
             break
         s.apply(random_action(s, rng, aggressive=rng.random() < 0.8))
         if check:
@@ -112,7 +112,7 @@ def test_json_round_trip_and_continuation(sid, seed, steps):
     assert t.to_json() == s.to_json()
     rng1, rng2 = random.Random(7), random.Random(7)
     for _ in range(40):
-        if s.is_over:
+        if s.is_terminal:
             break
         a = random_action(s, rng1)
         b = random_action(t, rng2)
@@ -125,11 +125,11 @@ def test_json_round_trip_and_continuation(sid, seed, steps):
 @given(st.sampled_from(SCENARIOS), st.integers(0, 10_000), st.integers(1, 200))
 def test_replay_is_deterministic(sid, seed, steps):
     game = MemoirGame.from_scenario(sid)
-    s = game.new_initial_state(seed)
+    s = game.new_state(seed)
     rng = random.Random(seed)
     events = list(s.setup_events)
     for _ in range(steps):
-        if s.is_over:
+        if s.is_terminal:
             break
         events += s.apply(random_action(s, rng))
     r, replayed = MemoirState.replay(game, seed, s.history)
@@ -138,7 +138,7 @@ def test_replay_is_deterministic(sid, seed, steps):
 
 
 def test_clone_is_independent():
-    s = MemoirGame.from_scenario(3).new_initial_state(2)
+    s = MemoirGame.from_scenario(3).new_state(2)
     c = s.clone()
     c.apply(c.legal_actions()[0])
     assert c.to_json() != s.to_json()
@@ -146,7 +146,7 @@ def test_clone_is_independent():
 
 
 def test_bad_format_version_rejected():
-    s = MemoirGame.from_scenario(1).new_initial_state(0)
+    s = MemoirGame.from_scenario(1).new_state(0)
     data = s.to_json()
     data["format_version"] = 99
     with pytest.raises(ValueError):
@@ -154,14 +154,14 @@ def test_bad_format_version_rejected():
 
 
 def test_auto_policy_answers_pending_decisions():
-    s = MemoirGame.from_scenario(14).new_initial_state(4)
+    s = MemoirGame.from_scenario(14).new_state(4)
     rng = random.Random(4)
     answered = 0
     for _ in range(400):
-        if s.is_over:
+        if s.is_terminal:
             break
         if s.pending:
-            owner = s.to_act
+            owner = s.side_to_act
             assert owner == s.pending[-1].owner
             s.apply(auto_action(s))
             answered += 1
@@ -171,7 +171,7 @@ def test_auto_policy_answers_pending_decisions():
 
 
 def test_events_have_text():
-    s = MemoirGame.from_scenario(1).new_initial_state(0)
+    s = MemoirGame.from_scenario(1).new_state(0)
     rng = random.Random(0)
     texts = []
     for _ in range(60):
@@ -184,7 +184,7 @@ def test_events_have_text():
 def test_seeded_full_game_reaches_medal_victory(sid, seed):
     game = MemoirGame.from_scenario(sid)
     s = play_random(game, seed, 20_000)
-    assert s.is_over and s.winner in (AXIS, ALLIES)
+    assert s.is_terminal and s.winner in (AXIS, ALLIES)
     assert s.win_reason == ""
     assert s.medals(s.winner) >= game.scenario.medals[s.winner]
     # and the transcript replays to the same end
@@ -199,15 +199,15 @@ def test_every_scenario_plays_to_a_winner_and_replays(sid):
     every action, and the log of actions replays to the identical state and events."""
     game = MemoirGame.from_scenario(sid)
     seed = 11
-    s = game.new_initial_state(seed)
+    s = game.new_state(seed)
     rng = random.Random(seed)
     events = list(s.setup_events)
     for _ in range(30_000):
-        if s.is_over:
+        if s.is_terminal:
             break
         events += s.apply(random_action(s, rng, aggressive=rng.random() < 0.8))
         check_invariants(s)
-    assert s.is_over and s.winner in (AXIS, ALLIES)
+    assert s.is_terminal and s.winner in (AXIS, ALLIES)
     assert events[-1].kind == "victory" and events[-1].data["side"] == s.winner
     if not s.win_reason:
         assert s.medals(s.winner) >= game.scenario.medals[s.winner]
@@ -224,7 +224,7 @@ def test_each_state_keeps_its_own_positions_version():
     unit leaves the original's cache right, and units only change through their state."""
     import dataclasses
 
-    s = MemoirGame.from_scenario(1).new_initial_state(seed=2)
+    s = MemoirGame.from_scenario(1).new_state(seed=2)
     u = s.live_units(ALLIES)[0]
     h = u.hex
     assert s.unit_at(h) is u
@@ -258,7 +258,7 @@ def test_format_1_saves_still_load():
     assert s.ctx.moved and s.ctx.slots and s.pending[-1].then is not None
     rng = random.Random(1)
     for _ in range(80):
-        if s.is_over:
+        if s.is_terminal:
             break
         a = random_action(s, rng)
         assert s.apply(a) == r.apply(a)

@@ -32,7 +32,7 @@ TOULON_TOWN = [(0, 12), (2, 12), (1, 15), (1, 17)]
 
 
 def _toulon_with_allies_on(n: int):
-    st = MemoirGame.from_scenario(10).new_initial_state(seed=1)
+    st = MemoirGame.from_scenario(10).new_state(seed=1)
     for u in st.live_units(AXIS):
         if (u.hex.r, 2 * u.hex.q + u.hex.r) in TOULON_TOWN:
             st.place(u, None)
@@ -243,7 +243,7 @@ def test_vassieux_empty_deck_at_the_end_of_a_turn_ends_the_battle(last_drawer):
     jogador aliado não ganhou, o combate termina como uma vitória do jogador Alemão". Whoever
     draws the last card, the deck is out at the end of that turn: the Axis wins then, the
     Allies get no further turn."""
-    st = MemoirGame.from_scenario(7).new_initial_state(seed=4)
+    st = MemoirGame.from_scenario(7).new_state(seed=4)
     assert st.active == AXIS
     keep = 1 if last_drawer == AXIS else 2
     st.discard += st.deck[keep:]
@@ -258,7 +258,7 @@ def test_vassieux_empty_deck_at_the_end_of_a_turn_ends_the_battle(last_drawer):
 
 def test_vassieux_allied_win_on_the_last_card_stands():
     """... "e o jogador aliado não ganhou": an Allied medal victory in that turn comes first."""
-    st = MemoirGame.from_scenario(7).new_initial_state(seed=4)
+    st = MemoirGame.from_scenario(7).new_state(seed=4)
     st.discard += st.deck[2:]
     st.deck = st.deck[:2]
     pass_turn(st)  # the Axis draws; one card left
@@ -310,7 +310,7 @@ def test_saverne_artillery_line_crossing_a_hill_at_an_edge_midpoint_is_blocked()
     """Saverne Gap: "A artilharia não pode disparar sobre as colinas". From (0,8) to (4,10) the
     line crosses the hill (2,8) through the midpoint of its edge with (2,10): it passes over
     the hill, so the Axis artillery may not fire."""
-    st = MemoirGame.from_scenario(16).new_initial_state(seed=0)
+    st = MemoirGame.from_scenario(16).new_state(seed=0)
     gun = next(u for u in st.live_units(AXIS) if u.kind == "gun")
     for u in st.live_units():
         if u.hex in (H(0, 8), H(4, 10)):
@@ -326,7 +326,7 @@ ARNHEM_SAME_BANK = [((3, 21), (4, 18)), ((0, 10), (1, 13))]
 
 
 def _arnhem_pair(att, tgt):
-    st = MemoirGame.from_scenario(13).new_initial_state(seed=0)
+    st = MemoirGame.from_scenario(13).new_state(seed=0)
     inf = next(u for u in st.live_units(ALLIES) if u.kind == "inf")
     enemy = st.live_units(AXIS)[0]
     for u in st.live_units():
@@ -368,7 +368,7 @@ def test_sainte_mere_eglise_allied_player_picks_the_drop_point():
     picks where to hold them: a pending decision offering every board hex (the scenario's
     suggested centre first); the figures then scatter by the seeded dice around that hex."""
     g = MemoirGame.from_scenario(2)
-    st = g.new_initial_state(seed=3)
+    st = g.new_state(seed=3)
     dec = st.pending_decision
     assert dec is not None and dec.kind == "airdrop" and dec.side == ALLIES
     hexes = [a.hex for a in st.legal_actions()]
@@ -394,7 +394,7 @@ def test_sainte_mere_eglise_drop_point_changes_where_units_land():
     g = MemoirGame.from_scenario(2)
     landed = {}
     for where in (H(2, 2), H(6, 22)):
-        st = g.new_initial_state(seed=5)
+        st = g.new_state(seed=5)
         n = len(st.units)
         st.apply(Action("airdrop", hex=where))
         landed[where] = [u.hex for u in st.units.values() if u.id >= n]
@@ -448,7 +448,7 @@ def test_ignoring_the_first_flag_on_sandbags_is_the_owners_choice():
     defender = st.unit_at(H(4, 12))
     ev = _battle(st, (5, 13), (4, 12))
     dec = st.pending_decision
-    assert dec.kind == "ignore_flag" and dec.side == AXIS and st.to_act == AXIS
+    assert dec.kind == "ignore_flag" and dec.side == AXIS and st.side_to_act == AXIS
     assert set(dec.options) == {Action("ignore_flag", unit=defender.id),
                                 Action("accept_flags", unit=defender.id)}
     assert not any(e.kind == "retreat" for e in ev)
@@ -578,7 +578,7 @@ def test_new_decisions_survive_a_json_round_trip():
     which then plays on identically."""
     from wargame.memoir import MemoirState
 
-    s = MemoirGame.from_scenario(2).new_initial_state(1)
+    s = MemoirGame.from_scenario(2).new_state(1)
     r = MemoirState.from_json(s.to_json())
     assert r.to_json() == s.to_json() and r.pending_decision.kind == "airdrop"
     a = s.legal_actions()[50]

@@ -34,13 +34,13 @@ MAX_ACTIONS = 3000  # a cap: one recorded game (scenario 6, seed 1) is still on 
 
 def playout_digests(sid: str, seed: int, validate: bool) -> dict[str, object]:
     """Digests of one random game of scenario ``sid`` played to the end."""
-    state = MemoirGame.from_scenario(sid).new_initial_state(seed)
+    state = MemoirGame.from_scenario(sid).new_state(seed)
     rng = random.Random(seed)
     legal, events = hashlib.sha256(), hashlib.sha256()
     for e in state.setup_events:
         events.update(e.text.encode() + b"\n")
     n = 0
-    while not state.is_over and n < MAX_ACTIONS:
+    while not state.is_terminal and n < MAX_ACTIONS:
         acts = state.legal_actions()
         legal.update(repr(acts).encode() + b"\n")
         action = random_action(state, rng)

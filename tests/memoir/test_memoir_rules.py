@@ -420,7 +420,7 @@ def test_retreat_worked_example_two_paths():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.to_act == AXIS and st.pending[-1].kind == "retreat"
+    assert st.side_to_act == AXIS and st.pending[-1].kind == "retreat"
     opts = st.legal_actions()
     assert {a.hex for a in opts} == {H(3, 11), H(3, 13)}
     assert unit(st, (4, 12)).figures == 3
@@ -516,7 +516,7 @@ def test_take_ground_worked_example_into_woods():
     order(st, (5, 13))
     st.apply(Action("end_moves"))
     st.apply(Action("battle", unit=uid(st, (5, 13)), hex=H(4, 12)))
-    assert st.pending[-1].kind == "take_ground" and st.to_act == ALLIES
+    assert st.pending[-1].kind == "take_ground" and st.side_to_act == ALLIES
     st.apply(Action("take_ground", unit=uid(st, (5, 13)), hex=H(4, 12)))
     assert unit(st, (4, 12)).side == ALLIES
 

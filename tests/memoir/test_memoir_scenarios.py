@@ -74,7 +74,7 @@ def test_scenario_units_and_instructions(sid):
     assert sc.medals == {AXIS: medals, ALLIES: medals}
     gi = raw["game_info"]
     assert (gi["starting"] == "PLAYER2") == (starts == ALLIES)
-    st = MemoirGame(sc).new_initial_state(seed=11)
+    st = MemoirGame(sc).new_state(seed=11)
     assert len(st.hands[AXIS]) == axis_cards and len(st.hands[ALLIES]) == allied_cards
     assert len(st.deck) + len(st.hands[AXIS]) + len(st.hands[ALLIES]) == 60
     hexes = [u.hex for u in st.live_units()]

@@ -23,7 +23,7 @@ def test_full_campaign_random_play_and_replay():
         turns_seen.add(s.turn)
 
     play_random_game(state, seed=6, on_action=watch)
-    assert state.is_over and state.turn == 16
+    assert state.is_terminal and state.turn == 16
     assert turns_seen == set(range(0, 17))
     vp = state.victory_points()
     assert vp["allied"] + vp["axis"] > 0

@@ -64,7 +64,7 @@ def test_random_games_keep_invariants_and_replay(game_name, seed, policy_seed):
     g = skirmish(game_name)
     state = g.new_state(seed)
     play_random_game(state, seed=policy_seed, on_action=lambda s, a: check_invariants(s))
-    assert state.is_over
+    assert state.is_terminal
     again = replay(g, seed, state.log)
     assert again.fingerprint() == state.fingerprint()
     assert [e.to_dict() for e in again.events] == [e.to_dict() for e in state.events]
@@ -96,11 +96,11 @@ def test_illegal_actions_never_change_state(data, seed, steps):
     state = g.new_state(seed)
     policy = RandomPolicy(seed)
     for _ in range(steps):
-        if state.is_over:
+        if state.is_terminal:
             break
         state.apply(policy.choose(state))
     for _ in range(10):
-        if state.is_over:
+        if state.is_terminal:
             break
         action = random_action(data.draw, state)
         before = state.fingerprint()

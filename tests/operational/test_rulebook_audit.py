@@ -408,7 +408,7 @@ def test_cn_4_1_2_any_offered_attacks_leave_the_end_of_the_phase_reachable(scena
     policy = RandomPolicy(seed)
     rng = random.Random(seed)
     combats = 0
-    while state.turn < 4 and not state.is_over:
+    while state.turn < 4 and not state.is_terminal:
         if state.pending is not None:
             state.apply(auto_answer(state))
             continue

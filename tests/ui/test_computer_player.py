@@ -25,7 +25,7 @@ def test_computer_plays_the_axis_turn_after_the_player_ends_allied_combat():
     turn = m.s.turn
     assert m.end_phase()
     # the computer played Axis movement and combat; the player acts again
-    assert (m.s.turn, m.s.phase) == (turn + 1, Phase.ALLIED_MOVEMENT) or m.s.is_over
+    assert (m.s.turn, m.s.phase) == (turn + 1, Phase.ALLIED_MOVEMENT) or m.s.is_terminal
     assert "The computer (Axis) played" in m.message
     assert m._computer_runs and m._computer_runs[-1][1] == len(m.s.log)
     # every computer action was legal: the log replays to the same game
@@ -68,7 +68,7 @@ def test_computer_playing_the_allies_starts_at_once_and_can_be_switched_off():
     m.computer = "axis"  # switched on during an Axis phase: it plays at once
     assert "The computer (Axis) played" in m.message
     assert not m.computer_to_act()  # until the player must act (a phase or a decision of theirs)
-    assert m.s.is_over or m.s.side_to_act == "allied"
+    assert m.s.is_terminal or m.s.side_to_act == "allied"
 
 
 def test_new_game_and_load_hand_over_to_the_computer():

@@ -225,7 +225,7 @@ def test_memoir_turn_with_a_battle_in_portuguese(dashboard_server, wg_page, tmp_
         page.wait_for_timeout(800)
     # the rest of the turn as the Auto button plays it, to the other side's turn
     n, side = 0, state.active
-    while state.active == side and not state.is_over and n < 40:
+    while state.active == side and not state.is_terminal and n < 40:
         state.apply(auto_action(state))
         n += 1
     done = len(state.action_log) - n

@@ -54,7 +54,7 @@ def test_memoir_flow(memoir_server, wg_page, tmp_path):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(memoir_server)
     wait_for_map(page, MAP)
-    engine = MemoirGame.from_scenario("1").new_initial_state(44)
+    engine = MemoirGame.from_scenario("1").new_state(44)
     assert len(source_column(page, f"{MAP}-counters", "uid")) == len(engine.live_units())
     page.get_by_text("ALLIES to act").first.wait_for()
 

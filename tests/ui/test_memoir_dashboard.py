@@ -61,7 +61,7 @@ def test_battle_preview_uses_the_engine_dice_and_exact_odds():
     found = False
     for _ in range(3000):
         s = store.state
-        if s.is_over:
+        if s.is_terminal:
             break
         if s.phase == "battle" and not s.pending:
             for uid in s.ctx.ordered:
@@ -115,7 +115,7 @@ def test_dashboard_draws_units_hand_and_log():
     for _ in range(4000):
         if st.state.pending and st.state.pending[-1].kind == "retreat":
             break
-        if st.state.is_over:
+        if st.state.is_terminal:
             st.new_game("1", rng.randint(0, 1000))
         st.apply(random_action(st.state, rng))
     if st.state.pending and st.state.pending[-1].kind == "retreat":

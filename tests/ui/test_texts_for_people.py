@@ -27,7 +27,7 @@ def test_scripted_turns_0_and_1_of_normandy_speak_plainly():
     m = CampaignState("normandy", seed=1944)
     bot = GreedyPolicy()
     messages = []
-    while m.s.turn <= 1 and not m.s.is_over and len(messages) < 600:
+    while m.s.turn <= 1 and not m.s.is_terminal and len(messages) < 600:
         m.act(bot.choose(m.s))
         messages.append(m.message)
     assert m.s.turn == 2 and len(messages) > 100

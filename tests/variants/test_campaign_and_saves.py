@@ -55,7 +55,7 @@ def _play_with_carpets(state, seed):
     """Random play; the Allies carpet-bomb (BFN 19.3) whenever they may."""
     policy = RandomPolicy(seed)
     seen = set()
-    while not state.is_over:
+    while not state.is_terminal:
         action = None
         if state.phase is Phase.ALLIED_MOVEMENT and state.pending is None:
             offered = [a for a in state.legal_actions() if isinstance(a, CarpetBombArea)]
@@ -72,7 +72,7 @@ def test_full_campaign_with_every_variant_and_replay():
     assert g.variants == tuple(VARIANTS)
     state = g.new_state(1944)
     seen = _play_with_carpets(state, 6)
-    assert state.is_over and state.turn == 16 and seen == set(range(17))
+    assert state.is_terminal and state.turn == 16 and seen == set(range(17))
     f = state.flags["bfn"]
     assert WITHDRAWAL_FIRST <= date.fromisoformat(f["battleships"]) <= WITHDRAWAL_LAST
     assert set(f["airborne"]) == {"us-82", "us-101"}

@@ -4,7 +4,7 @@ Pure Python (no pandas, Panel or Bokeh). Start with::
 
     from wargame.memoir import MemoirGame
     game = MemoirGame.from_scenario(1)          # rulebook scenario number (or "overlord")
-    state = game.new_initial_state(seed=7)
+    state = game.new_state(seed=7)
     state.legal_actions(); state.apply(action)  # -> list[Event]
 """
 

@@ -1,7 +1,7 @@
 """Memoir '44 as state, legal actions and events.
 
 ``MemoirGame`` (scenario + rule options, immutable) creates ``MemoirState`` objects. A state
-lists ``legal_actions()`` for the side to act (``to_act``); ``apply(action)`` returns the events
+lists ``legal_actions()`` for the side to act (``side_to_act``); ``apply(action)`` returns the events
 it caused or raises ``IllegalAction`` (reason and rule) leaving the state unchanged. Decisions
 that interrupt a turn (ambush, retreat path, take ground, Recon keep-1) are pending decisions
 owned by one side. All randomness comes from the state's seeded ``wargame.dice.Dice``.
@@ -64,9 +64,6 @@ class MemoirGame:
 
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)
-
-    def new_initial_state(self, seed: int = 0, dice_version: int = DICE_VERSION) -> MemoirState:
-        return MemoirState.new(self, seed, dice_version)
 
     # ------------------------------------------------------------------ the game protocol
     kind: ClassVar[str] = "memoir"

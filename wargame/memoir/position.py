@@ -65,22 +65,14 @@ class StateBase:
     def board(self):
         return self.game.scenario.board
 
+    # ------------------------------------------------------------------ the game protocol
     @property
-    def to_act(self) -> str | None:
+    def side_to_act(self) -> str | None:
         if self.winner:
             return None
         if self.pending:
             return self.pending[-1].owner
         return self.active
-
-    @property
-    def is_over(self) -> bool:
-        return self.winner is not None
-
-    # ------------------------------------------------------------------ the game protocol
-    @property
-    def side_to_act(self) -> str | None:
-        return self.to_act
 
     @property
     def is_terminal(self) -> bool:

@@ -77,8 +77,8 @@ class SerializeMixin(StateBase):
         data["deck"] = len(self.deck)
         data["hands"] = {side: (list(cards) if viewer.sees_hand_of(side) else len(cards))
                          for side, cards in self.hands.items()}
-        if self.pending and not (viewer.may_act_for(self.to_act)
-                                 or viewer.sees_hand_of(self.to_act)):
+        if self.pending and not (viewer.may_act_for(self.side_to_act)
+                                 or viewer.sees_hand_of(self.side_to_act)):
             data["pending"] = [{"kind": p.kind} for p in self.pending]
         return data
 
@@ -140,7 +140,7 @@ class SerializeMixin(StateBase):
                dice_version: int = DICE_VERSION) -> tuple[Any, list[Event]]:
         """The state after ``actions`` from the opening of ``seed`` (dice of ``dice_version``,
         wargame/dice.py), and every event on the way."""
-        st = game.new_initial_state(seed, dice_version)
+        st = game.new_state(seed, dice_version)
         events = list(st.setup_events)
         for a in actions:
             events += st.replay_apply(a)

@@ -48,10 +48,6 @@ class SequenceRules:
         return self.phase.side
 
     @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
     def is_terminal(self) -> bool:
         return self.phase is Phase.GAME_OVER
 
@@ -226,7 +222,7 @@ class SequenceRules:
         if not isinstance(action, Action):
             raise refuse(MalformedAction, "action.not_action", action=f"{action!r:.80}")
         check_fields(action)  # types, ranges, no id twice: before any rule
-        if self.is_over:
+        if self.is_terminal:
             raise refuse(GameOver, "action.game_over", f"{self.rule_prefix} 11.2")
         snapshot = self._snapshot() if guard else None
         first_event = len(self.events)
@@ -249,7 +245,7 @@ class SequenceRules:
         e.g. one attack per hex with every eligible attacker and no support. Many more are
         legal (some of the attackers, support added, a chosen path, an air bombardment):
         ``is_legal`` is the exact test."""
-        if self.is_over:
+        if self.is_terminal:
             return []
         if self.pending is not None:
             return list(self.pending.options)

@@ -649,7 +649,7 @@ class TurnPanel(_View):
         finally:
             self._updating = False
         self._carpet_row.visible = bool(targets) and m.plans_for_viewer()
-        self.end.disabled = s.is_over
+        self.end.disabled = s.is_terminal
         self.end.visible = m.plans_for_viewer()  # a seat waiting for the other side
         self.end_warning.visible = self.end_anyway.visible = False
 
@@ -1029,7 +1029,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         zones of engagement. Empty outside movement phases or while a decision is pending."""
         m, s = self.model, self.model.s
         side = m.side
-        if not s.phase.is_movement or s.pending is not None or side is None or s.is_over:
+        if not s.phase.is_movement or s.pending is not None or side is None or s.is_terminal:
             return {}, set()
         if not m.plans_for_viewer():  # a seat never gets the other side's movement (CN 5.1.1)
             return {}, set()

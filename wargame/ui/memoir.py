@@ -197,7 +197,7 @@ class ControlsView(_View):
         self.end.disabled = not st.can_end_phase()
         self.undo.disabled = not st.state.history
         # a seat waiting for the other side has nothing to press (issue #27)
-        mine = st.may_act_for(st.state.to_act)
+        mine = st.may_act_for(st.state.side_to_act)
         self.end.visible = self.auto.visible = mine
 
     def __panel__(self):

@@ -246,7 +246,7 @@ class MemoirStore(GameStore):
         """The answers to the pending decision (or Medics & Mechanics) this session shows:
         none to a seat that does not own it (an Ambush or a Recon choice names cards)."""
         s = self.state
-        if self.is_other_side(s.to_act) or not self.may_act_for(s.to_act):
+        if self.is_other_side(s.side_to_act) or not self.may_act_for(s.side_to_act):
             return []  # the other side's seat, and the teacher, who acts for neither
         return list(s.legal_actions())
 
@@ -258,7 +258,7 @@ class MemoirStore(GameStore):
         if s.winner:
             return TEXT["winner"].format(side=SIDE_LABELS.get(s.winner, s.winner),
                                          why=s.win_reason)
-        return TEXT["status"].format(turn=s.turn, side=SIDE_LABELS.get(s.to_act, s.to_act),
+        return TEXT["status"].format(turn=s.turn, side=SIDE_LABELS.get(s.side_to_act, s.side_to_act),
                                      phase=TEXT.get(f"phase.{s.phase}", s.phase))
 
     def move_targets(self) -> dict[Hex, int]:

@@ -531,7 +531,7 @@ class CampaignState(GameStore):
         s = self.s
         h = Hex.from_id(hex_id)
         self.selected_hex = hex_id
-        if s.is_over:
+        if s.is_terminal:
             return
         if not self.plans_for_viewer():  # another seat's turn: a click only selects
             here = s.units_at(h)
