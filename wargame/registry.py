@@ -37,6 +37,7 @@ class GameFamily:
     seat_store: str = ""                      # "module:Class"(room, token, viewer, lang)
     replay_store: str = ""                    # "module:function"(room, lang) -> a read-only store
     store_dashboard: str = ""                 # "module:function"(store) -> its dashboard
+    describer: str = ""                       # "module:function"(state, action dict) -> words
     computer_sides: Mapping[str, str] = field(default_factory=dict)  # URL word -> game side
     default_seed: int = 1944
     takes_variants: bool = False              # Battle for Normandy variants (BFN 19)
@@ -68,6 +69,7 @@ FAMILIES: list[GameFamily] = [
         seat_store="wargame.ui.seats:MemoirSeatStore",
         replay_store="wargame.ui.seats:memoir_replay_store",
         store_dashboard="wargame.ui.memoir:dashboard_of_store",
+        describer="wargame.ui.describe:describe_memoir_action",
         computer_sides={"axis": "AXIS", "allied": "ALLIES", "allies": "ALLIES"},
         default_seed=44, window_title="wargame: Memoir '44"),
     GameFamily(
@@ -78,6 +80,7 @@ FAMILIES: list[GameFamily] = [
         seat_store="wargame.ui.seats:CampaignSeatStore",
         replay_store="wargame.ui.seats:campaign_replay_store",
         store_dashboard="wargame.ui.campaign:dashboard_of_store",
+        describer="wargame.ui.describe:describe_campaign_action",
         computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
         default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard"),
 ]

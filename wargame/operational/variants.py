@@ -235,11 +235,23 @@ def normalize_variants(names: tuple[str, ...] | list[str] | None) -> tuple[str, 
     return tuple(chosen[v] for v in VARIANTS if v in chosen)
 
 
+def variants_apply_to(game_name: str | None) -> bool:
+    """BFN 19: the variants adapt Campanha da Normandia's rules and read Normandy's data
+    (scenarios/normandy/variants.yaml): they apply to that game's scenarios only."""
+    return game_name == "normandy"
+
+
+def offers_variants(scenario_id: str) -> bool:
+    """The scenarios whose new-game controls offer the BFN 19 variants: the Normandy campaign
+    itself (the small demo reads Normandy's data but is not the campaign)."""
+    return scenario_id == "normandy"
+
+
 def check_variants_apply(scenario_id: str, game_name: str | None,
                          variants: tuple[str, ...]) -> None:
-    """BFN 19: the variants adapt Campanha da Normandia's rules and read Normandy's data
-    (scenarios/normandy/variants.yaml): ``ValueError`` for any other game's scenario."""
-    if variants and game_name != "normandy":
+    """``ValueError`` when ``variants`` are asked of a scenario they do not apply to
+    (``variants_apply_to``)."""
+    if variants and not variants_apply_to(game_name):
         raise ValueError(f"the Battle for Normandy variants ({', '.join(variants)}) apply to "
                          f"Campanha da Normandia scenarios only; {scenario_id!r} is a "
                          f"{game_name} scenario")

@@ -539,9 +539,10 @@ class TurnPanel(_View):
         self.cancel.on_click(lambda e: self._ask_new(False))
         self.really.on_click(lambda e: self._new_game())
         # BFN 19 variant rules, chosen for the next new game (names with title and rule)
+        from wargame.operational.variants import offers_variants
         from wargame.ui.model import variant_choices
 
-        choices = variant_choices() if model.game.scenario.id == "normandy" else []
+        choices = variant_choices() if offers_variants(model.game.scenario.id) else []
         self.variants = pn.widgets.MultiChoice(
             label=WORDS["variants"],
             options={f"{c['title']} ({c['rule']})": c["name"] for c in choices},

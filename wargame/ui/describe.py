@@ -196,12 +196,18 @@ def _memoir(state: Any, d: dict[str, Any]) -> str:
 
 # ---------------------------------------------------------------------- both
 def describe_action(state: Any, action: Any) -> str:
-    """One sentence for an action of either engine (object or JSON dict)."""
+    """One sentence for an action of any game (object or JSON dict), by the describer of the
+    game's family (``wargame.registry``)."""
+    from wargame.registry import family_of_game, resolve
+
     d = action if isinstance(action, dict) else action.to_dict()
-    if _is_memoir(state):
-        return _memoir(state, d)
+    describer = family_of_game(state.game).describer
+    return resolve(describer)(state, d) if describer else str(d.get("kind", d))
+
+
+def describe_memoir_action(state: Any, d: dict[str, Any]) -> str:
+    return _memoir(state, d)
+
+
+def describe_campaign_action(state: Any, d: dict[str, Any]) -> str:
     return _campaign(state, d)
-
-
-def _is_memoir(state: Any) -> bool:
-    return type(state).__module__.startswith("wargame.memoir")

@@ -249,7 +249,9 @@ class Landing(param.Parameterized):
         for w in (self.computer_allied, self.computer_axis):
             w.options = options
             w.value = "none"
-        self.variants.visible = str(self.game.value) == "normandy"
+        from wargame.operational.variants import offers_variants
+
+        self.variants.visible = offers_variants(str(self.game.value))
         if not self.variants.visible:
             self.variants.value = []
 
