@@ -21,6 +21,13 @@ def normandy():
     return open_game("normandy").new_state(3)
 
 
+@pytest.fixture(scope="module")
+def pt_dashboard():
+    from wargame.ui.campaign import CampaignDashboard
+
+    return CampaignDashboard("normandy", seed=3, lang="pt")
+
+
 def pt(make):
     with i18n.using_language("pt"):
         return make()
@@ -54,10 +61,8 @@ def test_a_seat_waiting_for_the_allies_says_so_in_portuguese():
 
 
 # ---------------------------------------------------------------- the unit card
-def test_the_unit_card_names_nation_side_and_state_in_portuguese(normandy):
-    from wargame.ui.campaign import CampaignDashboard
-
-    dash = CampaignDashboard("normandy", seed=3, lang="pt")
+def test_the_unit_card_names_nation_side_and_state_in_portuguese(pt_dashboard):
+    dash = pt_dashboard
     uid = "us-16-1"
     with i18n.using_language("pt"):
         dash.model.select_unit(uid)
@@ -106,8 +111,12 @@ def test_places_are_near_in_portuguese(normandy):
 
 
 # ---------------------------------------------------------------- BFN variants
-def test_the_variant_rules_are_named_in_portuguese():
+def test_the_variant_rules_are_named_in_portuguese(pt_dashboard):
     from wargame.ui.model import variant_choices
+
+    shown = list(pt_dashboard.turn.variants.options)  # the new-game control of a pt dashboard
+    assert shown[0] == "Retirada dos couraçados (BFN 19.1)"
+    assert not any("withdrawal" in label for label in shown)
 
     english = variant_choices()
     portuguese = pt(variant_choices)
