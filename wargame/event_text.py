@@ -407,6 +407,27 @@ def shift_reason(reason: str) -> str:
         return reason
 
 
+_TITLES: dict[str, dict[str, str]] = {}
+"""A scenario's English title -> {language: its title there}: the game_start event keeps the
+English title (saves, logs); a log read in Portuguese shows the scenario's own Portuguese
+title ("Campanha da Normandia: 6 de junho a 24 de julho de 1944"). Filled by
+``wargame.scenario.Scenario`` as scenarios are made (``register_title``)."""
+
+
+def register_title(english: str, translations: Mapping[str, Mapping[str, str]]) -> None:
+    """Know ``english``'s titles in other languages (``{"pt": {"title": ...}}``)."""
+    texts = {lang: str(t["title"]) for lang, t in (translations or {}).items()
+             if isinstance(t, Mapping) and t.get("title")}
+    if texts:
+        _TITLES[str(english)] = texts
+
+
+def title_in_language(english: Any) -> str:
+    """A scenario title as an event stores it (English) in the current language; itself
+    when no scenario made so far has it in that language."""
+    return _TITLES.get(str(english), {}).get(language(), str(english))
+
+
 def _campaign(kind: str, data: Mapping[str, Any]) -> str:
     """A campaign event in the current language from its kind and data (KeyError when the
     data cannot say it)."""
@@ -414,7 +435,9 @@ def _campaign(kind: str, data: Mapping[str, Any]) -> str:
     if msg is not None:
         return _bfn(msg, data)
     d = dict(data)
-    if kind == "phase":
+    if kind == "game_start":
+        d["title"] = title_in_language(d["title"])
+    elif kind == "phase":
         d["date"] = _date(str(d["date"]))
         code = d.get("phase") or next(k for k, v in PHASE_NAMES.items() if v == d["phase_name"])
         d["phase_name"] = PHASES[code]
@@ -549,7 +572,8 @@ def event_line(event: Any, viewer: Any = None) -> str:
     come)."""
     if viewer is not None and not viewer.sees_seed and getattr(event, "kind", "") == "game_start":
         try:
-            return CAMPAIGN_EVENTS["game_start_public"].format(title=event.data["title"])
+            return CAMPAIGN_EVENTS["game_start_public"].format(
+                title=title_in_language(event.data["title"]))
         except (KeyError, TypeError, AttributeError):
             return CAMPAIGN_EVENTS["game_start_public"].format(title="")
     if language() == "en":

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wargame.event_text import register_title
 from wargame.hexgrid import Hex
 from wargame.localized import pick, translations_of
 from wargame.operational.board import Board, board_from_dict
@@ -119,6 +120,11 @@ class Scenario:
     rules: dict[str, Any] = field(default_factory=dict)
     source: str = ""
     translations: dict[str, dict[str, str]] = field(default_factory=dict)  # {"pt": {"title": ..}}
+
+    def __post_init__(self) -> None:
+        # the game_start event keeps the English title; a log read in another language shows
+        # this scenario's own title there (wargame.event_text.title_in_language)
+        register_title(self.title, self.translations)
 
     def rule(self, name: str, default: Any = None) -> Any:
         return self.rules.get(name, default)

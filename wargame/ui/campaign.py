@@ -31,6 +31,7 @@ from wargame.ui.text import (
     LEGEND_COLOURS,
     LEGEND_LETTERS,
     LEGEND_MARKS,
+    MAP_WORDS,
     PHASE_HELP,
     PHASE_WORDS,
     RESULT_WORDS,
@@ -39,6 +40,7 @@ from wargame.ui.text import (
     UI,
     UNIT_TYPE_WORDS,
     WORDS,
+    nation_word,
     result_words,
     type_letter,
 )
@@ -145,7 +147,8 @@ class UnitCard(_View):
         rows = [
             (WORDS["card.name"], c["name"]),
             (WORDS["card.type"], UNIT_TYPE_WORDS.get(c["type"], c["type"].replace("_", " "))),
-            (WORDS["card.nation"], f"{c['nation']} / {SIDE_WORDS.get(c['side'], c['side'])}"),
+            (WORDS["card.nation"],
+             f"{nation_word(c['nation'])} / {SIDE_WORDS.get(c['side'], c['side'])}"),
             (WORDS["card.division"], c["division"]),
             (WORDS["card.adm"], f"{c['attack']}-{c['defence']}-{c['movement']}"),
             (WORDS["card.status"], status_words(c["status"])),
@@ -925,7 +928,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         d = m.game.units[uid]
         values = "?" if m.hidden(uid) else f"{m.s.attack_of(uid)}-{m.s.defence_of(uid)}-" \
                                            f"{d.movement}"
-        sea = " (at sea)" if m.s.units[uid].status == "at_sea" else ""
+        sea = " " + MAP_WORDS["tip.at_sea"] if m.s.units[uid].status == "at_sea" else ""
         return f"{d.name} {values}{sea}"
 
     def _offshore(self, h: Hex) -> tuple[float, float]:

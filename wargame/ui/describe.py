@@ -55,7 +55,7 @@ def place_name(state: Any, hid: str | Hex | None, near: int = 2) -> str:
                 best = (dist, named(o.name))
         if best is not None:
             break
-    return f"{h.id} near {best[1]}" if best else h.id
+    return ACTION_WORDS["near"].format(hex=h.id, place=best[1]) if best else h.id
 
 
 def _names(state: Any, uids: Any) -> str:

@@ -44,7 +44,14 @@ from wargame.scenario import Scenario
 from wargame.ui.describe import describe_option as describe_decision_option
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import TEACHER, GameStore, batched
-from wargame.ui.text import ACTION_WORDS, PHASE_WORDS, UI, result_words
+from wargame.ui.text import (
+    ACTION_WORDS,
+    PHASE_WORDS,
+    SIDE_NAMES,
+    UI,
+    result_words,
+    variant_word,
+)
 
 __all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
 
@@ -132,7 +139,8 @@ def make_game(scenario: Game | Scenario | str, variants: tuple[str, ...] | list[
 
 def variant_choices() -> list[dict[str, str]]:
     """The optional variant rules for a new-game control: name, title, description, rule."""
-    return [{"name": v.id, "title": v.title, "description": v.description, "rule": v.rule}
+    return [{"name": v.id, "title": variant_word(v.id, "title", v.title),
+             "description": variant_word(v.id, "description", v.description), "rule": v.rule}
             for v in VARIANTS.values()]
 
 
@@ -148,7 +156,6 @@ def and_list(parts: list[str]) -> str:
     return DECISIONS["opt.and"].format(first=", ".join(parts[:-1]), second=parts[-1])
 
 
-SIDE_NAMES = {"allied": "Allies", "axis": "Axis"}
 
 
 class CampaignState(GameStore):
@@ -409,12 +416,12 @@ class CampaignState(GameStore):
         mp, _ = s.movement_of(uid) if us.status == "on_map" else (d.movement, "")
         return {
             "id": uid, "name": d.name, "nation": d.nation, "side": d.side, "type": d.type,
-            "division": div.name if div else (d.division or "independent"),
+            "division": div.name if div else (d.division or UI["independent"]),
             "attack": "?" if hidden else s.attack_of(uid),
             "defence": "?" if hidden else s.defence_of(uid),
             "movement": "?" if hidden else mp,
             "range": d.range,
-            "status": us.status + (" (reduced)" if us.reduced else ""),
+            "status": us.status + (" " + UI["reduced"] if us.reduced else ""),
             "hex": us.hex.id if us.hex else None,
             "mp_left": None if hidden or us.status != "on_map" else max(0, (2 * mp - us.spent) / 2),
             "engaged": s.engaged(uid),

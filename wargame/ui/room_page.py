@@ -35,7 +35,7 @@ import panel as pn
 from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.ui.seats import SeatMixin, seat_store
 from wargame.ui.store import TEACHER
-from wargame.ui.text import ROOMS
+from wargame.ui.text import ROOMS, their_turn
 
 __all__ = ["fingerprint_digest", "seat_page", "seat_page_parts", "unknown_seat_page", "seat_dashboard",
            "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
@@ -97,7 +97,7 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
     elif s.side_to_act == seat.side:
         note = ROOMS["your_turn"]
     else:
-        note = ROOMS["their_turn"].format(side=store.side_name(s.side_to_act))
+        note = their_turn(s.side_to_act)
     text = _esc(ROOMS["seat_header"].format(code=room.code, seat=ROOMS[f"seat.{seat.name}"],
                                             turn_note=note))
     extra = ""

@@ -42,7 +42,7 @@ import param
 from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.scenario_errors import ScenarioError
 from wargame.ui.room_page import LANGUAGE_NAMES, language_switch
-from wargame.ui.text import ROOMS
+from wargame.ui.text import ROOMS, player_word
 
 __all__ = ["landing_page", "teacher_page", "seat_links", "room_games", "ROOM_PATH",
            "TEACHER_PATH", "check_key", "LANGUAGE_NAMES", "language_switch", "KeyGuard",
@@ -160,7 +160,7 @@ def class_room_cards(rooms: list[Any], base: str = "") -> str:
             who = ROOMS[f"seat.{name}"]
             if seat.computer:
                 seats.append(f"<div class='wg-class-seat'><b>{_esc(who)}</b> "
-                             f"{_esc(ROOMS['computer_seat'].format(policy=seat.computer))}</div>")
+                             f"{_esc(ROOMS['computer_seat'].format(policy=player_word(seat.computer)))}</div>")
                 continue
             link = seat_link(seat.token, base)
             qr = qr_svg(link, ROOMS["qr_title"].format(seat=who, code=room.code)) \
@@ -191,7 +191,7 @@ def seat_links(room: Any, base: str = "", names: tuple[str, ...] = ("allied", "a
         link = seat_link(seat.token, base)
         who = ROOMS[f"seat.{name}"]
         if seat.computer:
-            who += " " + ROOMS["computer_seat"].format(policy=seat.computer)
+            who += " " + ROOMS["computer_seat"].format(policy=player_word(seat.computer))
             rows.append(f"<tr><th>{_esc(who)}</th><td></td></tr>")
             continue
         rows.append(
@@ -245,7 +245,7 @@ class Landing(param.Parameterized):
         from wargame.registry import family_of
 
         policies = family_of(str(self.game.value)).policies
-        options = {ROOMS["nobody"]: "none", **{p: p for p in policies}}
+        options = {ROOMS["nobody"]: "none", **{player_word(p): p for p in policies}}
         for w in (self.computer_allied, self.computer_axis):
             w.options = options
             w.value = "none"

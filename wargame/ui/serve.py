@@ -251,8 +251,32 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
 
     title = family_of(scenario).window_title
     warm_up(scenario, lang)
-    return pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
-                    title=title, threaded=threaded, extra_patterns=component_routes())
+    line = served_line(lang, url=f"http://{_host(address)}:{port}/")
+    if not threaded:  # said once the server's loop runs (it is listening by then)
+        from tornado.ioloop import IOLoop
+
+        IOLoop.current().add_callback(print, line, flush=True)
+    server = pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
+                      title=title, threaded=threaded, extra_patterns=component_routes(),
+                      verbose=False)
+    if threaded:
+        print(line, flush=True)
+    return server
+
+
+def _host(address: str) -> str:
+    """The host a browser on this machine types for ``address``."""
+    return "localhost" if address in LOCAL_ADDRESSES or address == "0.0.0.0" else address
+
+
+def served_line(lang: str, **fields: str) -> str:
+    """The start-up line of ``wargame serve`` in ``lang`` (``wargame.ui.text.SERVE_WORDS``):
+    ``url`` for the dashboard, ``url`` and ``teacher`` for the rooms."""
+    from wargame.i18n import using_language
+    from wargame.ui.text import SERVE_WORDS
+
+    with using_language(lang):
+        return SERVE_WORDS["rooms" if "teacher" in fields else "dashboard"].format(**fields)
 
 
 def _check_variants_apply(scenario: str, variants: tuple[str, ...]) -> None:
@@ -385,10 +409,9 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     pn.extension()
     if pn.config.nthreads is None:
         pn.config.nthreads = ROOMS_THREADS
-    host = "localhost" if address in LOCAL_ADDRESSES or address == "0.0.0.0" else address
-    base = public_base or f"http://{host}:{port}/"
+    base = public_base or f"http://{_host(address)}:{port}/"
     if announce is None:
-        print(f"Rooms: {base}  teacher's page: {base}teacher?key={key}",
+        print(served_line(lang, url=base, teacher=f"{base}teacher?key={key}"),
               file=out or sys.stdout, flush=True)
     else:
         announce(key)
@@ -407,7 +430,7 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
         return pn.serve(rooms_apps(manager, key, lang, public_base), port=port, address=address,
                         websocket_origin=origins, show=show, title="wargame: rooms",
                         threaded=threaded, extra_patterns=component_routes(),
-                        verbose=announce is None)
+                        verbose=False)
     finally:
         if not threaded:  # Ctrl-C stopped the loop (Panel's SIGINT handler), or it failed
             manager.close()

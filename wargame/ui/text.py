@@ -124,6 +124,8 @@ ROOMS = Catalogue("ui.rooms", {
     "seat_header": "Room {code}: {seat}. {turn_note}",
     "your_turn": "Your side is to act.",
     "their_turn": "Waiting for the {side}.",
+    "their_turn.allied": "Waiting for the Allies.",
+    "their_turn.axis": "Waiting for the Axis.",
     "teacher_note": "Teacher's view: both sides visible; the seats play.",
     "over": "The game is over.",
     "look_again": "The game has just changed (the other side, or this seat in another tab): "
@@ -167,6 +169,7 @@ ROOMS = Catalogue("ui.rooms", {
 # the map's place names), for "Done:", "Undone:" and status texts.
 ACTION_WORDS = Catalogue("ui.actions", {
     "nobody": "no unit",
+    "near": "{hex} near {place}",
     "move": "{unit} moves to {to}",
     "enter": "{unit} enters the map at {hex}",
     "exit": "{unit} leaves the map by the {edge} edge",
@@ -254,10 +257,91 @@ _UI.update({
     "defence_attack": "Attack on {target} by {units}{support}: odds {ratio}, column {column} "
                       "before your answer.",
     "at_sea": "At sea, off {beach}",
+    "reduced": "(reduced)",
+    "independent": "independent",
 })
 
 SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
                                     "AXIS": "Axis"})
+# the sides as a noun of their own ("Waiting for the Allies", "The computer plays the Axis")
+SIDE_NAMES = Catalogue("ui.side_names", {"allied": "Allies", "axis": "Axis"})
+
+
+def their_turn(side: str | None) -> str:
+    """"Waiting for the Allies." in the current language (a whole sentence per side, so the
+    Portuguese contracts its article: "À espera dos Aliados", "À espera do Eixo"); ``side``
+    a campaign ("allied") or Memoir '44 ("ALLIES") side id."""
+    key = {"allies": "allied"}.get(str(side).lower(), str(side).lower())
+    return ROOMS.get(f"their_turn.{key}") or ROOMS["their_turn"].format(side=side)
+
+
+# the computer players (wargame.registry policies) as the pages name them; the ids stay the
+# command line's (wargame autoplay --allied greedy)
+PLAYER_WORDS = Catalogue("ui.players", {
+    "greedy": "greedy (goes for the cities)",
+    "random": "random (a beginner)",
+    "easy": "easy",
+    "normal": "normal",
+    "auto": "auto",
+})
+
+
+def player_word(policy: str) -> str:
+    """A computer player's name for people ("greedy" -> "ambicioso (vai às cidades)")."""
+    return PLAYER_WORDS.get(policy, policy)
+
+
+# The Battle for Normandy 19 variant rules (wargame.operational.variants.VARIANTS) as the
+# new-game controls show them: "<id>.title", "<id>.description". The English is the
+# engine's own (tests/test_portuguese_finished.py checks they agree; ``variant_choices``
+# shows the engine's English for any text that no longer matches).
+VARIANT_WORDS = Catalogue("ui.variants", {
+    "bfn-19.1.title": "Battleship withdrawal",
+    "bfn-19.1.description": "Naval support thins out on a random day 30 June - 5 July; the "
+                            "British ships stay.",
+    "bfn-19.2.title": "Airborne withdrawal",
+    "bfn-19.2.description": "The 82nd and 101st Airborne leave on a random day 30 June - 5 "
+                            "July (not turn 13).",
+    "bfn-19.3.title": "Carpet bombing (BFN)",
+    "bfn-19.3.description": "Ten contiguous target hexes after 15 July, twice a game, with "
+                            "friendly fire.",
+    "bfn-19.4.title": "Mulberry construction",
+    "bfn-19.4.description": "Mulberries built by dice to 21 on two chosen beaches; 3d6 storm "
+                            "damage.",
+    "bfn-19.5.title": "Commandos and Rangers",
+    "bfn-19.5.description": "Rangers and Commandos: +1 column against fortifications, half "
+                            "cost on hills, no recovery.",
+    "bfn-19.6.title": "Hobart's funnies and DD tanks",
+    "bfn-19.6.description": "Turn 0: AVREs help British/Canadian beach attacks; DD tanks roll "
+                            "per beach.",
+    "bfn-19.7.title": "Assault engineers",
+    "bfn-19.7.description": "Turn 0: infantry-only attacks from the sea or a beach get one "
+                            "column.",
+    "bfn-19.8.title": "Pegasus Bridge",
+    "bfn-19.8.description": "The 5th Parachute Brigade drops at the Orne bridges with a "
+                            "pathfinder roll.",
+})
+
+
+def variant_word(variant_id: str, field: str, english: str) -> str:
+    """A variant's ``field`` ("title", "description") in the current language; ``english``
+    (the engine's text) when the catalogue has none for it or its English differs."""
+    key = f"{variant_id}.{field}"
+    if VARIANT_WORDS.english.get(key) != english:
+        return english
+    return VARIANT_WORDS[key]
+
+
+# the lines ``wargame serve`` prints when it starts (wargame.ui.serve), in --lang's language
+SERVE_WORDS = Catalogue("ui.serve", {
+    "dashboard": "The game is at {url} (Ctrl+C stops the server)",
+    "rooms": "Rooms: {url}  teacher's page: {teacher}",
+})
+
+
+def nation_word(nation: str) -> str:
+    """A nation id of the units' data ("american") in the current language."""
+    return LEGEND.get(f"nation.{nation}", nation)
 
 # the dashboard's Legend tab (wargame.ui.campaign.legend_html)
 UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
@@ -268,6 +352,7 @@ MAP_WORDS = Catalogue("ui.map", {
     "tip.terrain": "terrain",
     "tip.place": "place",
     "tip.units": "units",
+    "tip.at_sea": "(at sea)",
     # features listed after the terrain
     "feature.fortification": "fortification",
     "feature.airfield": "airfield",
@@ -303,6 +388,7 @@ LEGEND = Catalogue("ui.legend", {
     "nation.canadian": "Canadian",
     "nation.french": "French",
     "nation.german": "German",
+    "nation.russian": "Eastern volunteers",
     "reach": "hexes you can reach (green: many points left, yellow: few)",
     "entry": "entry hexes of a reinforcement",
     "target": "the hex you attack",
