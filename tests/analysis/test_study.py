@@ -302,8 +302,9 @@ def test_a_game_still_failing_when_retried_stays_recorded(monkeypatch, tmp_path)
 
 
 def test_a_study_folder_written_before_failures_were_recorded_resumes(tmp_path):
-    """tests/data/study_format1: 3 games of memoir44-1 (seed 2, random players) written by
-    the study code before issue 30 (no failed/ folder)."""
+    """tests/data/study_format1: 3 games of memoir44-1 (seed 2, random players), a folder
+    with no failed/ (as the study code wrote it before issue 30), played with dice 2 (its
+    study.json names them: a folder of dice 1 is another study, refused)."""
     import shutil
     from pathlib import Path
 
