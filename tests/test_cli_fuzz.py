@@ -1,6 +1,6 @@
 """Fuzzing the ``wargame`` command line (issue 13): random argument lists built from the real
 flags of the non-serving commands, with huge, negative and zero numbers, random strings, and
-paths to folders, missing and junk files. Every run ends with an exit code (0, 2 or 3; 1 only
+paths to folders, missing and junk files, FIFOs. Every run ends with an exit code (0, 2 or 3; 1 only
 for ``scenario validate``'s refusals), never a traceback, and within HANG_SECONDS (a hang
 detector, not a speed test).
 
@@ -31,7 +31,7 @@ from wargame.bots.play import play as REAL_PLAY
 EXAMPLES = int(os.environ.get("WARGAME_FUZZ_EXAMPLES", "0") or 0)
 HANG_SECONDS = 2.0
 COMMANDS = (("odds",), ("bombard",), ("scenario", "list"), ("scenario", "info"),
-            ("scenario", "validate"), ("autoplay",))
+            ("scenario", "validate"), ("scenario", "import"), ("autoplay",))
 ALLOWED = {0, 2, 3}
 
 
@@ -57,8 +57,16 @@ WORK = Path(tempfile.mkdtemp(prefix="wargame-cli-fuzz-"))
 (WORK / "junk.yaml").write_bytes(b"\xff\x00: [unclosed\n")
 (WORK / "junk.m44").write_text('{"board": [[[', encoding="utf-8")
 (WORK / "deep.yaml").write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+(WORK / "nan.m44").write_text('{"board": {"face": NaN}}', encoding="utf-8")
+(WORK / "long.m44").write_text('{"board": ' + "9" * 5000 + "}", encoding="utf-8")
+FIFOS = []
+if hasattr(os, "mkfifo"):  # issue #31: refused from stat, never opened (open would block)
+    for name in ("fifo.yaml", "fifo.m44", "fifo.json"):
+        os.mkfifo(WORK / name)
+        FIFOS.append(name)
 PATHS = [str(WORK / name) for name in ("folder", "junk.yaml", "junk.m44", "deep.yaml", "missing",
-                                       "missing/deeper.json", "junk.yaml/below.json")]
+                                       "missing/deeper.json", "junk.yaml/below.json",
+                                       "nan.m44", "long.m44", *FIFOS)]
 PATHS += ["/", "/dev/null", ".", "..", "-", "scenarios/normandy", "memoir44-1", "memoir44-999"]
 WORDS = ["normandy", "dragoon", "memoir44", "memoir44-1", "demo", "greedy", "random",
          "infantry", "armor", "artillery", "plain", "bunker", "lava", "bfn", "bfn-19.1",

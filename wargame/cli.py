@@ -7,8 +7,11 @@ import FILE.m44`` (a community layout into the user scenario folder).
 Exit codes: 0 success; 1 the command could not do its work (a scenario failed validation, a
 file could not be read or written, the port is taken); 2 bad input (argparse errors, numbers out
 of range, unknown scenario or variant); 3 a feature that is not installed yet (scenario
-validation); 130 interrupted (Ctrl-C); 141 the reader of the output went away (``| head``).
-Every failure is one line on stderr, never a traceback (``main``'s guard).
+validation); 70 an unexpected error inside wargame (a bug: ``main``'s last guard, with the
+error's kind and message); 130 interrupted (Ctrl-C); 141 the reader of the output went away
+(``| head``). Every failure is one line on stderr, never a traceback (``main``'s guard).
+A file named on the command line is opened only if it is a regular file, within a size
+limit (``wargame.scenario_errors.read_bytes``): a FIFO or a folder is refused at once.
 Heavy modules (pandas, Panel, the scenario loader) are imported inside the commands.
 """
 
@@ -41,7 +44,12 @@ M44_MAX_FIGURES = 4
 M44_MAX_DISTANCE = 20
 MAX_PORT = 65535
 MAX_GAMES = 1000  # a Normandy bot campaign: ~7-8 s of CPU (docs/bots.md): 1000 is hours already
-EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 130, 141
+# wargame study (issue #31): a million games is weeks of CPU already, and the study's tables
+# grow with it (10**9 ended in MemoryError); more workers than twice the cores only add
+# processes and memory (12 on 2 cores: 14 processes, 1.2 GB). wargame.analysis.study checks
+# the same bounds (MAX_STUDY_GAMES, max_workers) for callers of run_study.
+MAX_STUDY_GAMES = 1_000_000
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 70, 130, 141
 
 # Every user-facing sentence of this module, by message id (wargame.i18n: English here,
 # Portuguese in wargame/locale/pt/LC_MESSAGES/wargame.po; tools/i18n.py update after a change).
@@ -70,6 +78,9 @@ TEXT = Catalogue("cli", {
     "os_error": "{what}: {reason}",
     "interrupted": "{prog}: interrupted",
     "too_deep": "the input is nested too deeply to read",
+    "memory": "not enough memory for this command",
+    "internal": "unexpected error inside wargame ({kind}: {message}); please report it with "
+                "the command line",
     "save.folder": "--save {path}: that is a folder; give a file name",
     "save.parent": "--save {path}: cannot write in {folder} ({reason})",
     "serve.failed": "cannot serve on {address}:{port}: {reason}",
@@ -478,6 +489,22 @@ def _main(argv: list[str]) -> int:
     except OSError as exc:
         return _fail(parser, TEXT["error"].format(prog=parser.prog, message=_os_error(exc)),
                      EXIT_FAILED)
+    except MemoryError:
+        return _fail(parser, TEXT["error"].format(prog=parser.prog, message=TEXT["memory"]),
+                     EXIT_FAILED)
+    except Exception as exc:  # the last guard (issue #31): a bug, still one line, its own code
+        message = TEXT["internal"].format(kind=type(exc).__name__,
+                                          message=_excerpt(_first_line(exc), 200))
+        return _fail(parser, TEXT["error"].format(prog=parser.prog, message=message),
+                     EXIT_INTERNAL)
+
+
+def _first_line(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # a hostile __str__, a huge int in the message...
+        return ""
+    return text.splitlines()[0] if text else ""
 
 
 def _fail(parser: argparse.ArgumentParser, message: str, code: int) -> int:
@@ -906,6 +933,9 @@ STUDY_TEXT = Catalogue("cli.study", {
     "table": "table: {path}",
     "scheduler": "--scheduler {address}: cannot reach the Dask scheduler ({error})",
     "workers": "--workers: must be a whole number >= 1, got 0",
+    "workers_max": "--workers: at most {high} (twice the {cores} cores of this machine), got "
+                   "{value}",
+    "games_max": "--games: at most {high} games in one study, got {value}",
     "out_file": "--out {folder}: that is a file; give a folder",
     "out_error": "--out {folder}: {reason}",
     "opt.scenario": "a bundled id (wargame scenario list): dragoon, normandy, memoir44-1...",
@@ -937,11 +967,19 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     from wargame.games import is_memoir_id
     from wargame.scenario_errors import ScenarioError
 
+    # the bounds first (issue #31): refused at once, before any scenario is read
+    if args.workers == 0:
+        raise UsageError(STUDY_TEXT["workers"])
+    cores = os.cpu_count() or 1
+    if args.workers is not None and args.workers > 2 * cores:
+        raise UsageError(STUDY_TEXT["workers_max"].format(high=2 * cores, cores=cores,
+                                                          value=_excerpt(args.workers)))
+    if args.games > MAX_STUDY_GAMES:
+        raise UsageError(STUDY_TEXT["games_max"].format(high=MAX_STUDY_GAMES,
+                                                        value=_excerpt(args.games)))
     _describe(args.scenario)  # an unknown id: the list of known ones
     default = POLICY_NAMES["memoir" if is_memoir_id(args.scenario) else "campaign"][0]
     allied, axis = args.allied or default, args.axis or default
-    if args.workers == 0:
-        raise UsageError(STUDY_TEXT["workers"])
     from wargame.analysis.study import run_study
 
     folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")

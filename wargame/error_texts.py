@@ -327,6 +327,14 @@ LOADER = Catalogue("loader", {
     # reading files (wargame/scenario_errors.py)
     "file.too_large": "a file of at most {mb} MB",
     "file.existing": "an existing file",
+    # read_bytes (issue #31): only regular files are opened
+    "file.regular": "a regular file (this is a {kind})",
+    "file.readable": "a file this program may read",
+    "file.kind.folder": "folder",
+    "file.kind.fifo": "named pipe (FIFO)",
+    "file.kind.socket": "socket",
+    "file.kind.device": "device",
+    "file.kind.other": "special file",
     "file.utf8": "UTF-8 text",
     "yaml.valid": "valid YAML without aliases",
     "yaml.nesting": "YAML nested less deeply",
@@ -359,6 +367,8 @@ LOADER = Catalogue("loader", {
     "save.utf8": "UTF-8 JSON text",
     "save.json": "complete, valid JSON (is the file truncated?)",
     "save.existing": "an existing save file",
+    "save.newer": "a save this version can read: this save was written by a newer wargame "
+                  "(format {version}); this version reads up to format {newest}",
     # the data files' models (wargame/schema/common.py): pydantic's kinds of error
     "schema.missing": "this field (missing)",
     "schema.documented_key": "a documented key",
@@ -367,6 +377,8 @@ LOADER = Catalogue("loader", {
     "schema.documented_key_misspelt": "a documented key (misspelt? see docs/data-formats.md)",
     "schema.whole_number": "a whole number",
     "schema.number": "a number",
+    "schema.finite": "a number, not NaN or infinity",
+    "schema.digits": "a number of at most {digits} digits",
     "schema.bool": "true or false",
     "schema.text": "a text string",
     "schema.list": "a list",

@@ -40,7 +40,7 @@ from wargame.dice import DICE_VERSION
 from wargame.errors import IllegalAction
 from wargame.games import game_from_json
 from wargame.protocol import GameDefinition, GameState
-from wargame.scenario_errors import ScenarioError, short_repr
+from wargame.scenario_errors import ScenarioError, json_int, read_bytes, short_repr
 from wargame.schema.common import validate
 from wargame.schema.save import SaveFile
 
@@ -142,6 +142,12 @@ def _check_header(data: Any, source: str) -> dict[str, Any]:
                     options={"variants": variants})
     if not isinstance(data, dict):
         raise ScenarioError.keyed(source, "(top level)", "save.object", _excerpt(data))
+    version = data.get("format_version")
+    if (data.get("format") == SAVE_FORMAT and isinstance(version, int)
+            and not isinstance(version, bool) and version > SAVE_FORMAT_VERSION):
+        # a later wargame's save (issue #31): said so, before any field it may have changed
+        raise ScenarioError.keyed(source, "format_version", "save.newer",
+                                  version=_excerpt(version), newest=SAVE_FORMAT_VERSION)
     save = validate(SaveFile, data, source)
     if save.format_version not in READABLE_FORMAT_VERSIONS:
         raise ScenarioError(source, "format_version",
@@ -208,8 +214,8 @@ def parse_save_text(text: str | bytes, source: str = "<save>") -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ScenarioError.keyed(source, "(file)", "save.utf8") from None
-    try:
-        return json.loads(text)
+    try:  # a number too long for any field is refused by the schema, naming it (json_int)
+        return json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as exc:
         raise ScenarioError.keyed(source, f"line {exc.lineno} column {exc.colno}", "save.json",
                                   exc.msg) from None
@@ -239,13 +245,9 @@ def save_game(state: GameState, path: str | Path) -> Path:
 
 
 def load_game(path: str | Path, game: GameDefinition | None = None) -> GameState:
+    """The game a save file holds: only a regular file of at most ``MAX_SAVE_BYTES`` is opened
+    (``wargame.scenario_errors.read_bytes``: a FIFO or a folder is refused at once, by name)."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise ScenarioError.keyed(path, "(file)", "save.existing") from None
-    if size > MAX_SAVE_BYTES:
-        raise ScenarioError.keyed(path, "(file)", "save.too_large", f"{size} bytes",
-                                  mb=MAX_SAVE_BYTES // 1_000_000)
-    data = parse_save_text(path.read_bytes(), str(path))
+    raw = read_bytes(path, MAX_SAVE_BYTES, too_large="save.too_large", missing="save.existing")
+    data = parse_save_text(raw, str(path))
     return from_save(data, source=str(path), game=game)

@@ -2,26 +2,29 @@
 
 ``load_yaml`` and ``load_json`` read data files safely: YAML through a safe loader that refuses
 aliases (a "billion laughs" file is refused at its first alias), and no file over
-``MAX_FILE_BYTES``.
+``MAX_FILE_BYTES``. ``read_bytes`` is the one way a file a user names is opened (data files,
+what-ifs, ``.m44`` imports, saves): only a regular file, decided by ``stat`` before ``open``
+(a FIFO would block ``open`` forever, a device never end), and never more than its limit.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import reprlib
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 __all__ = [
-    "ScenarioError", "load_yaml", "load_json", "parse_yaml", "read_text", "MAX_FILE_BYTES",
-    "NoAliasLoader", "short_repr",
+    "ScenarioError", "load_yaml", "load_json", "parse_yaml", "read_text", "read_bytes",
+    "MAX_FILE_BYTES", "NoAliasLoader", "short_repr", "file_kind", "LongNumber", "json_int",
 ]
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
-TOO_LARGE = f"a file of at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
 _MB = MAX_FILE_BYTES // (1024 * 1024)
 
 
@@ -99,6 +102,29 @@ def _field_text(field: str) -> str:
     return field
 
 
+class LongNumber(int):
+    """A whole number of a JSON text too long to be one of its data (``json_int``): it stands
+    for it as ``10**JSON_DIGITS`` (signed) and remembers how many digits it had, so that the
+    schema refuses it naming its field (``wargame.schema.common.validate``) instead of
+    ``json.loads`` failing on the whole text (Python reads at most 4,300 digits)."""
+
+    digits: int
+
+    def __new__(cls, text: str) -> LongNumber:
+        sign = -1 if text.startswith("-") else 1
+        number = super().__new__(cls, sign * 10**JSON_DIGITS)
+        number.digits = len(text.lstrip("-"))
+        return number
+
+
+JSON_DIGITS = 30  # = wargame.schema.common.MAX_DIGITS
+
+
+def json_int(text: str) -> int:
+    """``json.loads``' ``parse_int``: a whole number, or a ``LongNumber`` past JSON_DIGITS."""
+    return int(text) if len(text) <= JSON_DIGITS else LongNumber(text)
+
+
 class NoAliasLoader(yaml.SafeLoader):
     """A SafeLoader that refuses YAML aliases (``*name``): data files never need them, and
     refusing them stops "billion laughs" expansion before it starts."""
@@ -113,19 +139,60 @@ class NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def read_text(path: str | Path) -> str:
-    """The UTF-8 text of a data file, or a ScenarioError (missing, too large, not UTF-8)."""
+def file_kind(mode: int) -> str:
+    """The loader catalogue's word for what a path that is not a regular file is (from its
+    ``st_mode``): a folder, a named pipe (FIFO), a socket, a device, a special file."""
+    from wargame.error_texts import LOADER
+
+    for test, word in ((stat.S_ISDIR, "folder"), (stat.S_ISFIFO, "fifo"),
+                       (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "device"),
+                       (stat.S_ISBLK, "device")):
+        if test(mode):
+            return LOADER[f"file.kind.{word}"]
+    return LOADER["file.kind.other"]
+
+
+def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, *, too_large: str = "file.too_large",
+               missing: str = "file.existing") -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them, or a ScenarioError
+    naming the file: missing (the loader catalogue's ``missing``), not a regular file (a
+    folder, a FIFO, a device: refused from ``stat`` alone, at once, never opened), or larger
+    than ``limit`` (``too_large``, with ``mb``)."""
     path = Path(path)
+    mb = _MB if limit == MAX_FILE_BYTES else max(1, round(limit / 1_000_000))
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioError.keyed(path, "(file)", "file.too_large", f"{size} bytes", mb=_MB)
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        raise ScenarioError.keyed(path, "(file)", "file.existing") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ScenarioError.keyed(path, "(file)", "file.too_large", mb=_MB)
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise ScenarioError.keyed(path, "(file)", missing) from None
+    except (OSError, ValueError) as exc:  # a name too long, a loop of links, a NUL...
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ScenarioError.keyed(path, "(file)", "file.readable", reason) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ScenarioError.keyed(path, "(file)", "file.regular", kind=file_kind(info.st_mode))
+    if info.st_size > limit:
+        raise ScenarioError.keyed(path, "(file)", too_large, f"{info.st_size} bytes", mb=mb)
+    try:
+        # O_NONBLOCK: a FIFO put in the file's place between stat and open cannot block
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            mode = os.fstat(fh.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise ScenarioError.keyed(path, "(file)", "file.regular", kind=file_kind(mode))
+            raw = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise ScenarioError.keyed(path, "(file)", missing) from None
+    except OSError as exc:
+        raise ScenarioError.keyed(path, "(file)", "file.readable",
+                                  exc.strerror or type(exc).__name__) from None
+    if len(raw) > limit:  # it grew after stat
+        raise ScenarioError.keyed(path, "(file)", too_large, mb=mb)
+    return raw
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of a data file, or a ScenarioError (missing, not a regular file, too
+    large, not UTF-8): ``read_bytes``."""
+    raw = read_bytes(path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -178,6 +245,9 @@ def parse_yaml(text: str, source: str | Path = "<yaml>", trusted: bool = False) 
         where = f"line {mark.line + 1}" if mark is not None else "(syntax)"
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ScenarioError.keyed(source, where, "yaml.valid", problem) from None
+    except ValueError as exc:  # a whole number of more than 4,300 digits (Python's limit)
+        raise ScenarioError.keyed(source, "(file)", "yaml.valid",
+                                  str(exc).split(":")[0]) from None
     except RecursionError:
         raise ScenarioError.keyed(source, "(structure)", "yaml.nesting") from None
 
@@ -200,7 +270,7 @@ def load_json(path: str | Path) -> Any:
     path = Path(path)
     text = read_text(path)
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as exc:
         raise ScenarioError.keyed(path, f"line {exc.lineno} column {exc.colno}", "json.valid",
                                   exc.msg) from None

@@ -63,10 +63,22 @@ __all__ = [
     "against_history",
     "turn_of_date",
     "results_hash",
+    "MAX_STUDY_GAMES",
+    "max_workers",
 ]
 
 STUDY_VERSION = 1
 SEED_STRIDE = 1_000_003
+# the bounds of a study (issue #31; the command line's are the same: wargame.cli): 10**9 games
+# ended in MemoryError, 12 workers on 2 cores meant 14 processes and 1.2 GB
+MAX_STUDY_GAMES = 1_000_000
+
+
+def max_workers() -> int:
+    """The most local worker processes a study starts: twice this machine's cores."""
+    return 2 * (os.cpu_count() or 1)
+
+
 Z95 = 1.959964
 
 
@@ -398,8 +410,12 @@ def run_study(
     after the other in this process, without Dask (the same table)."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
+    if games > MAX_STUDY_GAMES:
+        raise ValueError(f"games must be <= {MAX_STUDY_GAMES}, got {games}")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
+    if workers is not None and workers > max_workers():
+        raise ValueError(f"workers must be <= {max_workers()} (twice the cores), got {workers}")
     loaded: WhatIf | None = None
     from wargame.games import is_memoir_id
 

@@ -4,11 +4,13 @@ validation context and the conversion of pydantic errors into ``ScenarioError``.
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
+    AllowInfNan,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -22,7 +24,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from wargame.scenario_errors import ScenarioError
+from wargame.scenario_errors import JSON_DIGITS, LongNumber, ScenarioError
 
 __all__ = [
     "Model",
@@ -46,7 +48,10 @@ __all__ = [
     "validate",
     "to_scenario_error",
     "too_deep",
+    "non_finite",
     "MAX_DEPTH",
+    "MAX_DIGITS",
+    "FiniteFloat",
 ]
 
 SIDES = ("allied", "axis")
@@ -55,7 +60,11 @@ NATIONS = ("german", "american", "british", "canadian", "russian", "french")
 Int = StrictInt
 Bool = StrictBool
 Str = StrictStr
-Number = StrictInt | StrictFloat
+# NaN and infinity are no number of any data file (issue #31: ``engage_ratio: .nan`` was
+# accepted and its study could never resume): refused here with the field named, and anywhere
+# in the data, an ``Any`` field too, by ``validate`` (``non_finite``)
+FiniteFloat = Annotated[StrictFloat, AllowInfNan(False)]
+Number = StrictInt | FiniteFloat
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
 PosInt = Annotated[StrictInt, Field(ge=1)]
 HexId = Annotated[StrictStr, Field(pattern=r"^[0-9]{4}$", description="a four-digit hex id CCRR")]
@@ -163,6 +172,8 @@ def _expected_key(err: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         return "schema.whole_number", {}
     if kind in ("float_type", "float_parsing"):
         return "schema.number", {}
+    if kind == "finite_number":
+        return "schema.finite", {}
     if kind in ("bool_type", "bool_parsing"):
         return "schema.bool", {}
     if kind in ("string_type",):
@@ -328,18 +339,61 @@ def too_deep(data: Any, limit: int = MAX_DEPTH) -> str | None:
     return None
 
 
+# No whole number of a data file or save needs more digits than this (a seed is at most
+# 2**63 - 1: 19 digits); a longer one is refused by ``validate`` naming its field, before
+# anything formats it (Python refuses ints of over 4,300 digits as text, and slowly).
+MAX_DIGITS = JSON_DIGITS
+_MAX_INT = 10**MAX_DIGITS
+
+
+def non_finite(data: Any) -> tuple[str, Any] | None:
+    """The field path and value of the first NaN or infinite float, or whole number of more
+    than ``MAX_DIGITS`` digits, in ``data`` (mappings and lists, any depth), or None.
+    Iterative, like ``too_deep`` (which ``validate`` runs first)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                return path or "(top level)", node
+        elif isinstance(node, int) and not isinstance(node, bool):
+            if not -_MAX_INT < node < _MAX_INT:
+                return path or "(top level)", node
+        elif isinstance(node, dict):
+            items = [(f"{path}.{k}" if path else str(k), v) for k, v in node.items()]
+            stack.extend(reversed(items))
+        elif isinstance(node, list | tuple):
+            stack.extend(reversed([(f"{path}[{i}]", v) for i, v in enumerate(node)]))
+    return None
+
+
+def _number_error(file: str | Path, path: str, value: Any) -> ScenarioError:
+    if isinstance(value, float):
+        return ScenarioError.keyed(file, path, "schema.finite", str(value))
+    if isinstance(value, LongNumber):  # read from JSON text (json_int)
+        digits = value.digits
+    else:  # str() of a huge int is refused (and slow): its length from its bits
+        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+    return ScenarioError.keyed(file, path, "schema.digits", f"{digits} digits",
+                               digits=MAX_DIGITS)
+
+
 def validate(
     model: type[M], data: Any, file: str | Path, context: dict[str, Any] | None = None
 ) -> M:
     """Validate parsed data against a model; a ScenarioError naming the file and field if not.
 
     Data nested more than ``MAX_DEPTH`` levels is refused first (no data file needs it, and
-    pydantic, repr and json would otherwise recurse through it)."""
+    pydantic, repr and json would otherwise recurse through it), then NaN, infinity and
+    numbers of more than ``MAX_DIGITS`` digits anywhere (``non_finite``)."""
     deep_path = too_deep(data)
     if deep_path is not None:
         cut = deep_path if len(deep_path) <= 60 else deep_path[:57] + "..."
         raise ScenarioError.keyed(file, cut or "(top level)", "schema.nested_max",
                                   depth=MAX_DEPTH)
+    bad = non_finite(data)
+    if bad is not None:
+        raise _number_error(file, *bad)
     try:
         return model.model_validate(data, context=context)
     except ValidationError as exc:

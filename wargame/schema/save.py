@@ -6,13 +6,19 @@ hand-edited save is refused (wargame/protocol.py: ``fingerprint()``, ``action_lo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
 from .common import Int, Model, PosInt, Str
 
-__all__ = ["SaveFile"]
+__all__ = ["SaveFile", "MIN_SEED", "MAX_SEED"]
+
+# a seed is a signed 64-bit whole number (a rooms file stores 0 .. 2**63 - 1 in an SQLite
+# INTEGER; the command line's --seed may be negative): a 5,000-digit one is refused naming the
+# field (issue #31), not by Python's limit on int-from-text
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
+Seed = Annotated[Int, Field(ge=MIN_SEED, le=MAX_SEED)]
 
 
 class SaveFile(Model):
@@ -23,7 +29,8 @@ class SaveFile(Model):
     game: Str = Field(description="the game family (wargame.registry): campaign, memoir")
     scenario: Str = Field(description="the scenario id (normandy, dragoon, memoir44-5...)")
     options: dict[Str, Any] = Field({}, description="the game's options (variants...)")
-    seed: Int = Field(description="the dice seed: a whole number, not true/false")
+    seed: Seed = Field(description="the dice seed: a whole number from -2**63 to 2**63 - 1, "
+                       "not true/false")
     dice: Literal[1, 2] = Field(1, description="the dice version the game was played with "
                                 "(wargame/dice.py); absent in saves of format 2: version 1")
     actions: list[dict[Str, Any]] = Field(description="the action log, each action as a mapping")
