@@ -112,6 +112,18 @@ def test_stale_view_is_refused_with_a_clear_message(manager):
     assert room.version == 2
 
 
+def test_a_page_ahead_of_the_server_is_told_so(manager):
+    """Issue 31: a page left open while the server came back on an older rooms file holds a
+    later version than the room: it is told to reload (it read "-1 action(s) were played")."""
+    room = manager.create("memoir44-1", seed=3)
+    play(room, 2)
+    fp = room.state().fingerprint()
+    with pytest.raises(SeatRefused, match="later position.*version 5.*version 2.*reload") as exc:
+        room.act(token_to_act(room), room.state().legal_actions()[0], expected_version=5)
+    assert "-1" not in str(exc.value)
+    assert room.version == 2 and room.state().fingerprint() == fp
+
+
 def test_two_threads_acting_at_once_one_wins(manager):
     room = manager.create("memoir44-1", seed=3)
     for _round in range(5):

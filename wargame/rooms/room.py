@@ -309,6 +309,10 @@ class Room:
                 raise SeatRefused(TEXT["deleted"])
             if self._closed:
                 raise SeatRefused(TEXT["closed"])
+            if (isinstance(expected_version, int) and not isinstance(expected_version, bool)
+                    and expected_version > self._version):  # never "-1 action(s) were played"
+                raise SeatRefused(TEXT["ahead"].format(expected=expected_version,
+                                                       version=self._version))
             if expected_version is not None and expected_version != self._version:
                 done = (self._version - expected_version
                         if isinstance(expected_version, int) else "some")

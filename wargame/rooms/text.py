@@ -14,6 +14,9 @@ TEXT = Catalogue("rooms", {
     "computer_seat": "the computer holds the {seat} seat: its link cannot act",
     "moved_on": "the game moved on: {done} action(s) were played since your view (version "
                 "{expected}, now {version}); refresh and try again",
+    "ahead": "your page shows a later position (version {expected}) than the server holds "
+             "(version {version}): the server was restarted from an older rooms file; reload "
+             "the page",
     "not_your_turn": "it is not the {seat} seat's turn: the {other} must act now{pending}",
     "pending": " ({kind} decision, {rule})",
     "game_over": "the game is over",
