@@ -853,7 +853,7 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     """Seeded games between computer players, for every game through the protocol; per game
     the score and losses, then a summary. Progress goes to stderr, one line a turn (a Normandy
     bot campaign takes ~7-8 s of CPU, a Dragoon one ~1 s: bench/campaign.py, docs/bots.md)."""
-    from wargame.bots.play import POLICY_NAMES, make_policy, play
+    from wargame.bots.play import make_policy, play
     from wargame.games import open_game
     from wargame.saves import save_game
 
@@ -863,7 +863,9 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
         game = open_game(args.scenario, variants=list(args.variant))
     except ValueError as exc:  # an unknown --variant, or variants on Memoir '44
         raise UsageError(str(exc)) from None
-    known = POLICY_NAMES[game.kind]
+    from wargame.registry import family_of_game
+
+    known = family_of_game(game).policies  # the game family's computer players
     default = known[0]
     players = {"allied": args.allied or default, "axis": args.axis or default}
     for side, name in players.items():
@@ -963,8 +965,7 @@ STUDY_TEXT = Catalogue("cli.study", {
 
 def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     """A seeded study on Dask (wargame.analysis.study): the summary, and the table in --out."""
-    from wargame.bots.play import POLICY_NAMES
-    from wargame.games import is_memoir_id
+    from wargame.registry import family_of
     from wargame.scenario_errors import ScenarioError
 
     # the bounds first (issue #31): refused at once, before any scenario is read
@@ -978,7 +979,7 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(STUDY_TEXT["games_max"].format(high=MAX_STUDY_GAMES,
                                                         value=_excerpt(args.games)))
     _describe(args.scenario)  # an unknown id: the list of known ones
-    default = POLICY_NAMES["memoir" if is_memoir_id(args.scenario) else "campaign"][0]
+    default = family_of(args.scenario).policies[0]  # the family's default player
     allied, axis = args.allied or default, args.axis or default
     from wargame.analysis.study import run_study
 
