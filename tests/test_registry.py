@@ -77,6 +77,18 @@ def test_a_registered_game_goes_through_a_save(toy, tmp_path):
     assert again.fingerprint() == state.fingerprint() and again.game.kind == "toynim"
 
 
+def test_a_registered_game_plays_in_wargame_autoplay(toy, tmp_path, capsys):
+    from wargame.cli import main
+    from wargame.saves import load_game
+
+    save = tmp_path / "last.json"
+    assert main(["autoplay", "--scenario", "toynim-9", "--games", "3", "--quiet",
+                 "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "3 games, perfect Allies vs perfect Axis" in out
+    assert load_game(save).game.kind == "toynim"  # the last game, saved and loaded again
+
+
 KIND_TEST = re.compile(r"is_memoir_id|is_memoir\w*\(|\.kind\s*[!=]=\s*\"(campaign|memoir)\"|"
                        r"hasattr\(\w+, \"hand_sides\"\)|MEMOIR_PREFIX\)?\]|"
                        r"isinstance\(\w+, \(?(MemoirState|MemoirGame|State|Game)\b|"

@@ -155,7 +155,13 @@ def toy_policy(game: ToyGame, name: str, seed: int = 0) -> ToyPolicy:
     return ToyPolicy(seed)
 
 
+def toy_scenarios() -> list[dict[str, str]]:
+    return [{"id": f"{PREFIX}{n}", "game": "toynim", "title": f"Nim of {n} stones"}
+            for n in (7, 9, 10, 12)]
+
+
 FAMILY = GameFamily(kind="toynim", owns=lambda sid: str(sid).startswith(PREFIX),
                     opener="tests.toy_game:open_toy", policies=("perfect",),
+                    scenarios="tests.toy_game:toy_scenarios",
                     policy_factory="tests.toy_game:toy_policy",
                     computer_sides={"red": "red", "blue": "blue"}, default_seed=1)

@@ -78,7 +78,15 @@ def list_scenarios(root: Path | None = None, lang: str | None = None) -> list[di
     return out + [
         {"id": d["id"], "game": d["game"], "title": d["title"]}
         for d in memoir_scenarios(root, lang)
-    ]
+    ] + registered_scenarios()
+
+
+def registered_scenarios() -> list[dict[str, str]]:
+    """The scenarios of game families registered with their own list (``wargame.registry``:
+    a family outside the bundled files, e.g. the tests' toy game)."""
+    from wargame.registry import FAMILIES, resolve
+
+    return [dict(d) for f in FAMILIES if f.scenarios for d in resolve(f.scenarios)()]
 
 
 def scenario_folder(scenario_id: str, root: Path | None = None) -> Path:

@@ -42,6 +42,8 @@ class GameFamily:
     default_seed: int = 1944
     takes_variants: bool = False              # Battle for Normandy variants (BFN 19)
     window_title: str = "wargame"             # the served page's title
+    scenarios: str = ""                       # "module:function"() -> [{id, game, title}] of
+                                              # a family whose scenarios are not bundled files
 
     def open(self, scenario_id: str, variants: tuple[str, ...] = (),
              options: dict[str, Any] | None = None) -> Any:
