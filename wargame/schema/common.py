@@ -349,21 +349,37 @@ _MAX_INT = 10**MAX_DIGITS
 def non_finite(data: Any) -> tuple[str, Any] | None:
     """The field path and value of the first NaN or infinite float, or whole number of more
     than ``MAX_DIGITS`` digits, in ``data`` (mappings and lists, any depth), or None.
-    Iterative, like ``too_deep`` (which ``validate`` runs first)."""
-    stack: list[tuple[str, Any]] = [("", data)]
+    Iterative and linear, like ``too_deep`` (which ``validate`` runs first): the path is only
+    spelt out for the value found (a list of 50,000 numbers is scanned in milliseconds)."""
+    def bad(value: Any) -> bool:
+        if isinstance(value, float):
+            return not math.isfinite(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return not -_MAX_INT < value < _MAX_INT
+        return False
+
+    if not isinstance(data, dict | list | tuple):
+        return ("(top level)", data) if bad(data) else None
+    stack = [iter(data.items() if isinstance(data, dict) else enumerate(data))]
+    keys: list[tuple[Any, bool]] = []  # the key of each open container, and "in a list?"
+    in_list = [isinstance(data, list | tuple)]
     while stack:
-        path, node = stack.pop()
-        if isinstance(node, float):
-            if not math.isfinite(node):
-                return path or "(top level)", node
-        elif isinstance(node, int) and not isinstance(node, bool):
-            if not -_MAX_INT < node < _MAX_INT:
-                return path or "(top level)", node
-        elif isinstance(node, dict):
-            items = [(f"{path}.{k}" if path else str(k), v) for k, v in node.items()]
-            stack.extend(reversed(items))
-        elif isinstance(node, list | tuple):
-            stack.extend(reversed([(f"{path}[{i}]", v) for i, v in enumerate(node)]))
+        for key, child in stack[-1]:
+            if isinstance(child, dict | list | tuple):
+                keys.append((key, in_list[-1]))
+                stack.append(iter(child.items() if isinstance(child, dict)
+                                  else enumerate(child)))
+                in_list.append(not isinstance(child, dict))
+                break
+            if bad(child):
+                path = "".join(f"[{k}]" if listed else f".{k}"
+                               for k, listed in [*keys, (key, in_list[-1])]).lstrip(".")
+                return path, child
+        else:
+            stack.pop()
+            in_list.pop()
+            if keys:
+                keys.pop()
     return None
 
 
