@@ -144,7 +144,6 @@ class SeatMixin:
             try:
                 events = self.room.act(self.token, action, expected_version=before)
             except IllegalAction as exc:
-                self._acting = False
                 store.refuse(exc)
                 message, error = store.message, store.error
                 self.sync()  # the refusal may say the game moved on: show where it is now

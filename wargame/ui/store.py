@@ -41,6 +41,7 @@ from param.parameterized import batch_call_watchers
 
 from wargame.checkpoints import Checkpoints
 from wargame.errors import IllegalAction, SeatRefused
+from wargame.event_text import event_line
 from wargame.i18n import check_language, language, using_language
 from wargame.protocol import GameDefinition, GameState, Policy
 from wargame.saves import OnAction, OnStart, from_save, parse_save_text, replay, to_save
@@ -131,8 +132,6 @@ class GameStore(param.Parameterized):
     def news(self, events: list[Any]) -> str:
         """The last events in words for this session's viewer, in its language (issue #27:
         each page renders events itself; no text made for one viewer reaches another)."""
-        from wargame.event_text import event_line
-
         viewer = self.as_viewer()
         return " ".join(event_line(e, viewer) for e in events[-3:])
 
