@@ -104,12 +104,12 @@ def test_resampling_does_not_depend_on_where_the_unseen_cards_were():
 @pytest.mark.parametrize("game_id", CAMPAIGN_IDS)
 def test_campaign_views_hold_no_seed_and_only_seen_values(game_id):
     game, state = played(game_id, 11, 40)
-    on_map = {u for u, us in state.units.items() if us.status == "on_map"}
+    in_game = {u for u, us in state.units.items() if us.status != "eliminated"}
     for viewer in viewers(game):
         view = state.view(viewer)
         json.dumps(view)
         assert ("seed" in view) == ("dice_draws" in view) == viewer.sees_seed
-        seen = {u for u in on_map if viewer.sees_values_of(state.side_of(u))}
+        seen = {u for u in in_game if viewer.sees_values_of(state.side_of(u))}
         assert set(view["values"]) == seen
         for uid in seen:
             assert view["values"][uid][:2] == [state.attack_of(uid), state.defence_of(uid)]

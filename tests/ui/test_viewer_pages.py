@@ -15,19 +15,24 @@ live actions, combats with hidden values, Memoir hands).
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
 import pytest
 from page_frames import PageFrames
 
 from wargame.bots.play import make_policy
 from wargame.errors import SeatRefused
+from wargame.games import open_game
+from wargame.operational.state import State as CampaignEngineState
 from wargame.event_text import card_title, event_line
 from wargame.i18n import using_language
 from wargame.memoir.cards import card
 from wargame.rooms import RoomManager
 from wargame.ui.room_page import seat_page_parts
 from wargame.ui.text import WORDS
+from wargame.viewer import Viewer
 
 SEED = 987654321
 LANGS = {"allied": "pt", "axis": "en", "teacher": "pt"}
@@ -78,14 +83,82 @@ def fought(room) -> bool:
     return "roll" in kinds and kinds.count("attack") >= 3
 
 
+UI_DIR = f"{os.sep}wargame{os.sep}ui{os.sep}"
+SECRET_READS = ("attack_of", "defence_of")  # a counter's values: CN/OD 5.1.1
+
+
+def reads_from_pages(cls, found: list[str], mp: pytest.MonkeyPatch) -> None:
+    """Wrap ``cls``'s value accessors so that a call made directly by page code (a caller in
+    ``wargame/ui``) is noted in ``found``: pages draw values from their view (issue #27)."""
+    for name in SECRET_READS:
+        original = getattr(cls, name)
+
+        def wrapper(self, *args, _original=original, _name=name, **kwargs):
+            caller = sys._getframe(1).f_code
+            if UI_DIR in caller.co_filename:
+                found.append(f"{_name} from {caller.co_filename}:{caller.co_name}")
+            return _original(self, *args, **kwargs)
+
+        mp.setattr(cls, name, wrapper)
+
+
 @pytest.fixture(scope="module", params=["normandy", "dragoon", "memoir44-1"])
 def played(request, tmp_path_factory):
     game_id = request.param
     steps = 90 if game_id.startswith("memoir") else 900
-    pages = RoomPages(tmp_path_factory.mktemp(game_id), game_id, steps,
-                      None if game_id.startswith("memoir") else fought)
-    yield pages
+    with pytest.MonkeyPatch.context() as mp:
+        found: list[str] = []
+        reads_from_pages(CampaignEngineState, found, mp)
+        pages = RoomPages(tmp_path_factory.mktemp(game_id), game_id, steps,
+                          None if game_id.startswith("memoir") else fought)
+        pages.secret_reads = found
+        yield pages
     pages.close()
+
+
+def test_pages_draw_counter_values_from_their_view_never_the_state(played):
+    # every page of the scripted play was built and refreshed with the accessors watched
+    assert played.secret_reads == []
+    for store in played.stores.values():
+        seen = store.seen
+        assert "seed" not in seen and seen["viewer"]["role"] in ("player", "teacher")
+
+
+def test_the_watch_on_page_reads_can_fail(tmp_path):
+    found: list[str] = []
+    probe = compile("def probe(state, uid):\n    return state.attack_of(uid)\n",
+                    f"{os.sep}x{UI_DIR}probe.py", "exec")
+    space: dict = {}
+    exec(probe, space)
+    with pytest.MonkeyPatch.context() as mp:
+        reads_from_pages(CampaignEngineState, found, mp)
+        state = open_game("normandy").new_state(SEED)
+        uid = next(u for u, us in state.units.items() if us.status == "on_map")
+        state.view(Viewer.player("allied"))  # the view's own reads are not page reads
+        assert found == []
+        space["probe"](state, uid)
+    assert found and "attack_of" in found[0]
+
+
+def test_a_pages_secrets_come_from_its_view(played):
+    """The values a seat's page shows are exactly its view's: its own side's, never the
+    other side's (CN/OD 5.1.1); a Memoir page's hands exactly the view's lists."""
+    for name, store in played.stores.items():
+        seen = store.seen
+        if hasattr(store, "values_of"):
+            state = store.state
+            for uid, us in state.units.items():
+                if us.status != "on_map":
+                    continue
+                shown = store.values_of(uid)
+                if name == "teacher" or state.side_of(uid) == name:
+                    assert shown == tuple(seen["values"][uid]), (name, uid)
+                else:
+                    assert shown is None and uid not in seen["values"], (name, uid)
+        else:
+            for side, cards in seen["hands"].items():
+                assert [c for c, _t, _p in store.hand(side)] == (
+                    cards if isinstance(cards, list) else []), (name, side)
 
 
 def test_the_scripted_play_reached_combat(played):
@@ -177,3 +250,20 @@ def test_memoir_hands_reach_only_their_side_and_the_teacher_when_shown(played):
     store.reveal(True)  # the teacher's switch
     teacher.snapshot()
     assert now_pt and all(teacher.holds(t) for t in now_pt)
+
+
+def test_page_code_reads_no_hidden_part_of_the_state_by_name():
+    """A source check beside the watched run above: in ``wargame/ui`` the hands, the deck and
+    a counter's values are read only from a view (``store.seen``), except the one describer
+    that also writes the server's own texts (given no view's values, issue #27)."""
+    allowed = {"describe.py": 2}  # describe_option without ``values``: the server's words
+    pattern = re.compile(r"\.(?:hands|deck)\b(?!\s*=)|\b(?:attack_of|defence_of)\(")
+    ui = os.path.join(os.path.dirname(open_game.__code__.co_filename), "ui")
+    counts = {}
+    for name in sorted(os.listdir(ui)):
+        if name.endswith(".py"):
+            with open(os.path.join(ui, name), encoding="utf-8") as f:
+                n = len(pattern.findall(f.read()))
+            if n:
+                counts[name] = n
+    assert counts == allowed

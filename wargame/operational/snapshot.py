@@ -140,7 +140,9 @@ class SnapshotRules:
             data.pop("dice_draws", None)
         values = {}
         for uid, us in sorted(self.units.items()):
-            if us.status == "on_map" and viewer.sees_values_of(self.side_of(uid)):
+            # every counter of a seen side still in the game: on the map, at sea, waiting to
+            # enter (its owner plans with its values before it lands or arrives)
+            if us.status != "eliminated" and viewer.sees_values_of(self.side_of(uid)):
                 values[uid] = [self.attack_of(uid), self.defence_of(uid),
                                self.movement_of(uid)[0]]
         data["values"] = values

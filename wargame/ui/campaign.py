@@ -304,7 +304,7 @@ class AttackPanel(_View):
         h = Hex.from_id(target)
         defenders = s.units_at(h)
         names = ", ".join(
-            _esc(m.game.units[u].name) + ("" if m.hidden(u) else f" ({s.defence_of(u)})")
+            _esc(m.game.units[u].name) + ("" if (v := m.values_of(u)) is None else f" ({v[1]})")
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
@@ -904,10 +904,8 @@ class CampaignDashboard(pn.viewable.Viewer):
             top = m.selected_unit if m.selected_unit in uids else uids[0]
             d = m.game.units[top]
             us = s.units[top]
-            if m.hidden(top):
-                values = "?-?-?"
-            else:
-                values = f"{s.attack_of(top)}-{s.defence_of(top)}-{d.movement}"
+            seen = m.values_of(top)  # from the session's view (issue #27)
+            values = "?-?-?" if seen is None else f"{seen[0]}-{seen[1]}-{d.movement}"
             if not mark and any(u in must for u in uids):
                 mark = "must_attack"
             titles = tuple(self._stack_title(u) for u in uids)
@@ -926,8 +924,8 @@ class CampaignDashboard(pn.viewable.Viewer):
     def _stack_title(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        values = "?" if m.hidden(uid) else f"{m.s.attack_of(uid)}-{m.s.defence_of(uid)}-" \
-                                           f"{d.movement}"
+        seen = m.values_of(uid)
+        values = "?" if seen is None else f"{seen[0]}-{seen[1]}-{d.movement}"
         sea = " " + MAP_WORDS["tip.at_sea"] if m.s.units[uid].status == "at_sea" else ""
         return f"{d.name} {values}{sea}"
 

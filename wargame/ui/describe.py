@@ -115,17 +115,23 @@ def _campaign(state: Any, d: dict[str, Any]) -> str:
     return plain_words(kind)
 
 
-def describe_option(state: Any, action: Any) -> str:
+def describe_option(state: Any, action: Any, values: dict[str, Any] | None = None) -> str:
     """One option of a pending campaign decision (the Decision panel), hexes by place:
-    "7th Infantry Regiment: retreat to 2011 near Colleville" rather than a bare id."""
+    "7th Infantry Regiment: retreat to 2011 near Colleville" rather than a bare id. A loss
+    choice names the unit's values from ``values``, the page's view (``state.view``, issue
+    #27: "?" where the view holds none); without ``values`` (the server's own texts), from
+    the state."""
     d = action if isinstance(action, dict) else action.to_dict()
     kind = d.get("kind", "")
     w = OPTION_WORDS
     unit = unit_name(state, d["unit"]) if d.get("unit") else ""
     path = list(d.get("path") or [])
     if kind == "choose_loss":
-        return w["loss"].format(unit=unit, attack=state.attack_of(d["unit"]),
-                                defence=state.defence_of(d["unit"]))
+        if values is None:
+            attack, defence = state.attack_of(d["unit"]), state.defence_of(d["unit"])
+        else:
+            attack, defence = (values.get(d["unit"]) or ("?", "?"))[:2]
+        return w["loss"].format(unit=unit, attack=attack, defence=defence)
     if kind == "retreat" and d.get("edge"):
         return w["retreat_edge"].format(unit=unit, edge=edge_name(d["edge"]))
     if kind == "retreat" and not path:

@@ -218,7 +218,7 @@ class ControlsView(_View):
 class HandView(_View):
     """The acting side's cards (buttons for the playable ones) and the size of the other hand."""
 
-    fields = ("state", "reveal_hands")
+    fields = ("state", "seen")
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
@@ -231,7 +231,7 @@ class HandView(_View):
         hands = [(side, [(cid, [str(a) for a in plays]) for cid, _t, plays in st.hand(side)])
                  for side in shown]
         buttons = not s.pending and s.phase == "card"  # else the plays show greyed
-        key = (repr(hands), tuple((o, len(s.hands[o])) for o in counted),
+        key = (repr(hands), tuple((o, st.hand_size(o)) for o in counted),
                buttons and any(plays for _s, cards in hands for _c, plays in cards))
         if key == getattr(self, "_key", None):
             return  # the same cards and buttons: new buttons cost ~0.1 s per refresh
@@ -261,7 +261,7 @@ class HandView(_View):
         for other in counted:
             text = UI["hands_hidden"] if teacher else TEXT["hidden_hand"]
             items.append(pn.pane.HTML(_esc(text.format(
-                side=SIDE_LABELS.get(other, other), n=len(s.hands[other])))))
+                side=SIDE_LABELS.get(other, other), n=st.hand_size(other)))))
         self.column[:] = items
 
     def __panel__(self):

@@ -210,13 +210,19 @@ class MemoirStore(GameStore):
         this session may send for it). A seat asking for the other side's hand gets nothing
         (M44 Set-up step 10: the cards are held "so that your opponent does not see them")."""
         side = side or self.state.active
-        if self.is_other_side(side):
-            return []
+        cards = self.seen.get("hands", {}).get(side)
+        if not isinstance(cards, list):
+            return []  # the viewer's view holds only the hand's size (wargame.viewer)
         plays = [a for a in self.legal if a.kind == "play"] if self.may_act_for(side) else []
         out = []
-        for cid in self.state.hands[side]:
+        for cid in cards:
             out.append((cid, card_title(card(cid)), [a for a in plays if a.card == cid]))
         return out
+
+    def hand_size(self, side: str) -> int:
+        """How many cards ``side`` holds, as this session's view says (issue #27)."""
+        cards = self.seen.get("hands", {}).get(side, 0)
+        return len(cards) if isinstance(cards, list) else int(cards)
 
     def hand_sides(self) -> tuple[list[str], list[str]]:
         """(the sides whose cards this session shows, the sides shown by their count only):

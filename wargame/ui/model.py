@@ -144,9 +144,11 @@ def variant_choices() -> list[dict[str, str]]:
             for v in VARIANTS.values()]
 
 
-def describe_option(state: State, action: Action) -> str:
-    """A decision option in plain words, hexes by place (``wargame.ui.describe``)."""
-    return describe_decision_option(state, action)
+def describe_option(state: State, action: Action,
+                    values: dict[str, Any] | None = None) -> str:
+    """A decision option in plain words, hexes by place (``wargame.ui.describe``); a loss
+    choice's values from ``values`` (the page's view) when given."""
+    return describe_decision_option(state, action, values)
 
 
 def and_list(parts: list[str]) -> str:
@@ -382,7 +384,8 @@ class CampaignState(GameStore):
         d = self.s.pending
         if d is None or self.is_other_side(d.side):
             return []  # a seat never sees the other side's options (its units' values)
-        return [(describe_option(self.s, o), o) for o in d.options]
+        values = self.seen.get("values", {})
+        return [(describe_option(self.s, o, values), o) for o in d.options]
 
     def retreat_targets(self) -> dict[str, Action]:
         """Map hex id -> the pending retreat/advance option ending there (clickable)."""
@@ -399,26 +402,36 @@ class CampaignState(GameStore):
         """CN 5.1.1 / OD 5.1.1 ("the attacker may not check the defence points of the units
         it will attack before declaring"): in one side's seat (``viewer``) the other side's
         attack, defence and movement values are always hidden, and never reach the page; the
-        teacher sees both sides; hot-seat: with the toggle on, the side not acting is hidden."""
-        if self.viewer == TEACHER:
+        teacher sees both sides; hot-seat: with the toggle on, the side not acting is hidden.
+        The values themselves come from the session's view (``values_of``), never the state."""
+        if uid not in self.seen.get("values", {}):
+            return True  # the viewer's view (state.view, issue #27) does not hold them
+        if self.viewer is not None:
             return False
-        if self.seat_side() is not None:
-            return self.s.side_of(uid) != self.seat_side()
         side = self.side
         return self.hide_enemy and side is not None and self.s.side_of(uid) != side
+
+    def values_of(self, uid: str) -> tuple[int, int, int] | None:
+        """The unit's attack, defence and movement allowance as this session's view holds
+        them (``seen``, issue #27), or None when hidden from this viewer (``hidden``)."""
+        if self.hidden(uid):
+            return None
+        a, d, mp = self.seen["values"][uid]
+        return a, d, mp
 
     def unit_card(self, uid: str) -> dict[str, Any]:
         s = self.s
         d = self.game.units[uid]
         us = s.units[uid]
-        hidden = self.hidden(uid)
+        values = self.values_of(uid)
+        hidden = values is None
         div = self.game.divisions.get(d.division) if d.division else None
-        mp, _ = s.movement_of(uid) if us.status == "on_map" else (d.movement, "")
+        mp = d.movement if values is None or us.status != "on_map" else values[2]
         return {
             "id": uid, "name": d.name, "nation": d.nation, "side": d.side, "type": d.type,
             "division": div.name if div else (d.division or UI["independent"]),
-            "attack": "?" if hidden else s.attack_of(uid),
-            "defence": "?" if hidden else s.defence_of(uid),
+            "attack": "?" if values is None else values[0],
+            "defence": "?" if values is None else values[1],
             "movement": "?" if hidden else mp,
             "range": d.range,
             "status": us.status + (" " + UI["reduced"] if us.reduced else ""),
@@ -429,7 +442,8 @@ class CampaignState(GameStore):
 
     def shown_attack(self, uid: str) -> str:
         """The unit's attack value as this viewer may see it ("?" when hidden)."""
-        return "?" if self.hidden(uid) else str(self.s.attack_of(uid))
+        values = self.values_of(uid)
+        return "?" if values is None else str(values[0])
 
     def plans_for_viewer(self) -> bool:
         """True when this session may plan the acting side's moves and attacks (hot-seat, or

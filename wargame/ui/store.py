@@ -93,6 +93,10 @@ class GameStore(param.Parameterized):
                               "'teacher' (both sides, acts for neither); docs/rooms-seats.md")
     reveal_hands = param.Boolean(default=False, doc="the teacher's switch: show the hands "
                                  "(Memoir '44) on the teacher's page; never in a seat")
+    seen = param.Dict(default={}, doc="``state.view(as_viewer())``: what this session's viewer "
+                      "may know of the position (issue #27). The page's secrets (counter "
+                      "values, hands, a decision's answers) are drawn from here, never from "
+                      "the state; renewed with every position and with the teacher's switch")
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
@@ -117,6 +121,7 @@ class GameStore(param.Parameterized):
         state = game.new_state(int(seed))
         self._set_state(state, self.opening_events(state), [])
         self.param.watch(lambda _e: self._computer_changed(), "computer")
+        self.param.watch(lambda _e: self._viewer_changed(), "reveal_hands")
         if computer != "none":
             self.computer = computer
 
@@ -172,12 +177,17 @@ class GameStore(param.Parameterized):
             return Viewer.teacher(self.lang, bool(self.reveal_hands))
         return Viewer.player(self.viewer, self.lang)
 
+    def _viewer_changed(self) -> None:
+        with self.batch():
+            self.seen = self.state.view(self.as_viewer())
+
     def seed_label(self) -> str:
         """"Seed N, " for the status line of the game's owner; nothing on any room page: the
         seed and the action log replay the whole game, the hand and the dice to come."""
-        if not self.as_viewer().sees_seed:
+        seed = self.seen.get("seed")  # only a solo viewer's view holds it
+        if seed is None:
             return ""
-        return UI["seed_label"].format(seed=self.state.seed)
+        return UI["seed_label"].format(seed=seed)
 
     def may_act_for(self, side: str | None) -> bool:
         """True when this session may act for ``side``: hot-seat, or that side's own seat."""
@@ -233,6 +243,7 @@ class GameStore(param.Parameterized):
                 self.state = s
             self.pending = s.pending_decision
             self.side_to_act = s.side_to_act
+            self.seen = s.view(self.as_viewer())
             self.after_position()
 
     def _record(self, action_events: list[list[Any]]) -> None:
