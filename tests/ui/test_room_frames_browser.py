@@ -37,7 +37,6 @@ LANGS = {"allied": "pt", "axis": "en", "teacher": "pt"}
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, chromium_path):
     import panel as pn
-
     from conftest import free_port
 
     from wargame.ui.serve import component_routes, rooms_apps

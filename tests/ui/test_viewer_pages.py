@@ -24,11 +24,11 @@ from page_frames import PageFrames
 
 from wargame.bots.play import make_policy
 from wargame.errors import SeatRefused
-from wargame.games import open_game
-from wargame.operational.state import State as CampaignEngineState
 from wargame.event_text import card_title, event_line
+from wargame.games import open_game
 from wargame.i18n import using_language
 from wargame.memoir.cards import card
+from wargame.operational.state import State as CampaignEngineState
 from wargame.rooms import RoomManager
 from wargame.ui.room_page import seat_page_parts
 from wargame.ui.text import WORDS

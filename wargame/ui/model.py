@@ -43,7 +43,7 @@ from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
 from wargame.ui.describe import describe_option as describe_decision_option
 from wargame.ui.describe import place_name as describe_place
-from wargame.ui.store import TEACHER, GameStore, batched
+from wargame.ui.store import GameStore, batched
 from wargame.ui.text import (
     ACTION_WORDS,
     PHASE_WORDS,
