@@ -733,19 +733,18 @@ def _cmd_scenario_info(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        from wargame.history import check_scenario
-        from wargame.memoir.scenario import check_memoir, is_memoir_target
+        from wargame.registry import family_of_target, resolve
         from wargame.scenario_errors import ScenarioError
+
+        validate = resolve(family_of_target(args.path).validator)
     except ImportError as exc:
         print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
         return 3
     try:
-        if is_memoir_target(args.path):
-            title, units, hexes = check_memoir(args.path)
-        else:
-            scenario = check_scenario(args.path)
-            title, units = scenario.title, len(scenario.units)
-            hexes = len(scenario.board.hexes)
+        title, units, hexes = validate(args.path)
+    except ImportError as exc:  # the family's loader is missing (loaded on first use)
+        print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
+        return 3
     except ScenarioError as exc:
         print(str(exc), file=sys.stderr)
         return 1
