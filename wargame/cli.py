@@ -714,8 +714,11 @@ def _print_summary(info: dict[str, Any], out: TextIO) -> None:
         if info.get(key):
             print(TEXT["info.provenance"].format(what=what, provenance=info[key]), file=out)
     if info.get("medals_to_win"):
-        print(TEXT["info.medals"].format(**info["medals_to_win"]), file=out)
-        print(TEXT["info.cards"].format(starts=info["starts"], **info["cards"]), file=out)
+        medals, cards = info["medals_to_win"], info["cards"]
+        print(TEXT["info.medals"].format(allies=medals.get("allied"), axis=medals.get("axis")),
+              file=out)
+        print(TEXT["info.cards"].format(starts=info["starts"], allies=cards.get("allied"),
+                                        axis=cards.get("axis")), file=out)
     for side, counts in (info.get("units_by_side") or {}).items():
         print(TEXT["info.side_units"].format(side=side, **counts), file=out)
     for warning in info.get("warnings", []):

@@ -54,6 +54,13 @@ class GameFamily:
                                               # ``wargame scenario validate`` target its data?
     validator: str = ""                       # "module:function"(target) -> (title, units,
                                               # hexes), or raises ScenarioError
+    renamed_sides: str = ""                   # "module:function"(plain JSON) -> the same with
+                                              # its side words of before issue #27 renamed to
+                                              # today's ids (old saves, rooms, state files)
+
+    def rename_sides(self, data: Any) -> Any:
+        """``data`` with this family's old side words as today's ids (unchanged if none)."""
+        return resolve(self.renamed_sides)(data) if self.renamed_sides else data
 
     def open(self, scenario_id: str, variants: tuple[str, ...] = (),
              options: dict[str, Any] | None = None) -> Any:
@@ -82,8 +89,9 @@ FAMILIES: list[GameFamily] = [
         replay_store="wargame.ui.seats:memoir_replay_store",
         store_dashboard="wargame.ui.memoir:dashboard_of_store",
         describer="wargame.ui.describe:describe_memoir_action",
-        computer_sides={"axis": "AXIS", "allied": "ALLIES", "allies": "ALLIES"},
+        computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
         claims_target="wargame.memoir.scenario:is_memoir_target",
+        renamed_sides="wargame.memoir.board:renamed_sides",
         validator="wargame.memoir.scenario:check_memoir",
         default_seed=44, window_title="wargame: Memoir '44"),
     GameFamily(

@@ -43,20 +43,20 @@ def test_scenario_info_medals_and_units_match_the_engine(capsys, sid):
     assert code == 0
     info = json.loads(out)
     sc = load_scenario(sid)
-    assert info["medals_to_win"] == {"allies": sc.medals["ALLIES"], "axis": sc.medals["AXIS"]}
+    assert info["medals_to_win"] == {"allied": sc.medals["allied"], "axis": sc.medals["axis"]}
     names = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
-    for side in ("ALLIES", "AXIS"):
+    for side in ("allied", "axis"):  # one spelling of the sides (issue #27)
         expected = {n: sum(1 for u in sc.units if u.side == side and u.kind == k)
                     for k, n in names.items()}
-        assert info["units_by_side"][side.lower()] == expected
+        assert info["units_by_side"][side] == expected
 
 
 def test_scenario_info_pegasus_values(capsys):
     # M44 scenario 1 Instructions / Victory: 4 medals each; 9 Allied and 6 Axis infantry units.
     code, out, _ = run(capsys, "scenario", "info", "memoir44-1", "--json")
     info = json.loads(out)
-    assert info["medals_to_win"] == {"allies": 4, "axis": 4}
-    assert info["units_by_side"]["allies"] == {"infantry": 9, "armor": 0, "artillery": 0}
+    assert info["medals_to_win"] == {"allied": 4, "axis": 4}
+    assert info["units_by_side"]["allied"] == {"infantry": 9, "armor": 0, "artillery": 0}
     assert info["units_by_side"]["axis"] == {"infantry": 6, "armor": 0, "artillery": 0}
     code, out, _ = run(capsys, "scenario", "info", "memoir44-1")
     assert code == 0 and "medals to win: Allies 4, Axis 4" in out

@@ -125,7 +125,7 @@ def test_save_load_atomic_round_trip(tmp_path):
     assert loaded.fingerprint() == state.fingerprint()
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
     data = json.loads(path.read_text())
-    assert data["format"] == "wargame-save" and data["format_version"] == 3
+    assert data["format"] == "wargame-save" and data["format_version"] == 4
     assert data["game"] == "campaign" and data["scenario"] == g.scenario.id
 
 

@@ -146,7 +146,7 @@ def test_save_load_round_trip(model):
     model.declare_attack("0705", ["us-inf-1"], ["us-art-1"], 5)
     text = model.save_json()
     data = json.loads(text)
-    assert data["format"] == "wargame-save" and data["format_version"] == 3
+    assert data["format"] == "wargame-save" and data["format_version"] == 4
     assert data["game"] == "campaign" and data["scenario"] == "demo"
     fingerprint = model.s.fingerprint()
     model.new_game(7)
