@@ -196,6 +196,8 @@ def describe(scenario_id: str, root: Path | None = None, lang: str | None = None
 
 # Memoir '44 -------------------------------------------------------------------------------
 MEMOIR_KINDS = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
+MEMOIR_GAME = "memoir"  # Memoir '44's one id (issue #27): the protocol's game.kind too; its
+# scenario ids keep their prefix memoir44- (URLs, rooms, saves name scenarios by them)
 _SIDES = {"ALLIES": "allied", "AXIS": "axis", "allied": "allied", "axis": "axis"}  # the files'
 # side words (or the ids) -> the side ids (issue #27)
 
@@ -235,7 +237,7 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
     for sid, path in _memoir_files(root).items():
         data = _memoir_file(path)
         title = _title(data, sid, lang) if isinstance(data.get("title"), str) else sid
-        out.append({"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": title,
+        out.append({"id": MEMOIR_PREFIX + sid, "game": MEMOIR_GAME, "title": title,
                     "number": sid,
                     "source": "bundled" if path.parent == bundled else "imported"})
     return out
@@ -268,7 +270,7 @@ def describe_memoir(scenario_id: str, root: Path | None = None, lang: str | None
     entry = _memoir_file(path)
     out: dict[str, Any] = {
         "id": MEMOIR_PREFIX + sid,
-        "game": "memoir44",
+        "game": MEMOIR_GAME,
         "title": _title(entry, sid, lang),
         "number": sid,
         "turns": {"first": None, "last": None},

@@ -33,7 +33,8 @@ __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
 PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
-MEMOIR = "memoir44"
+MEMOIR = "memoir"  # Memoir '44's one id (issue #27), game.kind too
+OLD_GAME_WORDS = {"memoir44": MEMOIR}  # still accepted: the --game of earlier versions
 M44_TARGETS = ("infantry", "armor", "artillery")
 # the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)
 M44_TERRAINS = ("plain", "woods", "hedgerow", "buildings", "hills", "bunker", "sandbags", "beach")
@@ -262,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
-    odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True)
+    odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True,
+                      type=lambda word: OLD_GAME_WORDS.get(word, word))
     odds.add_argument("--attack", type=_non_negative, default=None, help=TEXT["odds.attack"])
     odds.add_argument(
         "--defense", "--defence", dest="defense", type=_non_negative, default=None,

@@ -27,7 +27,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_scenario_list_has_the_17_memoir_scenarios(capsys):
     code, out, _ = run(capsys, "scenario", "list", "--json")
     assert code == 0
-    items = [i for i in json.loads(out) if i["game"] == "memoir44"]
+    items = [i for i in json.loads(out) if i["game"] == "memoir"]  # its one id (issue #27)
     assert len(items) == 17
     by_number = {i["id"].removeprefix("memoir44-"): i["title"] for i in items}
     assert set(by_number) == {str(n) for n in range(1, 17)} | {"overlord"}
@@ -137,3 +137,23 @@ def test_serve_memoir_scenario_calls_the_memoir_dashboard(capsys, monkeypatch):
     assert code == 0
     assert calls == [{"scenario": "memoir44-13", "port": 5099, "seed": 2, "variants": [],
                       "show": False, "computer": "none"}]
+
+
+def test_memoir_has_one_game_id_and_the_old_word_is_still_read(capsys):
+    """Issue #27: Memoir '44's game is ``memoir`` in the catalogue, the state JSON, the odds'
+    JSON and ``odds --game`` (as ``game.kind`` and saves say); ``--game memoir44``, the word of
+    earlier versions, still works and gives the same answer."""
+    from wargame.catalog import describe
+    from wargame.games import open_game
+
+    assert describe("memoir44-1")["game"] == open_game("memoir44-1").kind == "memoir"
+    assert open_game("memoir44-1").new_state(3).to_json()["game"] == "memoir"
+    answers = []
+    for word in ("memoir", "memoir44"):
+        code, out, _ = run(capsys, "odds", "--game", word, "--dice", "2", "--target", "armor",
+                           "--json")
+        assert code == 0
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1] and answers[0]["game"] == "memoir"
+    code, _, err = run(capsys, "odds", "--game", "memoir45", "--dice", "2", "--target", "armor")
+    assert code == 2 and "memoir" in err

@@ -38,7 +38,7 @@ class SerializeMixin(StateBase):
     def to_json(self) -> dict[str, Any]:
         return {
             "format_version": FORMAT_VERSION,
-            "game": "memoir44",
+            "game": "memoir",  # game.kind (issue #27: one id; "memoir44" before)
             "scenario": self.scenario.id,
             "options": dict(self.game.options),
             "seed": self.seed,
