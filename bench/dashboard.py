@@ -155,7 +155,7 @@ def main() -> None:
     state = position_at_turn(game, args.seed, turn)
     print(f"scenario {scenario}: {len(game.board.hexes)} hexes, {len(game.units)} units; "
           f"random game to turn {state.turn} ({state.phase.value}) in "
-          f"{time.perf_counter() - t:.1f} s, {len(state.log)} actions")
+          f"{time.perf_counter() - t:.1f} s, {len(state.action_log)} actions")
     save = Path(tempfile.mkdtemp()) / "bench-save.json"
     save.write_text(json.dumps(to_save(state)))
     targets = click_targets(state, args.clicks)

@@ -261,7 +261,7 @@ def test_autoplay_memoir_through_the_protocol(capsys, tmp_path):
     assert data["allied_wins"] + data["axis_wins"] + data["draws"] == 2
     saved = load_game(path)
     assert saved.is_terminal
-    assert saved.outcome().scores["ALLIES"] == data["results"][-1]["allied"]
+    assert saved.outcome().scores["allied"] == data["results"][-1]["allied"]
 
 
 def test_serve_unknown_scenario_exits_2(capsys):

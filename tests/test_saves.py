@@ -34,7 +34,7 @@ def test_round_trip_through_a_file(played, tmp_path):
     game, state = played
     path = save_game(state, tmp_path / "g.json")
     data = json.loads(path.read_text())
-    assert (data["format"], data["format_version"], data["game"]) == ("wargame-save", 3, game.kind)
+    assert (data["format"], data["format_version"], data["game"]) == ("wargame-save", 4, game.kind)
     assert data["dice"] == 2  # a new game's dice (wargame/dice.py)
     assert data["scenario"] == game.scenario_id and data["seed"] == 9
     loaded = load_game(path)
@@ -64,7 +64,7 @@ def test_a_format_1_campaign_save_still_loads():
     assert state.game.kind == "campaign" and state.action_log == old["actions"]
     assert json.loads(json.dumps(state.fingerprint())) == old["fingerprint"]
     assert state.dice.version == 1  # played before dice had versions
-    assert (to_save(state)["format_version"], to_save(state)["dice"]) == (3, 1)
+    assert (to_save(state)["format_version"], to_save(state)["dice"]) == (4, 1)
 
 
 @pytest.mark.parametrize("change, field", [
@@ -72,7 +72,7 @@ def test_a_format_1_campaign_save_still_loads():
     (lambda d: d.update(seed=True), "seed"),
     (lambda d: d.update(seed="7"), "seed"),
     (lambda d: d.update(format="chess-pgn"), "format"),
-    (lambda d: d.update(format_version=4), "format_version"),
+    (lambda d: d.update(format_version=5), "format_version"),
     (lambda d: d.update(format_version=1), "format_version"),
     (lambda d: d.update(format_version=2), "dice"),  # format 2 had no dice field
     (lambda d: d.update(dice=3), "dice"),
@@ -110,11 +110,53 @@ def test_saves_recorded_before_dice_versions_replay_to_their_fingerprint(name):
     assert "dice" not in old and old["format_version"] in (1, 2)
     state = load_game(path)  # replays and checks the fingerprint
     assert state.dice.version == 1 and state.dice.draws > 10
-    assert json.loads(json.dumps(state.fingerprint())) == old["fingerprint"]
+    assert json.loads(json.dumps(state.fingerprint())) == today_s_sides(old["fingerprint"])
     assert state.action_log == old["actions"]
     # saved again it names its dice and still loads to the same position
     again = from_save(json.loads(json.dumps(to_save(state))))
     assert again.dice.version == 1 and again.fingerprint() == state.fingerprint()
+
+
+def today_s_sides(recorded):
+    """A recorded fingerprint with Memoir '44's side words of before issue #27 (AXIS,
+    ALLIES) spelt as every game's ids today: the text replaced (not the code under test)."""
+    text = json.dumps(recorded).replace('"ALLIES"', '"allied"').replace('"AXIS"', '"axis"')
+    return json.loads(text)
+
+
+# Saves of format 3 (dice versions, before one spelling of the sides, issue #27), written by
+# this branch's parent (main 3fff149 with the action_log rename): random games, dice 2.
+RECORDED_FORMAT_3 = ["memoir_format3.json", "dragoon_format3.json"]
+
+
+@pytest.mark.parametrize("name", RECORDED_FORMAT_3)
+def test_saves_of_format_3_replay_to_their_fingerprint_in_today_s_words(name):
+    path = DATA / name
+    old = json.loads(path.read_text())
+    assert old["format_version"] == 3 and old["dice"] == 2
+    state = load_game(path)  # migrated (saves._migrate), replayed, fingerprint compared
+    fingerprint = json.loads(json.dumps(state.fingerprint()))
+    assert fingerprint == today_s_sides(old["fingerprint"])
+    assert "ALLIES" not in json.dumps(fingerprint) and "AXIS" not in json.dumps(fingerprint)
+    if state.game.kind == "memoir":
+        assert old["fingerprint"]["active"] in ("ALLIES", "AXIS")  # the old words were there
+        assert state.side_to_act in ("allied", "axis") and set(fingerprint["medals"]) == {
+            "allied", "axis"}
+    assert state.action_log == old["actions"]
+    again = from_save(json.loads(json.dumps(to_save(state))))  # saved again: format 4
+    assert to_save(again)["format_version"] == 4 and again.fingerprint() == state.fingerprint()
+
+
+def test_a_format_3_save_edited_after_the_rename_is_still_checked():
+    """The migration renames the side words only: any other change still fails the check."""
+    data = json.loads((DATA / "memoir_format3.json").read_text())
+    data["fingerprint"]["turn"] += 1
+    with pytest.raises(ScenarioError, match="fingerprint"):
+        from_save(data, source="upload.json")
+    data = json.loads((DATA / "memoir_format3.json").read_text())
+    data["format_version"] = 4  # a format-4 save keeps the old words: not renamed, refused
+    with pytest.raises(ScenarioError, match="fingerprint"):
+        from_save(data, source="upload.json")
 
 
 @pytest.mark.parametrize("name", ["normandy_dice1.json", "memoir_dice1.json"])
@@ -129,7 +171,7 @@ def test_recorded_saves_need_their_own_dice(name):
         other = replay(game, old["seed"], old["actions"], dice_version=2)
     except ScenarioError:
         return
-    assert json.loads(json.dumps(other.fingerprint())) != old["fingerprint"]
+    assert json.loads(json.dumps(other.fingerprint())) != today_s_sides(old["fingerprint"])
 
 
 def test_memoir_state_json_recorded_before_dice_versions_reads_with_version_1():

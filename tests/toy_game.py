@@ -61,7 +61,7 @@ class ToyState:
         self.game, self.seed, self.dice = game, int(seed), Dice(seed, dice_version)
         self.pile = game.pile + self.dice.d6()
         self.to_move = 0
-        self.log: list[dict[str, Any]] = []
+        self.action_log: list[dict[str, Any]] = []
         self.winner: str | None = None
 
     @property
@@ -70,7 +70,7 @@ class ToyState:
 
     @property
     def turn(self) -> int:
-        return len(self.log) // 2 + 1
+        return len(self.action_log) // 2 + 1
 
     @property
     def is_terminal(self) -> bool:
@@ -79,10 +79,6 @@ class ToyState:
     @property
     def pending_decision(self) -> Decision | None:
         return None
-
-    @property
-    def action_log(self) -> list[dict[str, Any]]:
-        return list(self.log)
 
     def legal_actions(self) -> list[Take]:
         return [] if self.is_terminal else [Take(n) for n in (1, 2, 3) if n <= self.pile]
@@ -101,7 +97,7 @@ class ToyState:
             raise refusal
         side = SIDES[self.to_move]
         self.pile -= action.n
-        self.log.append(action.to_dict())
+        self.action_log.append(action.to_dict())
         if self.pile == 0:
             self.winner = side
         self.to_move = 1 - self.to_move
@@ -126,7 +122,7 @@ class ToyState:
     def clone(self) -> ToyState:
         other = ToyState.__new__(ToyState)
         other.game, other.seed, other.dice = self.game, self.seed, self.dice.copy()
-        other.pile, other.to_move, other.log = self.pile, self.to_move, list(self.log)
+        other.pile, other.to_move, other.action_log = self.pile, self.to_move, list(self.action_log)
         other.winner = self.winner
         return other
 
@@ -141,7 +137,7 @@ class ToyPolicy:
         for a in state.legal_actions():
             if (state.pile - a.n) % 4 == 0:
                 return a
-        return random.Random(self.seed * 1009 + len(state.log)).choice(state.legal_actions())
+        return random.Random(self.seed * 1009 + len(state.action_log)).choice(state.legal_actions())
 
 
 def open_toy(scenario_id: str, variants: tuple[str, ...] = (),

@@ -196,7 +196,10 @@ def describe(scenario_id: str, root: Path | None = None, lang: str | None = None
 
 # Memoir '44 -------------------------------------------------------------------------------
 MEMOIR_KINDS = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
-_SIDES = {"ALLIES": "allies", "AXIS": "axis"}
+MEMOIR_GAME = "memoir"  # Memoir '44's one id (issue #27): the protocol's game.kind too; its
+# scenario ids keep their prefix memoir44- (URLs, rooms, saves name scenarios by them)
+_SIDES = {"ALLIES": "allied", "AXIS": "axis", "allied": "allied", "axis": "axis"}  # the files'
+# side words (or the ids) -> the side ids (issue #27)
 
 
 def _memoir_files(root: Path | None = None) -> dict[str, Path]:
@@ -234,7 +237,7 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
     for sid, path in _memoir_files(root).items():
         data = _memoir_file(path)
         title = _title(data, sid, lang) if isinstance(data.get("title"), str) else sid
-        out.append({"id": MEMOIR_PREFIX + sid, "game": "memoir44", "title": title,
+        out.append({"id": MEMOIR_PREFIX + sid, "game": MEMOIR_GAME, "title": title,
                     "number": sid,
                     "source": "bundled" if path.parent == bundled else "imported"})
     return out
@@ -242,7 +245,7 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
 
 def _memoir_units(data: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Units on the board at set-up by side and type (``units`` of the scenario file)."""
-    out = {side: dict.fromkeys(MEMOIR_KINDS.values(), 0) for side in ("allies", "axis")}
+    out = {side: dict.fromkeys(MEMOIR_KINDS.values(), 0) for side in ("allied", "axis")}
     for unit in data["units"]:
         out[_SIDES[unit["side"]]][MEMOIR_KINDS[unit["kind"]]] += 1
     return out
@@ -250,12 +253,12 @@ def _memoir_units(data: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 def _by_side(values: Any) -> dict[str, int]:
     values = values if isinstance(values, dict) else {}
-    return {_SIDES[k]: int(values[k]) for k in ("ALLIES", "AXIS") if k in values}
+    return {_SIDES[k]: int(v) for k, v in values.items() if k in _SIDES}
 
 
 def describe_memoir(scenario_id: str, root: Path | None = None, lang: str | None = None
                     ) -> dict[str, Any]:
-    """A summary of one Memoir '44 scenario: medals_to_win and units_by_side {allies, axis}
+    """A summary of one Memoir '44 scenario: medals_to_win and units_by_side {allied, axis}
     each {infantry, armor, artillery} (units at set-up; M44 Game Set-up), cards, who starts,
     briefing and provenance. Raises ``KeyError`` for an unknown id."""
     sid = scenario_id.removeprefix(MEMOIR_PREFIX)
@@ -267,7 +270,7 @@ def describe_memoir(scenario_id: str, root: Path | None = None, lang: str | None
     entry = _memoir_file(path)
     out: dict[str, Any] = {
         "id": MEMOIR_PREFIX + sid,
-        "game": "memoir44",
+        "game": MEMOIR_GAME,
         "title": _title(entry, sid, lang),
         "number": sid,
         "turns": {"first": None, "last": None},

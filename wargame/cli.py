@@ -33,7 +33,8 @@ __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
 PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
-MEMOIR = "memoir44"
+MEMOIR = "memoir"  # Memoir '44's one id (issue #27), game.kind too
+OLD_GAME_WORDS = {"memoir44": MEMOIR}  # still accepted: the --game of earlier versions
 M44_TARGETS = ("infantry", "armor", "artillery")
 # the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)
 M44_TERRAINS = ("plain", "woods", "hedgerow", "buildings", "hills", "bunker", "sandbags", "beach")
@@ -262,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
-    odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True)
+    odds.add_argument("--game", choices=GAMES + (MEMOIR,), required=True,
+                      type=lambda word: OLD_GAME_WORDS.get(word, word))
     odds.add_argument("--attack", type=_non_negative, default=None, help=TEXT["odds.attack"])
     odds.add_argument(
         "--defense", "--defence", dest="defense", type=_non_negative, default=None,
@@ -714,8 +716,11 @@ def _print_summary(info: dict[str, Any], out: TextIO) -> None:
         if info.get(key):
             print(TEXT["info.provenance"].format(what=what, provenance=info[key]), file=out)
     if info.get("medals_to_win"):
-        print(TEXT["info.medals"].format(**info["medals_to_win"]), file=out)
-        print(TEXT["info.cards"].format(starts=info["starts"], **info["cards"]), file=out)
+        medals, cards = info["medals_to_win"], info["cards"]
+        print(TEXT["info.medals"].format(allies=medals.get("allied"), axis=medals.get("axis")),
+              file=out)
+        print(TEXT["info.cards"].format(starts=info["starts"], allies=cards.get("allied"),
+                                        axis=cards.get("axis")), file=out)
     for side, counts in (info.get("units_by_side") or {}).items():
         print(TEXT["info.side_units"].format(side=side, **counts), file=out)
     for warning in info.get("warnings", []):
@@ -733,19 +738,18 @@ def _cmd_scenario_info(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_scenario_validate(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        from wargame.history import check_scenario
-        from wargame.memoir.scenario import check_memoir, is_memoir_target
+        from wargame.registry import family_of_target, resolve
         from wargame.scenario_errors import ScenarioError
+
+        validate = resolve(family_of_target(args.path).validator)
     except ImportError as exc:
         print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
         return 3
     try:
-        if is_memoir_target(args.path):
-            title, units, hexes = check_memoir(args.path)
-        else:
-            scenario = check_scenario(args.path)
-            title, units = scenario.title, len(scenario.units)
-            hexes = len(scenario.board.hexes)
+        title, units, hexes = validate(args.path)
+    except ImportError as exc:  # the family's loader is missing (loaded on first use)
+        print(TEXT["scenario.no_validate"].format(error=exc), file=sys.stderr)
+        return 3
     except ScenarioError as exc:
         print(str(exc), file=sys.stderr)
         return 1

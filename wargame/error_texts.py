@@ -189,11 +189,9 @@ REFUSALS_ACTION = Catalogue("refusals.action", {
 })
 
 TERMS = Catalogue("refusals.terms", {
-    # sides (the campaign games' ids, then Memoir '44's)
+    # sides (the ids of every game, issue #27)
     "side.allied": "allied",
     "side.axis": "axis",
-    "side.ALLIES": "ALLIES",
-    "side.AXIS": "AXIS",
     # the campaign games' phases (CN/OD 3.0)
     "phase.allied_movement": "Allied movement",
     "phase.allied_combat": "Allied combat",

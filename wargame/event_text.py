@@ -150,7 +150,7 @@ EVENT_WORDS = Catalogue("events.words", {
     "vp.on_map": "{side} units on the map x{n}",
     "vp.none_left": "no {side} unit left",
     # Memoir '44
-    "m44.side.ALLIES": "Allies", "m44.side.AXIS": "Axis",
+    "m44.side.allied": "Allies", "m44.side.axis": "Axis",
     "m44.kind.inf": "inf", "m44.kind.tank": "tank", "m44.kind.gun": "gun",
     "m44.face.infantry": "infantry", "m44.face.armor": "armor", "m44.face.grenade": "grenade",
     "m44.face.flag": "flag", "m44.face.star": "star",

@@ -54,6 +54,15 @@ def open_campaign(scenario_id: str, variants: tuple[str, ...] = (),
     return Game(scenario_id, variants=variants)
 
 
+def validate_campaign(target: Any) -> tuple[str, int, int]:
+    """``wargame scenario validate`` of a campaign scenario (an id or a YAML file): its title,
+    units and hexes, or a ``ScenarioError`` naming the file and field."""
+    from wargame.history import check_scenario
+
+    scenario = check_scenario(target)
+    return scenario.title, len(scenario.units), len(scenario.board.hexes)
+
+
 def game_from_json(kind: str, scenario_id: str, options: dict[str, Any]) -> GameDefinition:
     """The inverse of ``game.kind, game.scenario_id, game.options_json()``."""
     return open_game(scenario_id, variants=tuple(options.get("variants") or ()),

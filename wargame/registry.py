@@ -23,7 +23,7 @@ from typing import Any
 from wargame.paths import MEMOIR_PREFIX
 
 __all__ = ["GameFamily", "FAMILIES", "register", "unregister", "family_of", "family_of_game",
-           "resolve"]
+           "family_of_target", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,23 @@ class GameFamily:
     window_title: str = "wargame"             # the served page's title
     scenarios: str = ""                       # "module:function"() -> [{id, game, title}] of
                                               # a family whose scenarios are not bundled files
+    whatif: bool = False                      # what-if files change its scenarios (studies)
+    scenario_columns: bool = False            # studies count losses by nation and the victory
+                                              # cities that fell (its games carry a CN/OD
+                                              # Scenario: rule("victory"), units' nations)
+    postured: str = ""                        # "module:function"(postures) -> the policy that
+                                              # plays a study's greedy postures (side -> pair)
+    claims_target: str = ""                   # "module:function"(target) -> bool: is this
+                                              # ``wargame scenario validate`` target its data?
+    validator: str = ""                       # "module:function"(target) -> (title, units,
+                                              # hexes), or raises ScenarioError
+    renamed_sides: str = ""                   # "module:function"(plain JSON) -> the same with
+                                              # its side words of before issue #27 renamed to
+                                              # today's ids (old saves, rooms, state files)
+
+    def rename_sides(self, data: Any) -> Any:
+        """``data`` with this family's old side words as today's ids (unchanged if none)."""
+        return resolve(self.renamed_sides)(data) if self.renamed_sides else data
 
     def open(self, scenario_id: str, variants: tuple[str, ...] = (),
              options: dict[str, Any] | None = None) -> Any:
@@ -72,7 +89,10 @@ FAMILIES: list[GameFamily] = [
         replay_store="wargame.ui.seats:memoir_replay_store",
         store_dashboard="wargame.ui.memoir:dashboard_of_store",
         describer="wargame.ui.describe:describe_memoir_action",
-        computer_sides={"axis": "AXIS", "allied": "ALLIES", "allies": "ALLIES"},
+        computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
+        claims_target="wargame.memoir.scenario:is_memoir_target",
+        renamed_sides="wargame.memoir.board:renamed_sides",
+        validator="wargame.memoir.scenario:check_memoir",
         default_seed=44, window_title="wargame: Memoir '44"),
     GameFamily(
         kind="campaign", owns=lambda sid: True,  # every other bundled id (the last entry)
@@ -84,6 +104,8 @@ FAMILIES: list[GameFamily] = [
         store_dashboard="wargame.ui.campaign:dashboard_of_store",
         describer="wargame.ui.describe:describe_campaign_action",
         computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
+        whatif=True, scenario_columns=True, postured="wargame.bots.play:postured_greedy",
+        validator="wargame.games:validate_campaign",
         default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard"),
 ]
 """Searched in order: the first family that owns a scenario id is its family."""
@@ -114,3 +136,12 @@ def family_of_game(game: Any) -> GameFamily:
         if family.kind == getattr(game, "kind", None):
             return family
     raise ValueError(f"no game family of kind {getattr(game, 'kind', None)!r}")
+
+
+def family_of_target(target: Any) -> GameFamily:
+    """The family whose data a ``wargame scenario validate`` target (an id or a file) is: the
+    first that claims it, else the family of the id (the campaigns own every other one)."""
+    for family in FAMILIES:
+        if family.claims_target and resolve(family.claims_target)(target):
+            return family
+    return family_of(str(target))

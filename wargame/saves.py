@@ -2,7 +2,7 @@
 
 A save is plain JSON::
 
-    {"format": "wargame-save", "format_version": 3,
+    {"format": "wargame-save", "format_version": 4,
      "game": "campaign" | "memoir", "scenario": "normandy" | "memoir44-1" | ...,
      "options": {"variants": [...]} | {"options": {...}},
      "seed": 1944, "dice": 2, "actions": [{...}, ...], "fingerprint": {...}}
@@ -10,7 +10,10 @@ A save is plain JSON::
 ``dice`` is the version of the dice the game was played with (``wargame.dice``): a save of
 format 2, written before dice had versions, has none and replays with version 1, the dice
 it was played with. Format 3 (issue 30) added the field; the bump makes an older wargame
-refuse a new save by its format instead of replaying it with the wrong dice.
+refuse a new save by its format instead of replaying it with the wrong dice. Format 4 (issue
+#27): every game spells its sides "allied" and "axis"; a Memoir '44 save of format 2 or 3 has
+"ALLIES" and "AXIS" in its fingerprint, renamed on loading (``_migrate``, keyed on the format
+version, by the family's ``renamed_sides``) before it is compared.
 
 Loading replays the actions from the seed through the protocol (``game.action_from_dict`` and
 ``state.apply``) and compares the fingerprint, so a truncated or hand-edited save is refused
@@ -58,8 +61,8 @@ __all__ = [
 ]
 
 SAVE_FORMAT = "wargame-save"
-SAVE_FORMAT_VERSION = 3
-READABLE_FORMAT_VERSIONS = (2, 3)  # 2: before the dice version (module doc)
+SAVE_FORMAT_VERSION = 4
+READABLE_FORMAT_VERSIONS = (2, 3, 4)  # 2: before the dice version; 3: before one side spelling
 LEGACY_CAMPAIGN_FORMAT = "wargame-campaign-save"  # format 1: campaign games only
 MAX_SAVE_BYTES = 20_000_000
 MAX_ACTIONS = 200_000
@@ -168,7 +171,19 @@ def _check_header(data: Any, source: str) -> dict[str, Any]:
         if not isinstance(a.get("kind"), str):
             raise ScenarioError.keyed(source, f"actions[{i}].kind", "save.action_kind",
                                 _excerpt(a.get("kind")))
-    return save.model_dump()
+    return _migrate(save.model_dump())
+
+
+def _migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """A checked save of an earlier format as a save of today's (module doc), step by step by
+    its format version; the fields a replay compares are brought to today's words."""
+    if data["format_version"] < 4:  # issue #27: one spelling of the side ids
+        from wargame.registry import family_of
+
+        family = family_of(data["scenario"])
+        data = dict(data, actions=family.rename_sides(data["actions"]),
+                    fingerprint=family.rename_sides(data["fingerprint"]))
+    return data
 
 
 def from_save(data: Any, source: str = "<save>", game: GameDefinition | None = None, *,

@@ -36,7 +36,7 @@ ROLES = (PLAYER, TEACHER, SPECTATOR, SOLO)
 @dataclass(frozen=True)
 class Viewer:
     """One viewer of a game (module doc). ``side`` is the game's own side string (``allied``,
-    ``ALLIES``...) for a player, None otherwise; ``reveal`` is the teacher's switch that shows
+    ``axis``) for a player, None otherwise; ``reveal`` is the teacher's switch that shows
     the hands."""
 
     side: str | None = None

@@ -256,10 +256,10 @@ def test_dragoon_bot_game_is_legal_keeps_invariants_and_replays():
     state = play(game, 3, GreedyPolicy(), GreedyPolicy(), watch)
     assert state.is_terminal and state.turn == game.scenario.last_turn
     assert "attack" in seen and "move" in seen and "enter" in seen
-    again = replay(game, 3, state.log)
+    again = replay(game, 3, state.action_log)
     assert again.fingerprint() == state.fingerprint()
     twin = play(game, 3, GreedyPolicy(), GreedyPolicy())
-    assert twin.log == state.log  # the policy has no randomness of its own
+    assert twin.action_log == state.action_log  # the policy has no randomness of its own
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -286,4 +286,4 @@ def test_normandy_bot_campaign_turn_0_to_16():
     dead = {side: sum(1 for u, us in state.units.items() if us.status == "eliminated" and state.side_of(u) == side)
             for side in ("allied", "axis")}
     assert dead["axis"] > 0 and dead["allied"] > 0
-    assert replay(game, 1944, state.log).victory_points() == state.victory_points()
+    assert replay(game, 1944, state.action_log).victory_points() == state.victory_points()

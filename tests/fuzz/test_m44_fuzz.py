@@ -182,6 +182,6 @@ def test_a_bundled_layout_loads_from_a_path_with_and_without_its_entry(tmp_path)
         # the same layout (special forces are Resistance only by the entry's special rules)
         assert [(u.side, u.kind, u.hex) for u in with_entry.units] == [
             (u.side, u.kind, u.hex) for u in alone.units]
-        assert with_entry.cards == {
-            k: int(v) for k, v in entry["cards"].items()}
-        assert set(alone.cards) == {"AXIS", "ALLIES"} and alone.starts in alone.cards
+        assert with_entry.cards == {  # the file's side words read as the ids (issue #27)
+            {"AXIS": "axis", "ALLIES": "allied"}[k]: int(v) for k, v in entry["cards"].items()}
+        assert set(alone.cards) == {"axis", "allied"} and alone.starts in alone.cards

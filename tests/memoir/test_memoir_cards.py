@@ -330,7 +330,7 @@ def test_vassieux_no_reshuffle_axis_wins_when_deck_runs_out():
                  if x.kind in ("play", "end_orders", "end_moves", "end_battles", "air_strike",
                                "keep", "barrage", "medics"))
         st.apply(a)
-    assert st.winner == "AXIS" and "exhausted" in st.win_reason
+    assert st.winner == "axis" and "exhausted" in st.win_reason
 
 
 def test_pegasus_axis_draws_two_after_first_two_turns():

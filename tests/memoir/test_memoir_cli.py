@@ -27,7 +27,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_scenario_list_has_the_17_memoir_scenarios(capsys):
     code, out, _ = run(capsys, "scenario", "list", "--json")
     assert code == 0
-    items = [i for i in json.loads(out) if i["game"] == "memoir44"]
+    items = [i for i in json.loads(out) if i["game"] == "memoir"]  # its one id (issue #27)
     assert len(items) == 17
     by_number = {i["id"].removeprefix("memoir44-"): i["title"] for i in items}
     assert set(by_number) == {str(n) for n in range(1, 17)} | {"overlord"}
@@ -43,20 +43,20 @@ def test_scenario_info_medals_and_units_match_the_engine(capsys, sid):
     assert code == 0
     info = json.loads(out)
     sc = load_scenario(sid)
-    assert info["medals_to_win"] == {"allies": sc.medals["ALLIES"], "axis": sc.medals["AXIS"]}
+    assert info["medals_to_win"] == {"allied": sc.medals["allied"], "axis": sc.medals["axis"]}
     names = {"inf": "infantry", "tank": "armor", "gun": "artillery"}
-    for side in ("ALLIES", "AXIS"):
+    for side in ("allied", "axis"):  # one spelling of the sides (issue #27)
         expected = {n: sum(1 for u in sc.units if u.side == side and u.kind == k)
                     for k, n in names.items()}
-        assert info["units_by_side"][side.lower()] == expected
+        assert info["units_by_side"][side] == expected
 
 
 def test_scenario_info_pegasus_values(capsys):
     # M44 scenario 1 Instructions / Victory: 4 medals each; 9 Allied and 6 Axis infantry units.
     code, out, _ = run(capsys, "scenario", "info", "memoir44-1", "--json")
     info = json.loads(out)
-    assert info["medals_to_win"] == {"allies": 4, "axis": 4}
-    assert info["units_by_side"]["allies"] == {"infantry": 9, "armor": 0, "artillery": 0}
+    assert info["medals_to_win"] == {"allied": 4, "axis": 4}
+    assert info["units_by_side"]["allied"] == {"infantry": 9, "armor": 0, "artillery": 0}
     assert info["units_by_side"]["axis"] == {"infantry": 6, "armor": 0, "artillery": 0}
     code, out, _ = run(capsys, "scenario", "info", "memoir44-1")
     assert code == 0 and "medals to win: Allies 4, Axis 4" in out
@@ -137,3 +137,23 @@ def test_serve_memoir_scenario_calls_the_memoir_dashboard(capsys, monkeypatch):
     assert code == 0
     assert calls == [{"scenario": "memoir44-13", "port": 5099, "seed": 2, "variants": [],
                       "show": False, "computer": "none"}]
+
+
+def test_memoir_has_one_game_id_and_the_old_word_is_still_read(capsys):
+    """Issue #27: Memoir '44's game is ``memoir`` in the catalogue, the state JSON, the odds'
+    JSON and ``odds --game`` (as ``game.kind`` and saves say); ``--game memoir44``, the word of
+    earlier versions, still works and gives the same answer."""
+    from wargame.catalog import describe
+    from wargame.games import open_game
+
+    assert describe("memoir44-1")["game"] == open_game("memoir44-1").kind == "memoir"
+    assert open_game("memoir44-1").new_state(3).to_json()["game"] == "memoir"
+    answers = []
+    for word in ("memoir", "memoir44"):
+        code, out, _ = run(capsys, "odds", "--game", word, "--dice", "2", "--target", "armor",
+                           "--json")
+        assert code == 0
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1] and answers[0]["game"] == "memoir"
+    code, _, err = run(capsys, "odds", "--game", "memoir45", "--dice", "2", "--target", "armor")
+    assert code == 2 and "memoir" in err

@@ -91,8 +91,9 @@ def test_imports_are_listed_described_and_kept_apart_from_the_bundled(tmp_path):
     assert any("not imported" in n for n in result.notes)
     scn = load_scenario("club")
     assert len(scn.units) == len(load_scenario("14").units) - 1
-    assert [(o.side, o.permanent) for o in scn.objectives] == [("AXIS", False)]
-    assert scn.cards == {"AXIS": 4, "ALLIES": 6} and scn.starts == "AXIS"
+    assert [(o.side, o.permanent) for o in scn.objectives] == [("axis", False)]
+    assert scn.cards == {"axis": 4, "allied": 6} and scn.starts == "axis"
+    assert {u.side for u in scn.units} == {"allied", "axis"}  # the .m44 words read as the ids
     assert "Our club" not in (user_memoir_dir() / "club.json").read_text(encoding="utf-8")
     ids = [d["id"] for d in list_scenarios()]
     assert "memoir44-club" in ids and ids.index("memoir44-club") > ids.index("memoir44-16")

@@ -8,7 +8,10 @@ game of each scenario is played with ``apply(action, validate=False)`` (the benc
 the other with the validating ``apply``. The games are those of new games' dice (version 2,
 wargame/dice.py), whose faces no Python upgrade changes; recorded again for them in issue 30,
 after the same games with dice version 1 were checked to match the previous record exactly (so
-the dice change changed the dice alone, not the engine).
+the dice change changed the dice alone, not the engine). Recorded again in issue #27 (the
+Memoir sides spelt "allied" and "axis"): the games of the previous record, their final
+fingerprints and winners with the side words renamed, were checked to give exactly the new
+"final" and "winner" digests; the legal, log and events digests did not change.
 
 Regenerate (only when a rule change is meant to change the games): ``python -m
 tests.memoir.test_memoir_playout_record --write``.

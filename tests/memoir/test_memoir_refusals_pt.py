@@ -31,7 +31,7 @@ def test_a_card_played_wrongly_is_refused_in_portuguese():
     err = refused_pt(st, Action("play", card=not_mine), CardRefused)
     assert err.reason == f"a carta {not_mine} não está na mão deste lado (Aliados)"
     assert err.rule == "M44 p.5 Play a Command Card"
-    assert err.render("en") == f"card {not_mine} is not in ALLIES's hand"
+    assert err.render("en") == f"card {not_mine} is not in allied's hand"
     err = refused_pt(st, Action("order", unit=uid(st, (6, 12))), WrongPhase)
     assert err.reason == "primeiro jogue uma carta de Comando, não 'order'"
 
@@ -52,7 +52,7 @@ def test_a_pending_decision_names_side_and_decision_in_portuguese():
 
     data = {"side": AXIS, "decision": "take_ground", "options": ["take_ground", "skip"]}
     assert render_refusal("memoir.pending.answer", data) == (
-        "AXIS must answer the pending take_ground decision with one of "
+        "axis must answer the pending take_ground decision with one of "
         "['take_ground', 'skip']")
     with i18n.using_language("pt"):
         assert render_refusal("memoir.pending.answer", data) == (

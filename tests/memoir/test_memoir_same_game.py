@@ -76,7 +76,22 @@ def scenario_facts(sc: Scenario) -> dict[str, Any]:
     }
 
 
+RECORDED_WORDS = {"allied": "ALLIES", "axis": "AXIS"}
+"""The record's side words: it was made before issue #27 spelt Memoir's sides as every game's
+ids, and cannot be made again (the old loader is gone), so the digests are taken of the data
+with the sides spelt as then."""
+
+
+def _recorded_words(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {RECORDED_WORDS.get(k, k): _recorded_words(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_recorded_words(v) for v in data]
+    return RECORDED_WORDS.get(data, data) if isinstance(data, str) else data
+
+
 def _digest(data: Any) -> str:
+    data = _recorded_words(json.loads(json.dumps(data)))
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

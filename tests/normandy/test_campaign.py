@@ -28,7 +28,7 @@ def test_full_campaign_random_play_and_replay():
     vp = state.victory_points()
     assert vp["allied"] + vp["axis"] > 0
     assert state.events[-1].kind == "game_over"
-    again = replay(game, 1944, state.log)
+    again = replay(game, 1944, state.action_log)
     assert again.victory_points() == vp
     assert again.fingerprint() == state.fingerprint()
 

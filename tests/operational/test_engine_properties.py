@@ -65,7 +65,7 @@ def test_random_games_keep_invariants_and_replay(game_name, seed, policy_seed):
     state = g.new_state(seed)
     play_random_game(state, seed=policy_seed, on_action=lambda s, a: check_invariants(s))
     assert state.is_terminal
-    again = replay(g, seed, state.log)
+    again = replay(g, seed, state.action_log)
     assert again.fingerprint() == state.fingerprint()
     assert [e.to_dict() for e in again.events] == [e.to_dict() for e in state.events]
     round_trip = from_save(json.loads(json.dumps(to_save(state))), game=g)
@@ -125,7 +125,7 @@ def test_save_load_atomic_round_trip(tmp_path):
     assert loaded.fingerprint() == state.fingerprint()
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
     data = json.loads(path.read_text())
-    assert data["format"] == "wargame-save" and data["format_version"] == 3
+    assert data["format"] == "wargame-save" and data["format_version"] == 4
     assert data["game"] == "campaign" and data["scenario"] == g.scenario.id
 
 
@@ -165,7 +165,7 @@ def test_undo_is_replay_to_an_earlier_point():
     before = state.fingerprint()
     state.apply(Move("a1", "0204"))
     back = undo(state)
-    assert back.fingerprint() == before and len(back.log) == 1
+    assert back.fingerprint() == before and len(back.action_log) == 1
 
 
 def test_actions_round_trip_through_json():

@@ -28,13 +28,13 @@ def _game(units, setup, **kw) -> Game:
 
 def _refused(state: State, action: object, kind: type[errors.IllegalAction], rule: str) -> str:
     before = json.dumps(state.fingerprint(), sort_keys=True)
-    log, events = len(state.log), len(state.events)
+    log, events = len(state.action_log), len(state.events)
     with pytest.raises(errors.IllegalAction) as exc:
         state.apply(action)  # type: ignore[arg-type]
     assert type(exc.value) is kind, f"{exc.value!r} is {type(exc.value).__name__}, not {kind.__name__}"
     assert exc.value.rule == rule
     assert json.dumps(state.fingerprint(), sort_keys=True) == before
-    assert (len(state.log), len(state.events)) == (log, events)
+    assert (len(state.action_log), len(state.events)) == (log, events)
     return exc.value.reason
 
 

@@ -65,7 +65,7 @@ def faces_for(state, column: int, code: str) -> tuple[int, int]:
 
 
 def position_of(state) -> str:
-    return json.dumps([state.to_json(), state.log], sort_keys=True, default=str)
+    return json.dumps([state.to_json(), state.action_log], sort_keys=True, default=str)
 
 
 # CN/OD 4.1.2 and 5.0: the obligation to attack --------------------------------------------------

@@ -40,7 +40,7 @@ def test_seats_tokens_and_code(manager):
 
 def test_memoir_seats_use_the_games_sides(manager):
     room = manager.create("memoir44-1", seed=3)
-    assert room.seats["allied"].side == "ALLIES" and room.seats["axis"].side == "AXIS"
+    assert room.seats["allied"].side == "allied" and room.seats["axis"].side == "axis"
     assert room.game.kind == "memoir"
 
 

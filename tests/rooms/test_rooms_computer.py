@@ -24,7 +24,7 @@ def test_memoir_computer_answers_each_human_action(manager):
         state = room.state()
         if state.is_terminal:
             break
-        assert state.side_to_act == "ALLIES"  # the computer never leaves its turn pending
+        assert state.side_to_act == "allied"  # the computer never leaves its turn pending
         play(room, 1)
     assert room.wait_idle(WAIT)
     seats = [a.seat for a in manager.db.actions(room.id)]
@@ -72,7 +72,7 @@ def test_the_computer_never_acts_for_a_human_seat(manager):
     room = manager.create("memoir44-1", seed=9, computer={"allied": "random"})
     assert room.wait_idle(WAIT)
     state = room.state()
-    assert state.side_to_act == "AXIS"
+    assert state.side_to_act == "axis"
     version = room.version
     assert room.wait_idle(WAIT) and room.version == version
     room.act(token_to_act(room), state.legal_actions()[0])

@@ -202,7 +202,8 @@ def test_rooms_with_damaged_rows_are_left_out_and_reported(db_path):
     with sqlite3.connect(db_path) as c:
         c.execute("UPDATE rooms SET seats = '[1, 2' WHERE id = ?", (seats.id,))
         c.execute("DELETE FROM actions WHERE room_id = ? AND n = 1", (gap.id,))
-        c.execute("UPDATE rooms SET seats = replace(seats, 'AXIS', 'ALLIES') WHERE id = ?",
+        c.execute("UPDATE rooms SET seats = replace(seats, '\"side\": \"axis\"', "
+                  "'\"side\": \"allied\"') WHERE id = ?",
                   (sides.id,))
     with RoomManager(db_path, games=opener) as m:
         m.load_all()
@@ -297,8 +298,73 @@ def test_a_schema_1_file_is_migrated_and_its_rooms_replay_with_dice_1(db_path):
         assert new.dice_version == 2 and new.state().dice.version == 2
         new_id = new.id
     with sqlite3.connect(db_path) as c:
-        assert dict(c.execute("SELECT key, value FROM meta"))["schema_version"] == "2"
+        assert dict(c.execute("SELECT key, value FROM meta"))["schema_version"] == "3"
         assert dict(c.execute("SELECT id, dice FROM rooms")) == {"r1": 1, new_id: 2}
     with RoomManager(db_path, games=opener) as m:  # reopened: each room with its own dice
         assert m.get("r1").dice_version == 1 and m.get(new_id).dice_version == 2
         assert json.loads(fingerprint(m.get("r1").state())) == save["fingerprint"]
+
+
+# The schema of version 2 (rooms.dice; Memoir '44 sides still AXIS and ALLIES), as this
+# branch's parent (main 3fff149) created it.
+_SCHEMA_2 = _SCHEMA_1.replace("outcome TEXT);", "outcome TEXT, dice INTEGER NOT NULL DEFAULT 1);")
+
+
+def _schema_2_file(db_path):
+    """A version-2 file holding the Memoir room of tests/data/memoir_format3.json (80 actions,
+    dice 2), its seats' sides in the old words, and a Normandy room with no action."""
+    from pathlib import Path
+
+    save = json.loads((Path(__file__).parent.parent / "data" / "memoir_format3.json").read_text())
+    seats = {"allied": {"token": "tok-allied", "side": "ALLIES", "computer": None, "lang": "pt"},
+             "axis": {"token": "tok-axis", "side": "AXIS", "computer": None},
+             "teacher": {"token": "tok-teacher", "side": None, "computer": None}}
+    campaign = {"allied": {"token": "tok-a2", "side": "allied", "computer": None},
+                "axis": {"token": "tok-x2", "side": "axis", "computer": "greedy"},
+                "teacher": {"token": "tok-t2", "side": None, "computer": None}}
+    with sqlite3.connect(db_path) as c:
+        c.executescript(_SCHEMA_2)
+        c.executemany("INSERT INTO meta VALUES (?, ?)",
+                      [("format", "wargame-rooms"), ("schema_version", "2")])
+        c.execute("INSERT INTO rooms VALUES ('m1', 'MEMOIR', ?, '[]', '{\"options\": {}}', ?, 1.0,"
+                  " ?, 0, NULL, 2)", (save["scenario"], save["seed"], json.dumps(seats)))
+        c.execute("INSERT INTO rooms VALUES ('n1', 'NORMAN', 'normandy', '[]', "
+                  "'{\"variants\": []}', 3, 2.0, ?, 0, NULL, 2)", (json.dumps(campaign),))
+        c.executemany("INSERT INTO actions VALUES ('m1', ?, ?, 'allied', 2.0)",
+                      [(i, json.dumps(a)) for i, a in enumerate(save["actions"])])
+    return save, campaign
+
+
+def _expected(save):
+    text = json.dumps(save["fingerprint"]).replace('"ALLIES"', '"allied"')
+    return json.loads(text.replace('"AXIS"', '"axis"'))
+
+
+def test_a_schema_2_file_is_migrated_and_its_memoir_seats_get_today_s_side_ids(db_path):
+    """Issue #27: a Memoir room stored with the seats' sides AXIS/ALLIES opens with the ids
+    axis/allied (read-only: renamed as read, the file untouched; else migrated to version 3),
+    resumes at its fingerprint in today's words, and its seats still act."""
+    save, campaign = _schema_2_file(db_path)
+    with RoomManager(db_path, games=opener, read_only=True) as m:
+        assert m.get("m1").seats["allied"].side == "allied"
+        assert json.loads(fingerprint(m.get("m1").state())) == _expected(save)
+    with sqlite3.connect(db_path) as c:
+        assert dict(c.execute("SELECT key, value FROM meta"))["schema_version"] == "2"
+        assert '"ALLIES"' in c.execute("SELECT seats FROM rooms WHERE id = 'm1'").fetchone()[0]
+    with RoomManager(db_path, games=opener) as m:
+        assert m.load_all() and m.unloaded == {}
+        room = m.get("m1")
+        assert {n: s.side for n, s in room.seats.items()} == {
+            "allied": "allied", "axis": "axis", "teacher": None}
+        assert room.seats["allied"].lang == "pt"  # the rest of the seat kept
+        assert json.loads(fingerprint(room.state())) == _expected(save)
+        side = room.state().side_to_act
+        seat = room.seats["allied" if side == "allied" else "axis"]
+        room.act(seat.token, room.state().legal_actions()[0].to_dict())
+        assert room.version == len(save["actions"]) + 1
+    with sqlite3.connect(db_path) as c:
+        meta = dict(c.execute("SELECT key, value FROM meta"))
+        seats = dict(c.execute("SELECT id, seats FROM rooms"))
+    assert meta["schema_version"] == "3"
+    assert "ALLIES" not in seats["m1"] and "AXIS" not in seats["m1"]
+    assert json.loads(seats["n1"]) == campaign  # a campaign room's seats: unchanged

@@ -14,7 +14,7 @@ SEED = 1944
 
 def test_computer_plays_the_axis_turn_after_the_player_ends_allied_combat():
     m = CampaignState(Game(demo_scenario()), seed=SEED, computer="axis")
-    assert m.s.phase is Phase.ALLIED_MOVEMENT and not m.s.log  # the player's phase: nothing done
+    assert m.s.phase is Phase.ALLIED_MOVEMENT and not m.s.action_log  # the player's phase: nothing done
     m.select_hex("0405")
     m.select_hex("0605")
     assert m.end_phase()  # Allied combat: the unit is engaged and must attack
@@ -27,9 +27,9 @@ def test_computer_plays_the_axis_turn_after_the_player_ends_allied_combat():
     # the computer played Axis movement and combat; the player acts again
     assert (m.s.turn, m.s.phase) == (turn + 1, Phase.ALLIED_MOVEMENT) or m.s.is_terminal
     assert "The computer (Axis) played" in m.message
-    assert m._computer_runs and m._computer_runs[-1][1] == len(m.s.log)
+    assert m._computer_runs and m._computer_runs[-1][1] == len(m.s.action_log)
     # every computer action was legal: the log replays to the same game
-    assert replay(m.game, SEED, m.s.log).fingerprint() == m.s.fingerprint()
+    assert replay(m.game, SEED, m.s.action_log).fingerprint() == m.s.fingerprint()
 
 
 def test_computer_answers_its_decisions_during_the_players_attack():
@@ -49,22 +49,22 @@ def test_undo_takes_back_the_players_end_phase_and_the_computer_turn():
     while m.s.pending is not None:
         m.auto()
     before = m.s.fingerprint()
-    n_before = len(m.s.log)
+    n_before = len(m.s.action_log)
     assert m.end_phase()
-    assert m.s.phase is Phase.ALLIED_MOVEMENT and len(m.s.log) > n_before + 1
+    assert m.s.phase is Phase.ALLIED_MOVEMENT and len(m.s.action_log) > n_before + 1
     assert m.undo()
-    assert len(m.s.log) == n_before and m.s.fingerprint() == before
+    assert len(m.s.action_log) == n_before and m.s.fingerprint() == before
     assert "with the computer's" in m.message
     assert m.s.phase is Phase.ALLIED_COMBAT  # the player's again, the computer waits
 
 
 def test_computer_playing_the_allies_starts_at_once_and_can_be_switched_off():
     m = CampaignState(Game(demo_scenario()), seed=SEED, computer="allied")
-    assert m.s.log and m.s.phase.side == "axis"  # it played the Allied phases of the first turn
-    n = len(m.s.log)
+    assert m.s.action_log and m.s.phase.side == "axis"  # it played the Allied phases of the first turn
+    n = len(m.s.action_log)
     m.computer = "none"
     assert "both sides are yours" in m.message
-    assert m.end_phase() and len(m.s.log) == n + 1  # nobody answers for the Allies any more
+    assert m.end_phase() and len(m.s.action_log) == n + 1  # nobody answers for the Allies any more
     m.computer = "axis"  # switched on during an Axis phase: it plays at once
     assert "The computer (Axis) played" in m.message
     assert not m.computer_to_act()  # until the player must act (a phase or a decision of theirs)

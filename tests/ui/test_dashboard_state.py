@@ -48,18 +48,18 @@ def test_move_by_click(model):
     model.select_hex("0405")
     model.select_hex("0605")
     assert model.s.units["us-inf-1"].hex == Hex.from_id("0605")
-    assert model.s.log[-1] == Move("us-inf-1", "0605").to_dict()
+    assert model.s.action_log[-1] == Move("us-inf-1", "0605").to_dict()
     assert not model.error
 
 
 def test_illegal_move_shows_reason_and_rule_state_unchanged(model):
     before = model.s.fingerprint()
-    log = list(model.s.log)
+    log = list(model.s.action_log)
     model.select_unit("us-inf-1")
     assert not model.move_selected_to("1210")  # far beyond 6 MP
     assert model.error
     assert "beyond" in model.message and "CN 4.0" in model.message
-    assert model.s.fingerprint() == before and model.s.log == log
+    assert model.s.fingerprint() == before and model.s.action_log == log
 
 
 def test_illegal_move_onto_enemy(model):
@@ -137,7 +137,7 @@ def test_undo(model):
     model.select_hex("0605")
     assert model.undo()
     assert model.s.units["us-inf-1"].hex == Hex.from_id("0405")
-    assert model.s.log == []
+    assert model.s.action_log == []
     assert not model.undo()
 
 
@@ -146,11 +146,11 @@ def test_save_load_round_trip(model):
     model.declare_attack("0705", ["us-inf-1"], ["us-art-1"], 5)
     text = model.save_json()
     data = json.loads(text)
-    assert data["format"] == "wargame-save" and data["format_version"] == 3
+    assert data["format"] == "wargame-save" and data["format_version"] == 4
     assert data["game"] == "campaign" and data["scenario"] == "demo"
     fingerprint = model.s.fingerprint()
     model.new_game(7)
-    assert model.s.log == []
+    assert model.s.action_log == []
     assert model.load_json(text.encode())
     assert model.s.fingerprint() == fingerprint
     # a format-1 campaign save (the campaign-only format before wargame.saves) still loads
@@ -264,9 +264,9 @@ def test_dashboard_views_follow_state():
     assert d.model.s.pending.kind == "advance"
     text = d.turn._save().getvalue()
     d.turn.new.clicks += 1
-    assert d.model.s.log != [] and d.turn.really.visible  # New game asks first (issue 15)
+    assert d.model.s.action_log != [] and d.turn.really.visible  # New game asks first (issue 15)
     d.turn.really.clicks += 1
-    assert d.model.s.log == [] and not d.turn.really.visible
+    assert d.model.s.action_log == [] and not d.turn.really.visible
     d.turn.load.value = text.encode()
     assert d.model.s.pending.kind == "advance"
     assert "Turn <b>1</b>" in d.turn.info.object

@@ -13,7 +13,7 @@ from wargame.ui.memoir_model import AutoPolicy, MemoirStore
 
 
 def test_store_computer_player_is_a_bundled_policy_and_can_change():
-    store = MemoirStore("1", 44, computer="AXIS")
+    store = MemoirStore("1", 44, computer="axis")
     assert store.computer_player == "easy"
     assert isinstance(store.make_policy(), MemoirEasyPolicy)
     store.computer_player = "normal"
@@ -23,13 +23,13 @@ def test_store_computer_player_is_a_bundled_policy_and_can_change():
 
 
 def test_store_game_against_the_easy_computer_to_the_end():
-    store = MemoirStore("2", 3, computer="AXIS")
+    store = MemoirStore("2", 3, computer="axis")
     n = 0
     while not store.state.is_terminal and n < 2000:
-        assert store.state.side_to_act == "ALLIES"
+        assert store.state.side_to_act == "allied"
         assert store.auto()
         n += 1
-    assert store.state.is_terminal and store.state.outcome().winner == "AXIS"
+    assert store.state.is_terminal and store.state.outcome().winner == "axis"
 
 
 def test_play_a_scenario_against_the_computer_in_the_browser(dashboard_server, wg_page,
@@ -58,5 +58,5 @@ def test_play_a_scenario_against_the_computer_in_the_browser(dashboard_server, w
     path = tmp_path / "memoir-computer.json"
     dl.value.save_as(path)
     state = from_save(json.loads(path.read_text()), source=str(path))
-    assert state.is_terminal and state.outcome().winner == "AXIS"
+    assert state.is_terminal and state.outcome().winner == "axis"
     assert errors == []

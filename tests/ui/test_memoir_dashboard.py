@@ -50,7 +50,7 @@ def test_click_orders_moves_and_highlights_match_the_engine():
 def test_illegal_click_reports_and_changes_nothing():
     store = MemoirStore("3", 2)
     before = store.state.to_json()
-    enemy = store.state.live_units("AXIS")[0]
+    enemy = store.state.live_units("axis")[0]
     assert not store.click(enemy.hex)
     assert store.state.to_json() == before and store.message
 

@@ -199,10 +199,10 @@ def test_memoir_game_between_two_seats(rooms_server, wg_browser):
     links = create_room(teacher, rooms_server, M44_GAME, M44_SEED)
     allied_ctx, allied = new_page(wg_browser, allied_frames)
     axis_ctx, axis = new_page(wg_browser, axis_frames)
-    pages = {"ALLIES": allied, "AXIS": axis}
+    pages = {"allied": allied, "axis": axis}
     try:
         for side, page in pages.items():
-            page.goto(links["allied" if side == "ALLIES" else "axis"])
+            page.goto(links["allied" if side == "allied" else "axis"])
             wait_for_map(page, M44_MAP)
         teacher.goto(links["teacher"])
         wait_for_map(teacher, M44_MAP)
@@ -214,10 +214,10 @@ def test_memoir_game_between_two_seats(rooms_server, wg_browser):
         refused = False
         n = 0
         while not mirror.is_terminal:
-            allied_only |= {card(c).title for c in mirror.hands["ALLIES"]}
-            axis_titles |= {card(c).title for c in mirror.hands["AXIS"]}
+            allied_only |= {card(c).title for c in mirror.hands["allied"]}
+            axis_titles |= {card(c).title for c in mirror.hands["axis"]}
             side = mirror.side_to_act
-            other = pages["AXIS" if side == "ALLIES" else "ALLIES"]
+            other = pages["axis" if side == "allied" else "allied"]
             if not refused and mirror.phase == "order" and not mirror.pending:
                 # (d) the seat not to act has no end button to press (issue #27)
                 assert not other.locator("button").filter(has_text="Done ordering").first\

@@ -196,7 +196,7 @@ def test_computer_side_from_a_url_accepts_allies_in_any_case():
     for word in ("axis", "allies"):  # both games know the side the word names
         side = serve.computer_side(word)
         assert side in serve.COMPUTER_SIDES["campaign"]
-        assert serve.COMPUTER_SIDES["memoir"][side] in ("AXIS", "ALLIES")
+        assert serve.COMPUTER_SIDES["memoir"][side] in ("axis", "allied")
 
 
 def test_every_serve_path_reads_allies_as_the_allied_side():
@@ -204,6 +204,6 @@ def test_every_serve_path_reads_allies_as_the_allied_side():
     computer's side through ``computer_side``: ``Allies`` puts the computer on the Allied side
     of both games; an unknown word means nobody."""
     memoir = serve.build_dashboard("memoir44-1", 44, computer="Allies")
-    assert memoir.store.computer == "ALLIES"
+    assert memoir.store.computer == "allied"
     assert serve.build_dashboard("memoir44-1", 44, computer="germans").store.computer == "none"
     assert serve.build_dashboard("demo", 1, computer="allies").model.computer == "allied"

@@ -136,18 +136,18 @@ def test_a_corrupted_upload_gives_a_message_and_leaves_the_game_as_it_was(kind):
 
 
 def test_memoir_computer_answers_and_undo_takes_back_both():
-    store = MemoirStore("1", 44, computer="AXIS")
-    assert store.state.side_to_act == "ALLIES" and not store.state.action_log
+    store = MemoirStore("1", 44, computer="axis")
+    assert store.state.side_to_act == "allied" and not store.state.action_log
     rng = random.Random(2)
     while not store._computer_runs and not store.state.is_terminal:
-        assert store.state.side_to_act == "ALLIES"
+        assert store.state.side_to_act == "allied"
         before = snapshot(store)
         s = store.state
         store.act(rng.choice(s.legal_actions()))
     assert store._computer_runs, "the Axis never got to act"
     first, end = store._computer_runs[-1]
     assert end == len(store.state.action_log) and "The computer (Axis) played" in store.message
-    assert store.state.is_terminal or store.state.side_to_act == "ALLIES"
+    assert store.state.is_terminal or store.state.side_to_act == "allied"
     assert store.undo()
     assert snapshot(store) == before and "with the computer's" in store.message
 
@@ -238,7 +238,7 @@ def test_build_dashboard_picks_the_game_by_scenario_id():
     m = build_dashboard("memoir44-3", seed=5, computer="axis")
     assert isinstance(m, MemoirDashboard)
     assert m.store.game.scenario_id == "memoir44-3" and m.store.state.seed == 5
-    assert m.store.computer == "AXIS"
+    assert m.store.computer == "axis"
     assert build_dashboard("memoir44-1").store.state.seed == 44
     c = build_dashboard("demo", seed=3)
     assert isinstance(c, CampaignDashboard) and c.model.s.seed == 3

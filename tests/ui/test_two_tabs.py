@@ -25,7 +25,7 @@ def two_tabs(room, name="allied"):
 
 def test_the_second_tab_after_its_page_synced_is_refused(memoir_room):
     a, b = two_tabs(memoir_room)
-    assert memoir_room.state().side_to_act == "ALLIES"
+    assert memoir_room.state().side_to_act == "allied"
     assert a.auto()  # the first tab's Auto: one action
     assert memoir_room.version == 1 and b.version == 1  # the second page has synced
     assert not b.auto()  # its click was made on the page before: refused, nothing played
@@ -56,7 +56,7 @@ def test_news_from_the_other_side_does_not_hold_a_seat_back(tmp_path):
         room = manager.create("memoir44-1", seed=5)
         (allied,) = two_tabs(room)[:1]
         (axis,) = two_tabs(room, "axis")[:1]
-        while room.state().side_to_act == "ALLIES":
+        while room.state().side_to_act == "allied":
             assert allied.auto()
         assert axis.auto()  # at once after the Allies' last action
         assert room.version >= 2

@@ -86,7 +86,7 @@ def test_full_campaign_with_every_variant_and_replay():
     assert sum(1 for e in state.events if e.rule == "BFN 19.6.2") == 4
     assert any(e.rule == "BFN 19.4.1" for e in state.events)
     assert not any(e.kind == "mulberry" and e.rule == "CN 9.0" and "installed" in e.text for e in state.events)
-    again = replay(g, 1944, state.log)
+    again = replay(g, 1944, state.action_log)
     assert again.fingerprint() == state.fingerprint()
     assert [e.text for e in again.events] == [e.text for e in state.events]
     assert again.victory_points() == state.victory_points()

@@ -42,7 +42,7 @@ def test_without_variants_the_bfn_hooks_play_like_the_bare_rulebook() -> None:
     bare.hooks = RuleHooks()
     a = play_random_game(plain.new_state(3), seed=3, max_actions=300)
     b = play_random_game(bare.new_state(3), seed=3, max_actions=300)
-    assert a.log == b.log
+    assert a.action_log == b.action_log
     assert a.fingerprint() == b.fingerprint()
     assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
 

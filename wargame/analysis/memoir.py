@@ -68,7 +68,7 @@ class DiceOdds:
 
     def to_json_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "game": "memoir44",
+            "game": "memoir",  # game.kind (issue #27: one id)
             "dice": self.dice,
             "target": self.target,
             "stars_hit": self.stars_hit,

@@ -106,8 +106,10 @@ def _game(spec_json: str) -> Any:
 
 def _cities(game: Any) -> dict[str, tuple[Any, ...]]:
     """Victory city name -> its hexes (campaigns; empty for other games)."""
+    from wargame.registry import family_of_game
+
     scenario = getattr(game, "scenario", None)
-    if game.kind != "campaign" or scenario is None:
+    if not family_of_game(game).scenario_columns or scenario is None:
         return {}
     out = {}
     for v in scenario.rule("victory", []) or []:
@@ -117,25 +119,26 @@ def _cities(game: Any) -> dict[str, tuple[Any, ...]]:
 
 
 def _nations(game: Any) -> list[str]:
+    from wargame.registry import family_of_game
+
     units = getattr(game, "units", None)
-    if game.kind != "campaign" or not isinstance(units, Mapping):
+    if not family_of_game(game).scenario_columns or not isinstance(units, Mapping):
         return []
     return sorted({getattr(u, "nation", "") for u in units.values()} - {""})
 
 
 def _policies(game: Any, spec: dict[str, Any], seed: int) -> dict[str, Any]:
     from wargame.bots.play import make_policy
+    from wargame.registry import family_of_game, resolve
 
+    postured = family_of_game(game).postured
     first, second = game.sides
     names = {first: spec["allied"], second: spec["axis"]}
     postures = spec.get("postures") or {}
     out = {}
     for k, side in enumerate((first, second)):
-        if names[side] == "greedy" and postures and game.kind == "campaign":
-            from wargame.bots.greedy import GreedyPolicy, Posture
-
-            out[side] = GreedyPolicy({s: Posture(float(p[0]), float(p[1]))
-                                      for s, p in postures.items()})
+        if names[side] == "greedy" and postures and postured:
+            out[side] = resolve(postured)(postures)
         else:
             out[side] = make_policy(game, names[side], seed * 2 + 1 + k)
     return out
@@ -417,9 +420,9 @@ def run_study(
     if workers is not None and workers > max_workers():
         raise ValueError(f"workers must be <= {max_workers()} (twice the cores), got {workers}")
     loaded: WhatIf | None = None
-    from wargame.games import is_memoir_id
+    from wargame.registry import family_of
 
-    if whatif is not None and is_memoir_id(scenario):
+    if whatif is not None and not family_of(scenario).whatif:
         raise ValueError("what-if files change campaign scenarios (normandy, dragoon), "
                          f"not {scenario}")
     if whatif is not None:

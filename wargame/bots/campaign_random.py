@@ -67,7 +67,7 @@ def auto_answer(state: State) -> Action:
 def moves_this_phase(state: State) -> int:
     """Moves and entries in the action log since the current phase began."""
     n = 0
-    for data in reversed(state.log):
+    for data in reversed(state.action_log):
         kind = data.get("kind")
         if kind == "end_phase":
             break
@@ -86,7 +86,7 @@ class RandomPolicy:
 
     def _rng(self, state: State) -> random.Random:
         # a stable function of (seed, position in the log): no memory between calls
-        return random.Random(self.seed * 1_000_003 + len(state.log))
+        return random.Random(self.seed * 1_000_003 + len(state.action_log))
 
     def choose(self, state: State) -> Action:
         if state.pending is not None:

@@ -126,10 +126,10 @@ class GreedyPolicy:
 
     @staticmethod
     def _key(state: State, then: Action | None = None) -> tuple:
-        tail = [json.dumps(a, sort_keys=True) for a in state.log[-2:]]
+        tail = [json.dumps(a, sort_keys=True) for a in state.action_log[-2:]]
         if then is not None:
             tail = (tail + [json.dumps(then.to_dict(), sort_keys=True)])[-2:]
-        return (state.seed, len(state.log) + (then is not None), tuple(tail))
+        return (state.seed, len(state.action_log) + (then is not None), tuple(tail))
 
     def _remember(self, state: State, action: Action, phase: tuple, done: set[str],
                   plan: list[Action]) -> Action:

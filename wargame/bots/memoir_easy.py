@@ -31,7 +31,7 @@ from wargame.dice import Dice
 from wargame.hexgrid import Hex
 from wargame.memoir import rules
 from wargame.memoir.actions import Action, Unit
-from wargame.memoir.board import hex_to_m44, other_side
+from wargame.memoir.board import ALLIES, hex_to_m44, other_side
 from wargame.memoir.cards import card
 from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
@@ -391,7 +391,7 @@ def support_card_value(st: MemoirState, side: str, brain: EasyBrain) -> tuple[fl
     Air Power and Barrage by their best targets, Medics by the figures it could bring back."""
     enemy = other_side(side)
     if st.phase == "air":
-        per = 2 if side == "ALLIES" else 1  # M44 Air Power: dice a hex
+        per = 2 if side == ALLIES else 1  # M44 Air Power: dice a hex
         vals = sorted((brain.value(per, e.kind, e.figures, unit_medals(st, e), True)
                        for e in st.live_units(enemy)), reverse=True)
         v = sum(vals[:3])
@@ -449,7 +449,7 @@ def decide(state: MemoirState, w: Weights = EASY) -> tuple[Action, str]:
     if ph == "air":
         targets = [a for a in acts if a.kind == "air_target"]
         if targets:
-            per = 2 if state.active == "ALLIES" else 1
+            per = 2 if state.active == ALLIES else 1
 
             def air(a: Action) -> float:
                 e = state.unit_at(a.hex)

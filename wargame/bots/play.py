@@ -42,6 +42,13 @@ def campaign_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
     return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
 
 
+def postured_greedy(postures: dict[str, Any]) -> Policy:
+    """The greedy player under a study's postures (side -> (attack, defence) weights)."""
+    from wargame.bots.greedy import Posture
+
+    return GreedyPolicy({s: Posture(float(p[0]), float(p[1])) for s, p in postures.items()})
+
+
 def memoir_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
     if name == "easy":
         return MemoirEasyPolicy(seed)

@@ -24,11 +24,29 @@ __all__ = [
     "BoardHex",
     "other_side",
     "line_interiors",
+    "OLD_SIDE_IDS",
+    "renamed_sides",
 ]
 
-AXIS = "AXIS"
-ALLIES = "ALLIES"
+AXIS = "axis"      # the side ids of every game (issue #27): the campaigns' spelling
+ALLIES = "allied"
 SIDES = (AXIS, ALLIES)
+OLD_SIDE_IDS = {"AXIS": AXIS, "ALLIES": ALLIES}
+"""The side words of .m44 files, of the scenario files (which keep them) and of saves, state
+files and rooms written before issue #27 -> today's ids."""
+
+
+def renamed_sides(data: object) -> object:
+    """``data`` (plain JSON) with every string and key that is an old side word
+    (``OLD_SIDE_IDS``) replaced by today's id; other values unchanged (a new copy)."""
+    if isinstance(data, dict):
+        return {OLD_SIDE_IDS.get(k, k) if isinstance(k, str) else k: renamed_sides(v)
+                for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [renamed_sides(v) for v in data]
+    if isinstance(data, str):
+        return OLD_SIDE_IDS.get(data, data)
+    return data
 
 # Bokeh-compatible layout: row 0 (Axis edge) at the top, x grows with the doubled column.
 LAYOUT = Layout(orientation="pointytop", size=1.0)

@@ -24,7 +24,7 @@ from wargame.scenario_errors import ScenarioError, load_json, short_repr
 from wargame.schema.common import validate
 from wargame.schema.memoir import M44File
 
-from .board import ALLIES, AXIS, Board, BoardHex, hex_to_m44, m44_to_hex
+from .board import Board, BoardHex, hex_to_m44, m44_to_hex
 from .text import IMPORT_TEXT_EN as TEXT
 
 __all__ = [
@@ -33,6 +33,10 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 1
+# The side words of .m44 files and of the scenario files made from them (scenarios/memoir44):
+# the files keep them; wargame.memoir.scenario reads them as the ids axis and allied
+# (board.OLD_SIDE_IDS, issue #27).
+AXIS, ALLIES = "AXIS", "ALLIES"
 # M44 Game Set-up step 5: artillery 2 figures, armour 3, infantry 4.
 BASE_FIGURES = {"inf": 4, "tank": 3, "gun": 2}
 TERRAIN_ALIASES = {"curve": "river", "church": "buildings"}

@@ -22,7 +22,7 @@ from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 from wargame.schema.common import validate
 from wargame.schema.memoir import M44File, MemoirEntry, MemoirIndex, MemoirScenarioFile
 
-from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex
+from .board import ALLIES, AXIS, Board, BoardHex, m44_to_hex, renamed_sides
 from .m44 import BASE_FIGURES, convert, read_m44_file
 
 __all__ = [
@@ -222,6 +222,7 @@ def scenario_from_data(data: Any, source: str | Path) -> Scenario:
     """A scenario from the dict of a scenario file (checked by ``MemoirScenarioFile``; a
     ``ScenarioError`` names ``source`` and the field)."""
     validate(MemoirScenarioFile, data, source)
+    data = renamed_sides(data)  # the file's side words (AXIS, ALLIES) -> the ids (issue #27)
     overlord = data["board"]["size"] == "overlord"
     hexes: dict[Hex, BoardHex] = {}
     obstacles: list[tuple[str, Hex]] = []

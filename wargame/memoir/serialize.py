@@ -15,6 +15,7 @@ from wargame.viewer import Viewer
 
 from . import rules
 from .actions import Action, Event, GameSpec, Unit
+from .board import renamed_sides
 from .context import PendingDecision, PlayedCard, TurnContext
 from .position import StateBase
 
@@ -22,9 +23,10 @@ __all__ = ["FORMAT_VERSION", "SerializeMixin"]
 
 # 2: the turn context, pending decisions and last cards played are typed records
 # (wargame.memoir.context) saved with all their fields; format 1 saves (the same records as
-# dicts with only the keys set) are still read.
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# dicts with only the keys set) are still read. 3 (issue #27): the sides are "axis" and
+# "allied"; the AXIS/ALLIES of earlier states are renamed on reading.
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)  # 3: the side ids axis/allied (issue #27); before, AXIS/ALLIES
 
 
 class SerializeMixin(StateBase):
@@ -36,7 +38,7 @@ class SerializeMixin(StateBase):
     def to_json(self) -> dict[str, Any]:
         return {
             "format_version": FORMAT_VERSION,
-            "game": "memoir44",
+            "game": "memoir",  # game.kind (issue #27: one id; "memoir44" before)
             "scenario": self.scenario.id,
             "options": dict(self.game.options),
             "seed": self.seed,
@@ -103,6 +105,8 @@ class SerializeMixin(StateBase):
     def from_json(cls, data: dict[str, Any], game: GameSpec | None = None) -> Self:
         if data.get("format_version") not in READABLE_VERSIONS:
             raise ValueError(f"unsupported memoir state format {data.get('format_version')!r}")
+        if data["format_version"] < 3:
+            data = renamed_sides(data)  # AXIS/ALLIES -> axis/allied (issue #27)
         if game is None:
             game = cls.game_class.from_scenario(data["scenario"], **data.get("options", {}))
         st = cls(game, data["seed"])

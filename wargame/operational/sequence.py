@@ -52,10 +52,6 @@ class SequenceRules:
         return self.phase is Phase.GAME_OVER
 
     @property
-    def action_log(self) -> list[dict]:
-        return self.log
-
-    @property
     def pending_decision(self) -> DecisionView | None:
         d = self.pending
         if d is None:
@@ -237,7 +233,7 @@ class SequenceRules:
         finally:
             self._applying = False
             self._cache.clear()
-        self.log.append(action.to_dict())
+        self.action_log.append(action.to_dict())
         return self.events[first_event:]
 
     def legal_actions(self) -> list[Action]:

@@ -91,7 +91,7 @@ class SnapshotRules:
         other.dice = self.dice.copy() if type(self.dice) is Dice else copy.deepcopy(self.dice)
         for k, value in self._copy_mutable().items():
             setattr(other, k, value)
-        other.log = list(self.log)
+        other.action_log = list(self.action_log)
         other.events = list(self.events)
         other._cache = {}
         other._applying = False
@@ -122,7 +122,7 @@ class SnapshotRules:
             "carpet_turns": list(self.carpet_turns),
             "attacked_hexes": sorted([s, h.id] for s, h in self.attacked_hexes),
             "pending_options": [a.to_dict() for a in self.pending.options] if self.pending else [],
-            "actions": len(self.log),
+            "actions": len(self.action_log),
         })
         return data
 

@@ -128,7 +128,7 @@ class State(
         self.carpet_turns: list[int] = []
         self.combat: Combat | None = None
         self.pending: Decision | None = None
-        self.log: list[dict] = []
+        self.action_log: list[dict] = []
         self.events: list[Event] = []
         self.flags: dict[str, Any] = {}
         self._cache: dict[Any, Any] = {}

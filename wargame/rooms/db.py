@@ -1,6 +1,6 @@
 """The rooms' SQLite file: every room and every accepted action, committed as it happens.
 
-Schema (version 2)::
+Schema (version 3)::
 
     meta    (key TEXT PRIMARY KEY, value TEXT)          format = wargame-rooms, schema_version
     rooms   (id, code UNIQUE, game_id, variants JSON, options JSON, seed, created,
@@ -18,6 +18,11 @@ Version 2 (issue 30) added ``rooms.dice``, the dice version the room is played w
 with. A file of version 1 is migrated when opened: the column is added with 1, the dice of
 every room created before it, and the file marked version 2 (so an older wargame, which
 would replay those rooms with the wrong dice, refuses it by its version).
+
+Version 3 (issue #27) spells every game's sides "allied" and "axis": a Memoir '44 room of an
+earlier file has "ALLIES" and "AXIS" as its seats' sides. The file is migrated when opened
+(each room's seats renamed by its family's ``renamed_sides``, ``wargame.registry``, and the
+file marked version 3); read-only, the seats are renamed as they are read.
 
 A room is the save format of the protocol spread over rows: its game, seed and the action
 log (``wargame.saves``); the position is never stored, it is replayed on opening. The file is
@@ -73,7 +78,7 @@ MAX_WAIT = 2.5
 _SQLITE_READONLY_DIRECTORY, _SQLITE_CANTOPEN = 1544, 14
 
 DB_FORMAT = "wargame-rooms"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -100,6 +105,23 @@ CREATE TABLE actions (
     PRIMARY KEY (room_id, n)
 ) WITHOUT ROWID;
 """
+
+
+def _renamed_seats(game_id: Any, seats: Any) -> Any:
+    """The seats JSON of a room with the side words of before schema 3 as today's ids (module
+    doc); a value that is not a seats mapping is returned as it is (reading reports it)."""
+    try:
+        data = json.loads(seats)
+    except (TypeError, ValueError):
+        return seats
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        return seats
+    from wargame.registry import family_of
+
+    family = family_of(str(game_id))
+    renamed = {name: dict(seat, side=family.rename_sides(seat["side"])) if "side" in seat
+               else seat for name, seat in data.items()}
+    return seats if renamed == data else json.dumps(renamed)
 
 
 class RoomsDBError(ScenarioError):
@@ -292,6 +314,7 @@ class RoomsDB:
         self.path = Path(path)
         self.read_only = read_only
         self._dice_sql = "dice"  # the rooms' dice column (wargame.dice; "1 AS dice": version 1)
+        self._old_sides = False  # a read-only file of schema < 3: seats renamed as read
         self._write_lock = threading.Lock()
         self._readers: list[sqlite3.Connection] = []  # idle reading connections
         self._readers_lock = threading.Lock()
@@ -445,6 +468,15 @@ class RoomsDB:
                             "UPDATE meta SET value = '2' WHERE key = 'schema_version'; COMMIT;")
         # read-only on a version-1 file (not migrated): its rooms were played with dice 1
         self._dice_sql = "1 AS dice" if version < 2 and self.read_only else "dice"
+        if version < 3 and not self.read_only:  # module doc: the seats' sides renamed
+            rows = c.execute("SELECT id, game_id, seats FROM rooms").fetchall()
+            with c:  # one transaction: the whole file migrated, or nothing
+                for rid, game_id, seats in rows:
+                    renamed = _renamed_seats(game_id, seats)
+                    if renamed != seats:
+                        c.execute("UPDATE rooms SET seats = ? WHERE id = ?", (renamed, rid))
+                c.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+        self._old_sides = version < 3 and self.read_only  # renamed as they are read
         if not self.read_only:
             c.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
 
@@ -548,7 +580,8 @@ class RoomsDB:
     def _room_row(self, r: tuple) -> RoomRow:
         rid = r[0]
         try:
-            variants, options, seats = json.loads(r[3]), json.loads(r[4]), json.loads(r[7])
+            seats_json = _renamed_seats(r[2], r[7]) if self._old_sides else r[7]
+            variants, options, seats = json.loads(r[3]), json.loads(r[4]), json.loads(seats_json)
         except (TypeError, json.JSONDecodeError):
             raise RoomsDBError(self.path, f"rooms[{rid}]", TEXT["db.json"],
                                TEXT["db.not_json"]) from None

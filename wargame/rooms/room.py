@@ -90,7 +90,7 @@ def default_opener(game_id: str, variants: tuple[str, ...]) -> GameDefinition:
 class Seat:
     name: str            # "allied" | "axis" | "teacher"
     token: str           # secrets.token_urlsafe(16): the seat's link carries it
-    side: str | None     # the game's own side ("allied", "ALLIES"...); None for the teacher
+    side: str | None     # the game's own side ("allied", "axis"); None for the teacher
     computer: str | None  # a policy name of wargame.bots.play when the computer holds the seat
     lang: str | None = None  # the language of the seat's page (None: the server's); issue #16
 

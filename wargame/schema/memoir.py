@@ -25,7 +25,7 @@ __all__ = [
     "SCENARIO_TERRAIN",
 ]
 
-MSide = Literal["AXIS", "ALLIES"]
+MSide = Literal["AXIS", "ALLIES", "axis", "allied"]  # the file words, or the ids (issue #27)
 Kind = Literal["inf", "tank", "gun"]
 # terrain names the engine knows (curve and church are read as river and buildings)
 M44_TERRAIN = (
@@ -205,8 +205,8 @@ class MemoirEntry(Model):
     @field_validator("cards", "medals")
     @classmethod
     def _both(cls, v: dict[str, int]) -> dict[str, int]:
-        for side in ("AXIS", "ALLIES"):
-            if side not in v:
+        for side, side_id in (("AXIS", "axis"), ("ALLIES", "allied")):
+            if side not in v and side_id not in v:
                 raise expect("m44.both_sides", v, side)
         return v
 
@@ -416,8 +416,8 @@ class MemoirScenarioFile(Model):
     @field_validator("cards", "medals_to_win")
     @classmethod
     def _both(cls, v: dict[str, int]) -> dict[str, int]:
-        for side in ("AXIS", "ALLIES"):
-            if side not in v:
+        for side, side_id in (("AXIS", "axis"), ("ALLIES", "allied")):
+            if side not in v and side_id not in v:
                 raise expect("m44.both_sides", v, side)
         return v
 

@@ -642,7 +642,7 @@ class TurnPanel(_View):
             + f"{bombers}<div class='wg-vp'>"
             + WORDS["vp_now"].format(allied=vp["allied"], axis=vp["axis"])
             + f"</div><table>{lines}</table><div class='wg-rule'>{_esc(m.seed_label())}"
-            + _esc(WORDS["actions"].format(n=len(s.log))) + "</div>")
+            + _esc(WORDS["actions"].format(n=len(s.action_log))) + "</div>")
         targets = [h.id for h in s.carpet_targets()]
         self._updating = True
         try:
@@ -1003,7 +1003,7 @@ class CampaignDashboard(pn.viewable.Viewer):
     # ------------------------------------------------------------------ click prediction
     def _prediction_key(self) -> tuple:
         s = self.model.s
-        return (id(s), len(s.log), s.phase, s.pending is None)
+        return (id(s), len(s.action_log), s.phase, s.pending is None)
 
     def _schedule_predictions(self) -> None:
         """After each change of position, send the browser what a click on each friendly stack

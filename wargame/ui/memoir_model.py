@@ -94,7 +94,7 @@ TEXT = Catalogue("ui.memoir", {
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
-# the side to act and the winner on the status line, in capitals like the engine's side ids
+# the side to act and the winner on the status line, in capitals
 SIDE_LABELS = Catalogue("ui.memoir_side_labels", {ALLIES: "ALLIES", AXIS: "AXIS"})
 # the computer players of the dashboard: the engine's auto answer and the bundled policies
 COMPUTER_PLAYERS = ("auto", *POLICY_NAMES["memoir"])

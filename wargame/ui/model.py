@@ -266,7 +266,7 @@ class CampaignState(GameStore):
             return {}  # CN 5.1.1: where a hidden unit may go shows its movement allowance
         # asked by the unit card and the map in one refresh: computed once per position
         s = self.s
-        key = (id(s), len(s.log), s.phase, self.selected_unit)
+        key = (id(s), len(s.action_log), s.phase, self.selected_unit)
         cached = getattr(self, "_reach_cache", None)
         if cached is None or cached[0] != key:
             cached = (key, s.legal_destinations(self.selected_unit))

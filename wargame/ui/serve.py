@@ -24,7 +24,7 @@ SERVE_THREADS = 4
 the others (bench/latency.py); the store serialises one session's commands (its lock)."""
 # the computer's side as ``wargame serve --computer`` names it, for each game
 COMPUTER_SIDES = {"campaign": {"none": "none", "axis": "axis", "allied": "allied"},
-                  "memoir": {"none": "none", "axis": "AXIS", "allied": "ALLIES"}}
+                  "memoir": {"none": "none", "axis": "axis", "allied": "allied"}}
 # what a URL or the environment may say for the computer's side (``?computer=allies``)
 COMPUTER_WORDS = {"none": "none", "axis": "axis", "allied": "allied", "allies": "allied"}
 

@@ -261,8 +261,7 @@ _UI.update({
     "independent": "independent",
 })
 
-SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis", "ALLIES": "Allied",
-                                    "AXIS": "Axis"})
+SIDE_WORDS = Catalogue("ui.sides", {"allied": "Allied", "axis": "Axis"})  # every game's ids
 # the sides as a noun of their own ("Waiting for the Allies", "The computer plays the Axis")
 SIDE_NAMES = Catalogue("ui.side_names", {"allied": "Allies", "axis": "Axis"})
 
@@ -270,7 +269,7 @@ SIDE_NAMES = Catalogue("ui.side_names", {"allied": "Allies", "axis": "Axis"})
 def their_turn(side: str | None) -> str:
     """"Waiting for the Allies." in the current language (a whole sentence per side, so the
     Portuguese contracts its article: "À espera dos Aliados", "À espera do Eixo"); ``side``
-    a campaign ("allied") or Memoir '44 ("ALLIES") side id."""
+    a side id ("allied", "axis"; "allies" too, the URL word)."""
     key = {"allies": "allied"}.get(str(side).lower(), str(side).lower())
     return ROOMS.get(f"their_turn.{key}") or ROOMS["their_turn"].format(side=side)
 

@@ -21,14 +21,16 @@ from wargame.ui.notebook import use_local_stylesheets
 
 __all__ = ["widget", "GAMES"]
 
-GAMES = {"normandy": "normandy", "dragoon": "dragoon", "memoir44": f"{MEMOIR_PREFIX}1"}
+GAMES = {"normandy": "normandy", "dragoon": "dragoon", "memoir": f"{MEMOIR_PREFIX}1",
+         "memoir44": f"{MEMOIR_PREFIX}1"}
 """Short names of the games -> the bundled scenario their widget opens (Memoir '44: Pegasus
-Bridge); any other bundled scenario id (``wargame scenario list``) is accepted as well."""
+Bridge; ``memoir``, its id, or ``memoir44``, the word of earlier notebooks); any other bundled
+scenario id (``wargame scenario list``) is accepted as well."""
 
 
 def widget(game: str = "normandy", seed: int | None = None, lang: str | None = None,
            computer: str = "none", variants: tuple[str, ...] | list[str] = ()) -> Any:
-    """The dashboard of ``game`` (``normandy``, ``dragoon``, ``memoir44`` or a scenario id such
+    """The dashboard of ``game`` (``normandy``, ``dragoon``, ``memoir`` or a scenario id such
     as ``memoir44-5``) as an ipywidget: display it as the last expression of a cell.
     ``seed``, ``lang`` (``en``, ``pt``), ``computer`` (``none``, ``axis``, ``allied``) and
     ``variants`` as for ``wargame serve``. The dashboard itself is the widget's ``dashboard``
