@@ -249,11 +249,11 @@ def test_a_huge_seed_in_a_python_mapping_is_refused_too(save_data):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ("written by a newer wargame (format 4)", "reads up to format 3")),
-    ("pt", ("wargame mais recente (formato 4)", "até ao formato 3")),
+    ("en", ("written by a newer wargame (format 5)", "reads up to format 4")),
+    ("pt", ("wargame mais recente (formato 5)", "até ao formato 4")),
 ])
 def test_a_save_of_a_later_format_says_so(save_data, lang, words):
-    data = {**save_data, "format_version": 4, "new_field": {"x": 1}, "dice": 9}
+    data = {**save_data, "format_version": 5, "new_field": {"x": 1}, "dice": 9}
     with using_language(lang), pytest.raises(ScenarioError) as info:
         from_save(data, "later.json")
     text = str(info.value)
