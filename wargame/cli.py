@@ -144,6 +144,8 @@ TEXT = Catalogue("cli", {
     "odds.attack": "total attack",
     "odds.defence": "total defence",
     "lang.help": "language of the output: en or pt (default: the LANG environment, else en)",
+    "version.help": "print the installed version and exit",
+    "version.unknown": "(not installed: run from a checkout)",
 })
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the
@@ -254,11 +256,23 @@ class _Parser(argparse.ArgumentParser):
                                                          message=_printable(message)))
 
 
+def _installed_version() -> str:
+    """The installed distribution's version (a wheel's, or the checkout's editable one)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wargame")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return TEXT["version.unknown"]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=TEXT["prog"], description=TEXT["description"])
     # read (and taken out of the arguments) by main() wherever it stands: ``wargame odds
     # --lang pt ...`` works too; listed here for --help
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=TEXT["lang.help"])
+    parser.add_argument("--version", action="version", version=f"wargame {_installed_version()}",
+                        help=TEXT["version.help"])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
