@@ -197,7 +197,7 @@ def smoke(venv: Path, work: Path) -> None:
             if time.time() > deadline:
                 raise Failed("wargame class printed no links within 120 s:\n" + "".join(lines))
         text = "".join(lines)
-        students = re.search(r"(http://[^\s]+:%d/)" % port, text)
+        students = re.search(rf"(http://[^\s]+:{port}/)", text)
         teacher = re.search(r"(http://[^\s]+/teacher\?key=\S{12,})", text)
         if not (students and teacher):
             raise Failed(f"no students' or teacher's link in:\n{text}")
