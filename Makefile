@@ -7,8 +7,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 5006
 SEED ?= 1944
-# every extra of pyproject.toml: tests, notebooks, Binder's packages, bench/, the map builds
-EXTRAS := test,notebooks,binder,bench,build-maps
+# every extra of pyproject.toml: tests, notebooks, studies (Dask), Binder's packages, bench/,
+# the map builds
+EXTRAS := test,notebooks,study,binder,bench,build-maps
 
 .PHONY: play test test-fast fuzz lint lock lab bench chromium clean wheel-check
 

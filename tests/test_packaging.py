@@ -63,3 +63,38 @@ def test_the_compiled_catalogue_says_what_the_po_says(tmp_path, monkeypatch):
     finally:
         i18n.gettext_translations.cache_clear()
         i18n.translations.cache_clear()
+
+
+STUDY_HIDDEN = """
+import sys
+for name in ("dask", "distributed", "tqdm"):
+    sys.modules[name] = None  # import fails, importlib.util.find_spec says None
+import wargame, wargame.ui.serve, wargame.class_server, wargame.analysis.explore
+from wargame.ui import CampaignDashboard
+from wargame.cli import main
+CampaignDashboard("normandy", seed=1)
+assert main(["scenario", "list"]) == 0
+print("study exit", main(["study", "--games", "1", "--quiet"]))
+loaded = sorted(m for m, v in sys.modules.items() if v is not None
+                and m.split(".")[0] in ("dask", "distributed", "tqdm"))
+print("loaded", loaded)
+"""
+
+
+def test_without_the_study_extra_everything_but_study_works(tmp_path):
+    """Dask and tqdm are the ``study`` extra (issue #35): with them hidden, the package, the
+    dashboard and the CLI work, and ``wargame study`` says which extra to install."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "WARGAME_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", STUDY_HIDDEN], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "study exit 1" in result.stdout and "loaded []" in result.stdout
+    assert "pip install 'wargame[study]'" in result.stderr
+    assert "dask, distributed, tqdm" in result.stderr
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert not any(r.startswith(("dask", "tqdm")) for r in extras["dependencies"])
+    assert any(r.startswith("dask[distributed]") for r in extras["optional-dependencies"]["study"])

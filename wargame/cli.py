@@ -974,7 +974,13 @@ STUDY_TEXT = Catalogue("cli.study", {
     "failed": "{failed} of {total} games failed (seeds {seeds}); the others are summarised; "
               "--retry-failed plays them again",
     "more_seeds": "{seeds} and {more} more",
+    "no_extra": "wargame study needs Dask and tqdm, which are not installed here ({missing}): "
+                "pip install 'wargame[study]'",
 })
+
+STUDY_PACKAGES = ("dask", "distributed", "tqdm")
+"""What ``wargame study`` imports beyond the package's own dependencies: the ``study`` extra
+(pyproject.toml; issue #35)."""
 
 
 def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
@@ -995,6 +1001,11 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     _describe(args.scenario)  # an unknown id: the list of known ones
     default = family_of(args.scenario).policies[0]  # the family's default player
     allied, axis = args.allied or default, args.axis or default
+    import importlib.util
+
+    missing = [name for name in STUDY_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CommandFailed(STUDY_TEXT["no_extra"].format(missing=", ".join(missing)))
     from wargame.analysis.study import run_study
 
     folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")
