@@ -146,3 +146,49 @@ def test_help_in_both_languages(capsys):
     assert "--teacher-key" in capsys.readouterr().out
     assert main(["--lang", "pt", "class", "--help"]) == 0
     assert "página do professor" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------- rooms on Binder
+def test_the_binder_teacher_key_is_made_once_and_shared(monkeypatch, tmp_path):
+    """The Panel server on Binder has no terminal to print its key on: the first process to
+    ask (the server or a notebook's binder_links) makes it, every later one reads it."""
+    monkeypatch.setenv("WARGAME_HOME", str(tmp_path))
+    monkeypatch.delenv("WARGAME_TEACHER_KEY", raising=False)
+    key = cs.binder_teacher_key()
+    assert len(key) >= 22 and cs.binder_teacher_key() == key
+    path = cs.binder_key_file()
+    assert path == tmp_path / "class" / "binder-teacher-key"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["binder-teacher-key"]  # no draft left
+    links = cs.binder_links("/user/abc/")
+    assert links == {"students": "/user/abc/panel/rooms",
+                     "teacher": f"/user/abc/panel/teacher?key={key}"}
+    monkeypatch.setenv("JUPYTERHUB_SERVICE_PREFIX", "/user/xyz")
+    assert cs.binder_links()["students"] == "/user/xyz/panel/rooms"
+    path.unlink()
+    assert cs.binder_teacher_key() != key  # a deleted key file: a new key
+
+
+def test_the_binder_teacher_key_from_the_environment_or_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("WARGAME_HOME", str(tmp_path))
+    monkeypatch.setenv("WARGAME_TEACHER_KEY", "a class key of ours")
+    assert cs.binder_teacher_key() == "a class key of ours"
+    assert not cs.binder_key_file().exists()
+    monkeypatch.delenv("WARGAME_TEACHER_KEY")
+    cs.binder_key_file().parent.mkdir(parents=True)
+    for text, words in (("", "empty"), ("short", "12")):
+        cs.binder_key_file().write_text(text)
+        with pytest.raises(ValueError, match=words):
+            cs.binder_teacher_key()
+
+
+def test_the_binder_pages_are_the_rooms_paths_and_nothing_else():
+    from wargame.ui.rooms import ROOM_PATH, TEACHER_PATH
+
+    assert cs.BINDER_PAGES == {"rooms": "/", "room": f"/{ROOM_PATH}",
+                               "teacher": f"/{TEACHER_PATH}"}
+    root = Path(__file__).resolve().parents[1]
+    for name in cs.BINDER_PAGES:
+        assert f'binder_page("{name}")' in (root / "binder" / f"{name}.py").read_text()
+    with pytest.raises(ValueError, match="expected one of rooms, room, teacher"):
+        cs.binder_page("../etc")

@@ -47,9 +47,20 @@ def test_a_catalogue_falls_back_to_english_and_follows_the_context():
 
 
 def test_missing_translations_show_english(monkeypatch):
-    monkeypatch.setattr(i18n, "translations", lambda lang: {})
+    import gettext
+
+    monkeypatch.setattr(i18n, "gettext_translations", lambda lang: gettext.NullTranslations())
     with i18n.using_language("pt"):
         assert TEXT["odds.ratio"] == "ratio {ratio}"
+
+
+def test_a_translation_of_an_older_english_text_is_not_shown(monkeypatch):
+    """gettext looks a message up by its context and its English text (msgid): a translation
+    made for another English text, not yet re-translated, is not used; the English shows."""
+    with i18n.using_language("pt"):
+        assert TEXT["odds.ratio"] == "razão {ratio}"
+        monkeypatch.setitem(TEXT.english, "odds.ratio", "the ratio {ratio}")
+        assert TEXT["odds.ratio"] == "the ratio {ratio}"
 
 
 @pytest.mark.parametrize(("env", "lang"), [

@@ -19,6 +19,7 @@ import argparse
 import ipaddress
 import os
 import socket
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,7 +27,8 @@ from typing import Any, TextIO
 from wargame.i18n import LANGUAGES, Catalogue, language
 
 __all__ = ["network_addresses", "class_origins", "plan_class", "ClassPlan",
-           "default_rooms_file", "add_class_parser", "CLASS_TEXT", "DEFAULT_PORT"]
+           "default_rooms_file", "add_class_parser", "CLASS_TEXT", "DEFAULT_PORT",
+           "BINDER_PAGES", "binder_page", "binder_teacher_key", "binder_links"]
 
 DEFAULT_PORT = 5006  # as in CLASS_TEXT["port"]
 # an address of a private range to "connect" a UDP socket to: connecting a datagram socket
@@ -249,3 +251,89 @@ def run_class(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandFailed(CLASS_TEXT["failed"].format(port=args.port, reason=reason)) from None
     print(CLASS_TEXT["stopped"].format(path=path), file=out, flush=True)
     return 0
+
+
+# ---------------------------------------------------------------------- rooms on Binder
+BINDER_PAGES = {"rooms": "/", "room": "/room", "teacher": "/teacher"}
+"""The rooms' pages on Binder (issue #29 item 4), each a Panel app file of binder/ served by
+jupyter-panel-proxy (jupyter-panel-proxy.yml) at ``<server>/panel/<name>``, all in the one
+``panel serve`` process beside ``/panel/app``: ``rooms`` (also ``/panel/``, the proxy's
+index) creates and joins rooms, ``room`` is a seat, ``teacher`` the teacher's list. The
+pages' links are relative (``room?seat=...``, ``./?lang=pt``), so they resolve among these
+names under the proxy's prefix. Which path of ``wargame serve --rooms`` each one is."""
+
+_binder: dict[str, Any] = {}
+_binder_lock = threading.Lock()
+
+
+def binder_key_file() -> Path:
+    """Where the Binder rooms' teacher key is kept: ``class/binder-teacher-key`` in the
+    user's data folder (beside the rooms file; readable by the user only)."""
+    return default_rooms_file().parent / "binder-teacher-key"
+
+
+def binder_teacher_key() -> str:
+    """The teacher key of the rooms on Binder: ``WARGAME_TEACHER_KEY`` (12 characters or
+    more), else a random 128-bit key made once and kept in ``binder_key_file()``, so the
+    Panel server (which has no terminal to print it on) and a notebook cell
+    (``binder_links``) read the same key. The first process to ask writes it (a complete
+    file linked into place: another process never reads half a key)."""
+    from wargame.ui.serve import teacher_key
+
+    if os.environ.get("WARGAME_TEACHER_KEY"):
+        return teacher_key()
+    path = binder_key_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        draft = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(teacher_key() + "\n")
+        try:
+            os.link(draft, path)  # atomic: fails if another process linked its key first
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    key = path.read_text(encoding="utf-8").strip()
+    if not key:  # emptied by hand: teacher_key("") would make a new key at every call
+        raise ValueError(f"{path}: the teacher key is empty; delete the file for a new one")
+    return teacher_key(key)  # a key under 12 characters (edited by hand) is refused
+
+
+def binder_rooms() -> tuple[Any, str, dict[str, Any]]:
+    """The Binder rooms' one ``RoomManager`` (on ``default_rooms_file()``), teacher key and
+    pages (``wargame.ui.serve.rooms_apps``: one wrong-key guard for all), made at the first
+    page asked for in this process and shared by every session after it."""
+    with _binder_lock:
+        if not _binder:
+            from wargame.rooms import RoomManager
+            from wargame.ui.serve import room_game, rooms_apps
+
+            path = default_rooms_file()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            manager = RoomManager(path, games=room_game)
+            key = binder_teacher_key()
+            _binder.update(manager=manager, key=key, apps=rooms_apps(manager, key, None))
+        return _binder["manager"], _binder["key"], _binder["apps"]
+
+
+def binder_page(name: str) -> Any:
+    """The page ``name`` (a key of ``BINDER_PAGES``) for the current Panel session, as
+    ``wargame serve --rooms`` would serve it at that page's path (its language from
+    ``?lang=``, else the seat's, else the server's: ``LANG``)."""
+    if name not in BINDER_PAGES:
+        raise ValueError(f"binder page {str(name)[:20]!r}: expected one of "
+                         f"{', '.join(BINDER_PAGES)}")
+    return binder_rooms()[2][BINDER_PAGES[name]]()
+
+
+def binder_links(prefix: str | None = None) -> dict[str, str]:
+    """The Binder rooms' addresses, for a notebook cell: ``students`` (the landing page) and
+    ``teacher`` (with its key), under ``prefix`` (default: ``JUPYTERHUB_SERVICE_PREFIX``,
+    the Binder session's path, else ``/``). Relative to the server: open them in the
+    browser that has the Binder session."""
+    base = prefix if prefix is not None else os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/")
+    base = base if base.endswith("/") else base + "/"
+    return {"students": f"{base}panel/rooms",
+            "teacher": f"{base}panel/teacher?key={binder_teacher_key()}"}

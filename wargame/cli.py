@@ -145,6 +145,8 @@ TEXT = Catalogue("cli", {
     "odds.attack": "total attack",
     "odds.defence": "total defence",
     "lang.help": "language of the output: en or pt (default: the LANG environment, else en)",
+    "version.help": "print the installed version and exit",
+    "version.unknown": "(not installed: run from a checkout)",
 })
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the
@@ -255,11 +257,23 @@ class _Parser(argparse.ArgumentParser):
                                                          message=_printable(message)))
 
 
+def _installed_version() -> str:
+    """The installed distribution's version (a wheel's, or the checkout's editable one)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wargame")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return TEXT["version.unknown"]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=TEXT["prog"], description=TEXT["description"])
     # read (and taken out of the arguments) by main() wherever it stands: ``wargame odds
     # --lang pt ...`` works too; listed here for --help
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=TEXT["lang.help"])
+    parser.add_argument("--version", action="version", version=f"wargame {_installed_version()}",
+                        help=TEXT["version.help"])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     odds = sub.add_parser("odds", help=TEXT["odds.help"], description=TEXT["odds.help"])
@@ -964,7 +978,13 @@ STUDY_TEXT = Catalogue("cli.study", {
     "failed": "{failed} of {total} games failed (seeds {seeds}); the others are summarised; "
               "--retry-failed plays them again",
     "more_seeds": "{seeds} and {more} more",
+    "no_extra": "wargame study needs Dask and tqdm, which are not installed here ({missing}): "
+                "pip install 'wargame[study]'",
 })
+
+STUDY_PACKAGES = ("dask", "distributed", "tqdm")
+"""What ``wargame study`` imports beyond the package's own dependencies: the ``study`` extra
+(pyproject.toml; issue #35)."""
 
 
 def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
@@ -985,6 +1005,11 @@ def _cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     _describe(args.scenario)  # an unknown id: the list of known ones
     default = family_of(args.scenario).policies[0]  # the family's default player
     allied, axis = args.allied or default, args.axis or default
+    import importlib.util
+
+    missing = [name for name in STUDY_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CommandFailed(STUDY_TEXT["no_extra"].format(missing=", ".join(missing)))
     from wargame.analysis.study import run_study
 
     folder = Path(args.out) if args.out else Path(f"study-{args.scenario}-seed{args.seed}")

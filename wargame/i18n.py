@@ -4,8 +4,9 @@ One gettext catalogue, managed with Babel. Code holds message ids; each module's
 are a ``Catalogue`` (``domain`` + id -> English), registered in ``CATALOGUES``.
 ``tools/i18n.py extract`` writes them to ``wargame/locale/wargame.pot`` (msgctxt =
 ``domain:id``, msgid = the English text) and ``tools/i18n.py update`` merges that into
-``wargame/locale/<lang>/LC_MESSAGES/wargame.po``; the ``.po`` files are read at run time with
-Babel (no compile step). A message whose English text changed since it was translated is
+``wargame/locale/<lang>/LC_MESSAGES/wargame.po``. The wheel carries them compiled (``.mo``,
+by setup.py at build time), read with ``babel.support.Translations`` (``gettext_translations``);
+a checkout compiles the ``.po`` in memory at first use instead. A message whose English text changed since it was translated is
 marked fuzzy by the update and shown in English until it is translated again; the catalogue
 test (tests/test_i18n.py) fails on any missing or fuzzy translation and on lost placeholders.
 
@@ -21,6 +22,8 @@ texts are kept in the events; ``event_line`` says them in the current language).
 from __future__ import annotations
 
 import datetime as dt
+import gettext
+import io
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -34,6 +37,8 @@ LANGUAGES = ("en", "pt")
 BABEL_LOCALES = {"en": "en_GB", "pt": "pt_PT"}
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "wargame"
+CONTEXT_SEPARATOR = "\x04"
+"""gettext's separator of msgctxt and msgid in a compiled catalogue's keys."""
 
 _language: ContextVar[str] = ContextVar("wargame_language", default="en")
 
@@ -85,21 +90,47 @@ def resolve_language(arg: str | None = None, env: Mapping[str, str] | None = Non
     return "en"
 
 
+def catalogue_files(lang: str) -> tuple[Path, Path]:
+    """The ``.po`` (source) and ``.mo`` (compiled at build) of ``lang``'s catalogue."""
+    base = LOCALE_DIR / lang / "LC_MESSAGES" / DOMAIN
+    return base.with_suffix(".po"), base.with_suffix(".mo")
+
+
 @cache
-def translations(lang: str) -> dict[str, str]:
-    """``domain:id`` -> translated text, from ``locale/<lang>/LC_MESSAGES/wargame.po``
-    (entries not fuzzy and not empty); {} for English or a missing file."""
-    if lang == "en":
-        return {}
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if not path.is_file():
-        return {}
+def gettext_translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s catalogue as gettext translations (``babel.support.Translations``).
+
+    A checkout or an editable install has the ``.po`` (the source, edited by
+    ``tools/i18n.py``): it is compiled in memory here, the way setup.py compiles it (Babel,
+    fuzzy entries left out), so what runs is always what the ``.po`` says. An installed wheel
+    has only the ``.mo`` setup.py compiled at build time: it is read as is.
+    ``NullTranslations`` for English or a language without a catalogue (English shows)."""
+    po, mo = catalogue_files(lang)
+    if lang == "en" or not (po.is_file() or mo.is_file()):
+        return gettext.NullTranslations()
+    from babel.support import Translations
+
+    if not po.is_file():
+        with mo.open("rb") as fh:
+            return Translations(fh, domain=DOMAIN)
+    from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as fh:
+    with po.open("rb") as fh:
         catalog = read_po(fh, locale=BABEL_LOCALES[lang], domain=DOMAIN)
-    return {m.context: m.string for m in catalog
-            if m.id and m.context and m.string and not m.fuzzy and isinstance(m.string, str)}
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+@cache
+def translations(lang: str) -> dict[str, str]:
+    """``domain:id`` -> translated text of ``lang``'s catalogue (``gettext_translations``:
+    entries not fuzzy and not empty); {} for English or a missing catalogue."""
+    found = getattr(gettext_translations(lang), "_catalog", {})
+    return {key.split(CONTEXT_SEPARATOR, 1)[0]: text for key, text in found.items()
+            if isinstance(key, str) and CONTEXT_SEPARATOR in key and text}
 
 
 CATALOGUES: dict[str, Catalogue] = {}
@@ -133,9 +164,10 @@ class Catalogue(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         lang = _language.get()
         if lang != "en":
-            text = translations(lang).get(f"{self.domain}:{key}")
-            if text is not None:
-                return text
+            # msgctxt "domain:id", msgid the English text: a translation made for another
+            # English text (not re-translated since) is not found, and the English shows
+            english = self.english[key]
+            return gettext_translations(lang).pgettext(f"{self.domain}:{key}", english)
         return self.english[key]
 
     def __iter__(self) -> Iterator[str]:

@@ -26,6 +26,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -187,3 +188,45 @@ def test_start_here_notebook_runs_in_jupyterlab(lab, wg_page):
     page.locator(".wg-message.wg-error").filter(has_text="must attack").first.wait_for(
         timeout=60000)
     page.screenshot(path=str(ARTIFACTS / "binder-notebook.png"), full_page=True)
+
+
+def test_rooms_through_jupyter_need_the_session_and_open_a_seat(binder_home, lab, wg_browser):
+    """The rooms at /panel/rooms, /panel/room and /panel/teacher (binder/*.py) through
+    Jupyter: a browser without the session's token is turned away (docs/serving.md, "Rooms on
+    Binder"); with it, the teacher's page (its key from binder_links, as a notebook cell
+    gives it) creates a room whose seat link opens the seat through the proxy."""
+    env = binder_home["env"]  # the lab's own: its WARGAME_HOME is the test run's (conftest)
+    assert env.get("WARGAME_HOME")
+    python = str(binder_home["venv"] / "bin" / "python")
+    teacher = run([python, "-c", "from wargame.class_server import binder_links; "
+                   "print(binder_links('/')['teacher'])"], cwd=binder_home["home"],
+                  env=env).stdout.strip()
+    assert teacher.startswith("/panel/teacher?key=")
+    # the Panel server under the lab reads the same key file (the same WARGAME_HOME)
+    stranger = wg_browser.new_context()
+    try:
+        reply = stranger.request.get(f"{lab['base']}/panel/rooms", max_redirects=0)
+        assert reply.status in (302, 403), reply.status  # to Jupyter's login, or refused
+    finally:
+        stranger.close()
+    context = wg_browser.new_context(viewport={"width": 1500, "height": 1100})
+    page = context.new_page()
+    try:
+        login(page, lab)
+        page.goto(f"{lab['base']}{teacher}", timeout=120000)
+        count = page.locator(".wg-class-count input")
+        count.wait_for(timeout=120000)
+        count.fill("1")
+        count.press("Enter")
+        page.get_by_role("button", name="Create the rooms").click()
+        room = page.locator(".wg-class-room").first
+        room.wait_for(timeout=60000)
+        code = room.get_attribute("data-code")
+        href = page.locator(".wg-class-rooms a.wg-seat-link").first.get_attribute("href")
+        page.goto(urljoin(page.url, href), timeout=120000)
+        header = page.locator(".wg-seat-header")
+        header.wait_for(timeout=120000)
+        assert code in header.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "binder-rooms-seat-jupyter.png"))
+    finally:
+        context.close()
