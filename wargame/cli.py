@@ -32,7 +32,7 @@ from wargame.i18n import LANGUAGES, Catalogue, language, resolve_language, using
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
-PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
+PLAYERS = ("greedy", "random", "easy", "normal", "hard")  # every name of bots.play.POLICY_NAMES
 MEMOIR = "memoir44"
 M44_TARGETS = ("infantry", "armor", "artillery")
 # the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)

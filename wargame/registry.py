@@ -23,7 +23,7 @@ from typing import Any
 from wargame.paths import MEMOIR_PREFIX
 
 __all__ = ["GameFamily", "FAMILIES", "register", "unregister", "family_of", "family_of_game",
-           "resolve"]
+           "resolve", "level_of"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,10 @@ class GameFamily:
     window_title: str = "wargame"             # the served page's title
     scenarios: str = ""                       # "module:function"() -> [{id, game, title}] of
                                               # a family whose scenarios are not bundled files
+    # the difficulty each computer player stands for, in plain words for a class (issue #33:
+    # principiante, normal, difícil): policy -> level id (``wargame.ui.text.PLAYER_WORDS``
+    # "level.<id>"); one table for the new-game panel and the rooms' landing page
+    levels: Mapping[str, str] = field(default_factory=dict)
 
     def open(self, scenario_id: str, variants: tuple[str, ...] = (),
              options: dict[str, Any] | None = None) -> Any:
@@ -65,7 +69,7 @@ def resolve(dotted: str) -> Any:
 FAMILIES: list[GameFamily] = [
     GameFamily(
         kind="memoir", owns=lambda sid: str(sid).startswith(MEMOIR_PREFIX),
-        opener="wargame.games:open_memoir", policies=("random", "easy", "normal"),
+        opener="wargame.games:open_memoir", policies=("random", "easy", "normal", "hard"),
         policy_factory="wargame.bots.play:memoir_policy",
         dashboard="wargame.ui.memoir:memoir_dashboard",
         seat_store="wargame.ui.seats:MemoirSeatStore",
@@ -73,7 +77,8 @@ FAMILIES: list[GameFamily] = [
         store_dashboard="wargame.ui.memoir:dashboard_of_store",
         describer="wargame.ui.describe:describe_memoir_action",
         computer_sides={"axis": "AXIS", "allied": "ALLIES", "allies": "ALLIES"},
-        default_seed=44, window_title="wargame: Memoir '44"),
+        default_seed=44, window_title="wargame: Memoir '44",
+        levels={"easy": "beginner", "normal": "normal", "hard": "hard"}),
     GameFamily(
         kind="campaign", owns=lambda sid: True,  # every other bundled id (the last entry)
         opener="wargame.games:open_campaign", policies=("greedy", "random"),
@@ -114,3 +119,12 @@ def family_of_game(game: Any) -> GameFamily:
         if family.kind == getattr(game, "kind", None):
             return family
     raise ValueError(f"no game family of kind {getattr(game, 'kind', None)!r}")
+
+
+def level_of(policy: str) -> str | None:
+    """The plain-words difficulty a computer player stands for (``GameFamily.levels``:
+    "easy" -> "beginner"), or None for a player without one."""
+    for family in FAMILIES:
+        if policy in family.levels:
+            return family.levels[policy]
+    return None
