@@ -16,6 +16,7 @@ from wargame.bots.memoir_easy import MemoirEasyPolicy
 from wargame.bots.memoir_eval import FEATURES, MemoirEval, features, load_eval
 from wargame.bots.memoir_hard import HARD_TEXT, MemoirHardPolicy
 from wargame.bots.memoir_random import random_action
+from wargame.bots.memoir_search import MemoirSearchPolicy
 from wargame.bots.play import POLICY_NAMES, make_policy, play
 from wargame.i18n import using_language
 from wargame.memoir import MemoirGame
@@ -25,7 +26,7 @@ from wargame.saves import replay
 
 
 def _hard(seed: int = 0, **options) -> MemoirHardPolicy:
-    return MemoirHardPolicy(seed, **({"playouts": 6, "max_seconds": 60.0} | options))
+    return MemoirHardPolicy(seed, **({"playouts": 12, "max_seconds": 60.0} | options))
 
 
 def _advance(state, n: int, seed: int = 0):
@@ -81,7 +82,7 @@ def test_hard_is_a_named_player_everywhere():
 def test_hard_plays_legally_to_the_end_and_the_game_replays():
     game = MemoirGame.from_scenario("2")
     state = game.new_state(4)
-    policies = {ALLIES: Checked(_hard(4, playouts=2, minor_share=0.5)),
+    policies = {ALLIES: Checked(_hard(4, playouts=8)),
                 AXIS: Checked(MemoirEasyPolicy(5))}
     play(state, policies, max_actions=20_000)
     assert state.winner is not None
@@ -104,7 +105,7 @@ def test_hard_never_reads_the_hidden_cards(sid, steps):
 
 def test_hard_minor_decisions_never_read_the_hidden_cards():
     state = _to_card_phase(MemoirGame.from_scenario("1").new_state(5), ALLIES, 5)
-    policy = _hard(2)
+    policy = _hard(2, playouts=8, minor_share=1.0)  # every decision searched
     state.apply(policy.choose(state))
     n = 0
     while state.active == ALLIES and state.phase != "card" and not state.winner and n < 30:
@@ -127,8 +128,8 @@ def test_hard_is_deterministic_and_leaves_the_state_alone():
 
 def test_hard_widens_progressively_and_keeps_its_budget():
     state = _to_card_phase(MemoirGame.from_scenario("4").new_state(1), ALLIES, 1)
-    few = _hard(1, playouts=3).reason(state)
-    many = _hard(1, playouts=40).reason(state)
+    few = _hard(1, playouts=3, min_count=1).reason(state)
+    many = _hard(1, playouts=40, min_count=1).reason(state)
     assert few["arms"] == many["arms"] > 4  # cards x styles
     # with n play-outs only ceil(2 * sqrt(n + 1)) arms are open: 3 play-outs reach 3 arms
     assert few["n"] == 3 and few["tried"] == 3
@@ -137,7 +138,42 @@ def test_hard_widens_progressively_and_keeps_its_budget():
     capped = MemoirHardPolicy(1, playouts=500, max_seconds=1e-6)
     info = capped.reason(state)
     assert info["n"] == 1 and capped.last_cpu > 0
+    # too few play-outs to overrule the default (2 x min_count): normal's card, unsearched
+    quick = _hard(1, playouts=7).reason(state)
+    assert quick["kind"] == "only" and quick["action"] == MemoirSearchPolicy(1).choose(state)
 
+
+def test_a_few_noisy_playouts_never_overrule_the_default():
+    """The default arm (normal's card) is kept unless another did better by ``margin`` over
+    at least ``min_count`` common worlds (issue #33's search must not play noise)."""
+    state = _to_card_phase(MemoirGame.from_scenario("3").new_state(2), ALLIES, 2)
+    normal = MemoirSearchPolicy(5).choose(state)
+    never = _hard(5, playouts=16, margin=2.0).reason(state)  # a win chance cannot gain 2
+    assert never["action"] == normal and never["n"] == 16
+    info = _hard(5, playouts=16, margin=-2.0).reason(state)  # any tried arm beats it
+    assert info["n"] == 16 and info["tried"] >= 2
+
+
+def test_hard_takes_ground_carefully():
+    """Issue #33, "walks into fire": whether to take ground is the careful style's choice
+    (twice normal's fear of the enemy's next battles) unless the search overrules it."""
+    from wargame.bots.memoir_easy import decide
+    from wargame.bots.memoir_hard import STYLES
+
+    policy = _hard(0, playouts=4)  # no budget to search: the default alone
+    seen = 0
+    for seed in range(6):
+        game = MemoirGame.from_scenario("1")
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if state.winner:
+                break
+            if state.pending and state.pending[-1].kind == "take_ground":
+                assert policy.choose(state) == decide(state, STYLES["careful"])[0]
+                seen += 1
+            state.apply(random_action(state, rng))
+    assert seen > 0
 
 def test_hard_explains_its_card_in_english_and_portuguese():
     state = _to_card_phase(MemoirGame.from_scenario("1").new_state(2), ALLIES, 2)

@@ -63,7 +63,7 @@ from wargame.viewer import Viewer
 from .memoir_easy import EasyBrain, Weights, decide, unit_medals
 from .memoir_eval import MemoirEval, load_eval
 from .memoir_fast import FastEasy, card_value_and_orders
-from .memoir_search import NORMAL_WEIGHTS
+from .memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy, _effect_key
 
 __all__ = ["MemoirHardPolicy", "STYLES", "HARD_TEXT", "Arm"]
 
@@ -90,7 +90,7 @@ HARD_TEXT = Catalogue("bots.memoir_hard", {
                   "{win}% chance to win the game from here.",
     "move": "Move from {hex} to {to}: {win}% chance to win the game from here.",
     "other": "{what}: {win}% chance to win the game from here ({n} play-outs).",
-    "only": "{what}: the choice my three styles of play agree on.",
+    "only": "{what}: my usual choice here.",
     "what.end_orders": "No more orders",
     "what.end_moves": "No more moves",
     "what.end_battles": "No more battles",
@@ -112,6 +112,7 @@ class Arm:
     orders: list[int] | None = None  # a card play's units ordered by its style
     total: float = 0.0
     count: int = 0
+    results: list[float] = field(default_factory=list)  # by world
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -126,18 +127,14 @@ def _where(h) -> str:
     return f"({r},{c})"
 
 
-def _effect_key(a: Action) -> tuple:
-    c = card(a.card)
-    return (c.name, c.section, a.option)
-
-
 class MemoirHardPolicy:
     """The "hard" computer player: a search of its turn and the reply under hidden
     information, scored by a learned evaluation (see the module's text)."""
 
     def __init__(self, seed: int = 0, max_seconds: float = 2.0, playouts: int = 64,
                  minor_share: float = 0.25, widen_k: float = 2.0, widen_alpha: float = 0.5,
-                 explore: float = 0.4, model: MemoirEval | None = None) -> None:
+                 explore: float = 0.4, model: MemoirEval | None = None,
+                 min_count: int = 4, margin: float = 0.02) -> None:
         if not (max_seconds > 0 and math.isfinite(max_seconds)):
             raise ValueError(f"max_seconds: expected a positive number of CPU seconds, got "
                              f"{max_seconds!r:.40}")
@@ -153,9 +150,13 @@ class MemoirHardPolicy:
         self.widen_k = widen_k
         self.widen_alpha = widen_alpha
         self.explore = explore
+        self.min_count = int(min_count)
+        self.margin = float(margin)
         self.model = model or load_eval()
         self._fast = {name: FastEasy(w) for name, w in STYLES.items()}
         self._reply = FastEasy(NORMAL_WEIGHTS)
+        # the default choice: normal's (its card search, its clock, its weights)
+        self._normal = MemoirSearchPolicy(seed)
         self.last_cpu = 0.0  # CPU seconds of the last decision (bench/memoir_strength.py)
 
     # ------------------------------------------------------------------ the protocol
@@ -187,6 +188,9 @@ class MemoirHardPolicy:
             raise ValueError("hard: the position has no legal action (game over?)")
         side = state.side_to_act
         card_play = state.phase == "card" and not state.pending
+        if not card_play and round(self.playouts * self.minor_share) < 2 * self.min_count:
+            a, style = self._default_minor(state)  # no budget to search: the default
+            return a, {"kind": "only", "action": a, "orders": None, "style": style}
         arms = self._card_arms(state, acts) if card_play else self._minor_arms(state, acts)
         if len(arms) == 1:
             a = arms[0]
@@ -194,6 +198,12 @@ class MemoirHardPolicy:
                               "style": a.style}
         share = 1.0 if card_play else self.minor_share
         budget = max(len(arms[:2]), round(self.playouts * share))
+        if budget < 2 * self.min_count:  # too few play-outs to overrule the default
+            arms = arms[:1]
+        if len(arms) == 1:
+            a = arms[0]
+            return a.action, {"kind": "only", "action": a.action, "orders": a.orders,
+                              "style": a.style}
         seconds = self.max_seconds * share
         rng = self.rng_for(state)
         worlds: list[MemoirState] = []
@@ -205,31 +215,52 @@ class MemoirHardPolicy:
             arm = self._pick(open_arms, n)
             while len(worlds) <= arm.count:
                 worlds.append(state.resample(Viewer.player(side), rng))
-            arm.total += self._playout(worlds[arm.count], arm, side)
+            v = self._playout(worlds[arm.count], arm, side)
+            arm.results.append(v)
+            arm.total += v
             arm.count += 1
             n += 1
             if time.process_time() - start > seconds:
                 break
         tried = [a for a in arms if a.count]
-        most = max(a.count for a in tried)
-        solid = [a for a in tried if 2 * a.count >= most] or tried
-        solid.sort(key=lambda a: (a.mean, a.prior), reverse=True)
-        best = solid[0]
+        best, runner = self._verdict(arms)
         info: dict[str, Any] = {"kind": "card" if card_play else best.action.kind,
                                 "action": best.action, "orders": best.orders,
                                 "style": best.style, "win": best.mean, "n": n,
                                 "playouts": best.count, "arms": len(arms),
                                 "tried": len(tried)}
-        if len(solid) > 1:
-            info["next"] = solid[1].action
-            info["next_win"] = solid[1].mean
+        if runner is not None:
+            info["next"] = runner.action
+            info["next_win"] = runner.mean
         info.update(best.extra)
         return best.action, info
+
+    def _verdict(self, arms: list[Arm]) -> tuple[Arm, Arm | None]:
+        """The arm to play and the runner-up. The first arm is the default (normal's own
+        choice, or the careful one where issue #33 saw normal walk into fire); another arm
+        replaces it only when, over the worlds both were played in (common random numbers),
+        it did better by ``margin`` on average, with at least ``min_count`` of them: a few
+        noisy play-outs never overrule a sound heuristic."""
+        default = arms[0]
+        best, gain = default, 0.0
+        for arm in arms[1:]:
+            common = min(arm.count, default.count)
+            if common < self.min_count:
+                continue
+            diff = sum(arm.results[i] - default.results[i] for i in range(common)) / common
+            if diff > self.margin and diff > gain:
+                best, gain = arm, diff
+        others = sorted((a for a in arms if a is not best and a.count),
+                        key=lambda a: (a.mean, a.prior), reverse=True)
+        return best, (others[0] if others else None)
 
     def _pick(self, arms: list[Arm], n: int) -> Arm:
         for a in arms:
             if a.count == 0:
                 return a
+        default = arms[0]
+        if any(a.count > default.count for a in arms[1:]):
+            return default  # the default is played in every world the others are
         log_n = math.log(n + 1)
         return max(arms, key=lambda a: (a.mean + self.explore * math.sqrt(log_n / a.count),
                                         a.prior))
@@ -260,14 +291,31 @@ class MemoirHardPolicy:
                 arms.append(arm)
         if len(cands) == 1 and all(a.action == arms[0].action for a in arms):
             arms = arms[:1]
+        # the default first: normal's card (its search), played in the steady style
+        key = _effect_key(self._normal.choose(state))
+        first = next((i for i, arm in enumerate(arms)
+                      if arm.style == "steady" and _effect_key(arm.action) == key), 0)
+        arms.insert(0, arms.pop(first))
         for arm in arms:
             if arm.orders:
                 arm.extra = {"order_hexes": [_where(state.units[u].hex) for u in arm.orders]}
         return arms
 
+    def _default_minor(self, state: MemoirState) -> tuple[Action, str]:
+        """The default of a decision other than the card play: normal's choice, but the
+        careful one whether to take ground (issue #33: a Ranger unit took ground beside the
+        enemy, within its guns' range, and was eliminated the next turn)."""
+        if state.pending and state.pending[-1].kind == "take_ground":
+            return decide(state, STYLES["careful"])[0], "careful"
+        return self._normal.choose(state), "steady"
+
     def _minor_arms(self, state: MemoirState, acts: list[Action]) -> list[Arm]:
         arms: list[Arm] = []
         seen: set[Action] = set()
+        # the default first (``_default_minor``)
+        default, style = self._default_minor(state)
+        seen.add(default)
+        arms.append(Arm(default, style, 2.0))
         for name, w in STYLES.items():
             a = decide(state, w)[0]
             if a not in seen:
