@@ -83,7 +83,8 @@ HARD_TEXT = Catalogue("bots.memoir_hard", {
             "of this turn and the reply, over hands and dice I cannot see).",
     "orders": " It orders the units at {hexes}.",
     "no_orders": " It orders no unit.",
-    "next": " The next best choice, {other}, gave {other_win}%.",
+    # the runner-up card is not named: it is still in the hand the player may not see
+    "next": " The next best card gave {other_win}%.",
     "battle": "Battle from {hex} at {target} with {dice} dice: {kill}% chance to eliminate "
               "it, {win}% chance to win the game from here.",
     "battle.one": "Battle from {hex} at {target} with 1 die: {kill}% chance to eliminate it, "
@@ -134,7 +135,7 @@ class MemoirHardPolicy:
     def __init__(self, seed: int = 0, max_seconds: float = 2.0, playouts: int = 64,
                  minor_share: float = 0.25, widen_k: float = 2.0, widen_alpha: float = 0.5,
                  explore: float = 0.4, model: MemoirEval | None = None,
-                 min_count: int = 4, margin: float = 0.02) -> None:
+                 min_count: int = 4, margin: float = 0.02, sure: float = 2.0) -> None:
         if not (max_seconds > 0 and math.isfinite(max_seconds)):
             raise ValueError(f"max_seconds: expected a positive number of CPU seconds, got "
                              f"{max_seconds!r:.40}")
@@ -152,6 +153,9 @@ class MemoirHardPolicy:
         self.explore = explore
         self.min_count = int(min_count)
         self.margin = float(margin)
+        self.sure = float(sure)
+        if self.min_count < 2:
+            raise ValueError(f"min_count: expected a whole number >= 2, got {min_count!r:.40}")
         self.model = model or load_eval()
         self._fast = {name: FastEasy(w) for name, w in STYLES.items()}
         self._reply = FastEasy(NORMAL_WEIGHTS)
@@ -239,16 +243,21 @@ class MemoirHardPolicy:
         """The arm to play and the runner-up. The first arm is the default (normal's own
         choice, or the careful one where issue #33 saw normal walk into fire); another arm
         replaces it only when, over the worlds both were played in (common random numbers),
-        it did better by ``margin`` on average, with at least ``min_count`` of them: a few
-        noisy play-outs never overrule a sound heuristic."""
+        it did better by ``margin`` on average and by ``sure`` standard errors of the
+        differences, with at least ``min_count`` of them: a few noisy play-outs never
+        overrule a sound heuristic."""
         default = arms[0]
         best, gain = default, 0.0
         for arm in arms[1:]:
             common = min(arm.count, default.count)
             if common < self.min_count:
                 continue
-            diff = sum(arm.results[i] - default.results[i] for i in range(common)) / common
-            if diff > self.margin and diff > gain:
+            diffs = [arm.results[i] - default.results[i] for i in range(common)]
+            diff = sum(diffs) / common
+            spread = math.sqrt(sum((d - diff) ** 2 for d in diffs) / (common - 1))
+            # better by the margin, and by ``sure`` standard errors of the paired differences
+            if (diff > self.margin and diff * math.sqrt(common) > self.sure * spread
+                    and diff > gain):
                 best, gain = arm, diff
         others = sorted((a for a in arms if a is not best and a.count),
                         key=lambda a: (a.mean, a.prior), reverse=True)
@@ -436,11 +445,9 @@ def _orders_words(info: dict[str, Any]) -> str:
 
 
 def _next_words(info: dict[str, Any]) -> str:
-    other = info.get("next")
-    if other is None:
+    if info.get("next") is None:
         return ""
-    words = _card_words(other) if other.kind == "play" else _action_words(other)
-    return HARD_TEXT["next"].format(other=words, other_win=pct(info["next_win"]))
+    return HARD_TEXT["next"].format(other_win=pct(info["next_win"]))
 
 
 def _action_words(a: Action, at=None) -> str:
