@@ -229,3 +229,35 @@ def test_features_never_read_the_hidden_cards_and_medals_are_antisymmetric(sid, 
         assert x[i] == -y[i]
     p = load_eval().win_chance(state, side)
     assert 0.0 < p < 1.0 or state.winner
+
+
+def test_a_move_for_a_one_die_shot_is_the_careful_styles_call():
+    """Issue #33, "poor shots": where normal would move a unit to a hex whose best shot is one
+    die, hard's default is the careful style's move (it may be the same)."""
+    from wargame.bots.memoir_easy import decide
+    from wargame.bots.memoir_hard import STYLES, _best_shot
+
+    policy = _hard(0, playouts=4)  # no budget to search: the default alone
+    normal = MemoirSearchPolicy(0)
+    seen = 0
+    for seed in range(4):
+        state = MemoirGame.from_scenario("1").new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.winner:
+                break
+            if state.phase == "move" and not state.pending:
+                a = normal.choose(state)
+                if a.kind == "move" and _best_shot(state, a.unit, a.hex) == 1:
+                    assert policy.choose(state) == decide(state, STYLES["careful"])[0]
+                    seen += 1
+                elif a.kind == "move":
+                    assert policy.choose(state) == a
+            state.apply(random_action(state, rng))
+    assert seen > 0
+    # the shot counts range, cover and line of sight (the engine's battle_dice)
+    state = MemoirGame.from_scenario("1").new_state(0)
+    u = state.live_units(ALLIES)[0]
+    assert _best_shot(state, u.id, u.hex) == max(
+        (state.battle_dice(u, e, check_order=False)[0] for e in state.live_units(AXIS)
+         if u.hex.distance(e.hex) <= 3), default=0)

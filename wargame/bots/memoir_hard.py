@@ -54,10 +54,11 @@ from typing import Any
 from wargame.event_text import card_title
 from wargame.i18n import Catalogue
 from wargame.memoir.actions import Action
-from wargame.memoir.board import hex_to_m44
+from wargame.memoir.board import hex_to_m44, other_side
 from wargame.memoir.cards import card
 from wargame.memoir.dice import outcome_distribution
 from wargame.memoir.game import MemoirState
+from wargame.memoir.rules import RANGE
 from wargame.viewer import Viewer
 
 from .memoir_easy import EasyBrain, Weights, decide, unit_medals
@@ -316,7 +317,15 @@ class MemoirHardPolicy:
         enemy, within its guns' range, and was eliminated the next turn)."""
         if state.pending and state.pending[-1].kind == "take_ground":
             return decide(state, STYLES["careful"])[0], "careful"
-        return self._normal.choose(state), "steady"
+        a = self._normal.choose(state)
+        if a.kind == "move" and not state.pending and _best_shot(state, a.unit, a.hex) == 1:
+            # issue #33, "poor shots": a move whose best shot afterwards is a single die
+            # (Pegasus Bridge: infantry into the wire beside the sandbagged guard) is the
+            # careful style's call, which weighs the enemy's reply twice as much
+            careful = decide(state, STYLES["careful"])[0]
+            if careful != a:
+                return careful, "careful"
+        return a, "steady"
 
     def _minor_arms(self, state: MemoirState, acts: list[Action]) -> list[Arm]:
         arms: list[Arm] = []
@@ -423,6 +432,23 @@ class MemoirHardPolicy:
         return HARD_TEXT["other"].format(what=_action_words(a, info.get("from")),
                                          win=pct(info["win"]),
                                          n=info["n"])
+
+
+def _best_shot(state: MemoirState, uid: int, h) -> int:
+    """The most dice unit ``uid`` could roll at an enemy from hex ``h`` (range, line of sight,
+    terrain, cards: the engine's ``battle_dice``; M44 p.9-12), 0 for none."""
+    st = state.clone()
+    u = st.units[uid]
+    if h != u.hex:
+        if st.unit_at(h) is not None:
+            return 0
+        st.place(u, h)
+        u = st.units[uid]
+    best = 0
+    for e in st.live_units(other_side(u.side)):
+        if u.hex.distance(e.hex) < len(RANGE[u.kind]):
+            best = max(best, st.battle_dice(u, e, check_order=False)[0])
+    return best
 
 
 def pct(x: float) -> str:
