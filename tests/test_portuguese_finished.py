@@ -272,6 +272,7 @@ SAME_IN_BOTH = {
     "ui.map:feature.bunker": "bunker is the pt word too",
     "ui.memoir:player.normal": "normal is the same word in pt",
     "ui.players:normal": "normal is the same word in pt",
+    "ui.players:level.normal": "normal is the same word in pt",
     "rooms:db.kind.socket": "socket: the file kind's technical name in pt too",
     # command-line syntax and file paths
     "cli.study:out_error": "--out is the option's name",
