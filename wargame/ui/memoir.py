@@ -431,7 +431,9 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.map_holder = pn.Column(self.map)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view)
-        side.insert(2, self._why_panel())
+        why = self._why_panel()
+        if store.as_viewer().may_save:  # the computer is the game's owner's (not a room's seat)
+            side.insert(2, why)
         self.legend = pn.pane.HTML(
             f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
