@@ -12,6 +12,10 @@ that names one of normal's scoring weights (``threat``, ``advance``, ``objective
 ``--heuristic-only`` plays easy's heuristic with normal's weights and no search, to tell what
 the weights give from what the search gives. The LAST line is one JSON object.
 
+``--player hard --opponent normal`` plays the hard player (``memoir_hard.MemoirHardPolicy``,
+issue #33) against normal instead; its ``--option``s are hard's settings (``max_seconds=0.5``,
+``playouts=16`` ...). The CPU time of each of the player's decisions is printed (mean, max).
+
 Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--option width=6]``.
 """
 
@@ -32,6 +36,7 @@ except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wargame.bots.memoir_easy import MemoirEasyPolicy, Weights, decide  # noqa: E402
+from wargame.bots.memoir_hard import MemoirHardPolicy  # noqa: E402
 from wargame.bots.memoir_search import NORMAL_WEIGHTS, MemoirSearchPolicy  # noqa: E402
 from wargame.bots.play import play  # noqa: E402
 from wargame.memoir import MemoirGame, scenario_ids  # noqa: E402
@@ -75,16 +80,21 @@ class Heuristic:
 WEIGHT_KEYS = {f.name for f in dataclasses.fields(Weights)}
 
 
-def one_game(job: tuple[str, int, str, dict, bool]) -> dict:
-    sid, seed, normal_side, options, heuristic_only = job
+def one_game(job: tuple) -> dict:
+    sid, seed, normal_side, options, heuristic_only, *rest = job
+    player, opponent = rest if rest else ("normal", "easy")
     game = MemoirGame.from_scenario(sid)
     state = game.new_state(seed)
-    weights = dataclasses.replace(NORMAL_WEIGHTS,
-                                  **{k: v for k, v in options.items() if k in WEIGHT_KEYS})
-    settings = {k: v for k, v in options.items() if k not in WEIGHT_KEYS}
-    normal = Timed(Heuristic(weights) if heuristic_only
-                   else MemoirSearchPolicy(seed, weights=weights, **settings))
-    easy = MemoirEasyPolicy(seed + 1)
+    if player == "hard":
+        normal = Timed(MemoirHardPolicy(seed, **options))
+    else:
+        weights = dataclasses.replace(NORMAL_WEIGHTS,
+                                      **{k: v for k, v in options.items() if k in WEIGHT_KEYS})
+        settings = {k: v for k, v in options.items() if k not in WEIGHT_KEYS}
+        normal = Timed(Heuristic(weights) if heuristic_only
+                       else MemoirSearchPolicy(seed, weights=weights, **settings))
+    easy = (MemoirSearchPolicy(seed + 1) if opponent == "normal"
+            else MemoirEasyPolicy(seed + 1))
     policies = {ALLIES: normal if normal_side == ALLIES else easy,
                 AXIS: normal if normal_side == AXIS else easy}
     t = time.perf_counter()
@@ -115,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="a MemoirSearchPolicy setting, repeatable")
     ap.add_argument("--heuristic-only", action="store_true",
                     help="easy's heuristic with normal's weights, no search")
+    ap.add_argument("--player", choices=("normal", "hard"), default="normal",
+                    help="the player measured (hard: issue #33)")
+    ap.add_argument("--opponent", choices=("easy", "normal"), default="easy",
+                    help="its opponent")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
     options = {}
@@ -126,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         if key in WEIGHT_KEYS and not isinstance(options[key], (int, float)):
             ap.error(f"--option {key}: expected a number of medals, got {value!r:.40}")
     scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
-    jobs = [(sid, seed, side, options, args.heuristic_only)
+    jobs = [(sid, seed, side, options, args.heuristic_only, args.player, args.opponent)
             for seed in range(args.seed, args.seed + args.games)
             for sid in scenarios for side in (ALLIES, AXIS)]
     start = time.perf_counter()
@@ -135,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in pool.map(one_game, jobs):
             results.append(r)
             if args.verbose:
-                print(f"  scenario {r['scenario']} seed {r['seed']} normal {r['normal_side']}: "
+                print(f"  scenario {r['scenario']} seed {r['seed']} {args.player} "
+                      f"{r['normal_side']}: "
                       f"winner {r['winner']} ({r['seconds']:.1f} s)", flush=True)
     summary: dict = {"options": options, "heuristic_only": args.heuristic_only,
                      "games": len(results), "seconds": 0.0}
@@ -144,19 +159,22 @@ def main(argv: list[str] | None = None) -> int:
                           ("overall", results)):
         won = sum(r["normal_won"] for r in subset)
         lo, hi = interval(won, len(subset))
-        print(f"normal beats easy {label}: {won}/{len(subset)} = "
+        print(f"{args.player} beats {args.opponent} {label}: {won}/{len(subset)} = "
               f"{won / max(1, len(subset)):.0%} (95% interval {lo:.0%}-{hi:.0%})")
         summary[label.replace(" ", "_")] = {"won": won, "games": len(subset)}
     n_dec = sum(r["decisions"] for r in results)
     cpu = sum(r["cpu_total"] for r in results)
     worst = max((r["cpu_max"] for r in results), default=0.0)
-    print(f"normal's CPU time per decision: {1000 * cpu / max(1, n_dec):.0f} ms on average, "
+    print(f"{args.player}'s CPU time per decision: {1000 * cpu / max(1, n_dec):.0f} ms on average, "
           f"{worst:.2f} s at most ({n_dec} decisions)")
     summary["cpu_per_decision"] = {"mean": cpu / max(1, n_dec), "max": worst,
                                    "decisions": n_dec}
     summary["normal_vs_easy"] = sum(r["normal_won"] for r in results) / max(1, len(results))
+    summary["player"], summary["opponent"] = args.player, args.opponent
+    summary["win_rate"] = summary["normal_vs_easy"]  # the player's, whoever it is
     summary["seconds"] = round(time.perf_counter() - start, 1)
-    print(f"target: 60%; {len(results)} games in {summary['seconds']} s")
+    target = "65%" if args.player == "hard" else "60%"
+    print(f"target: {target}; {len(results)} games in {summary['seconds']} s")
     print(json.dumps(summary))
     return 0
 

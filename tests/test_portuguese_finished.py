@@ -150,7 +150,7 @@ def test_computer_players_have_portuguese_names_and_keep_their_ids():
     page.game.value = "normandy"
     options = page.computer_allied.options
     assert options["ambicioso (vai às cidades)"] == "greedy"
-    assert options["ao acaso (principiante)"] == "random"
+    assert options["ao acaso (sem plano)"] == "random"
     assert "greedy" not in options and "random" not in options
     room = SimpleNamespace(code="ABC234", seats={
         "allied": SimpleNamespace(token="t1", computer="greedy"),
@@ -160,6 +160,14 @@ def test_computer_players_have_portuguese_names_and_keep_their_ids():
     english = Landing(FakeManager())
     english.game.value = "normandy"
     assert "greedy (goes for the cities)" in english.computer_allied.options
+    # Memoir '44: the difficulty in plain words (issue #33; wargame.registry levels)
+    page.game.value = "memoir44-1"
+    options = page.computer_allied.options
+    assert [options[w] for w in ("principiante", "normal", "difícil")] == ["easy", "normal",
+                                                                           "hard"]
+    english.game.value = "memoir44-1"
+    assert english.computer_allied.options["hard"] == "hard"
+    assert english.computer_allied.options["beginner"] == "easy"
 
 
 # ---------------------------------------------------------------- the log's game title
@@ -264,6 +272,7 @@ SAME_IN_BOTH = {
     "ui.map:feature.bunker": "bunker is the pt word too",
     "ui.memoir:player.normal": "normal is the same word in pt",
     "ui.players:normal": "normal is the same word in pt",
+    "ui.players:level.normal": "normal is the same word in pt",
     "rooms:db.kind.socket": "socket: the file kind's technical name in pt too",
     # command-line syntax and file paths
     "cli.study:out_error": "--out is the option's name",

@@ -32,7 +32,7 @@ from wargame.i18n import LANGUAGES, Catalogue, language, resolve_language, using
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
-PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
+PLAYERS = ("greedy", "random", "easy", "normal", "hard")  # every name of bots.play.POLICY_NAMES
 MEMOIR = "memoir"  # Memoir '44's one id (issue #27), game.kind too
 OLD_GAME_WORDS = {"memoir44": MEMOIR}  # still accepted: the --game of earlier versions
 M44_TARGETS = ("infantry", "armor", "artillery")

@@ -23,7 +23,7 @@ from typing import Any
 from wargame.paths import MEMOIR_PREFIX
 
 __all__ = ["GameFamily", "FAMILIES", "register", "unregister", "family_of", "family_of_game",
-           "family_of_target", "resolve"]
+           "family_of_target", "resolve", "level_of"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,10 @@ class GameFamily:
     def rename_sides(self, data: Any) -> Any:
         """``data`` with this family's old side words as today's ids (unchanged if none)."""
         return resolve(self.renamed_sides)(data) if self.renamed_sides else data
+    # the difficulty each computer player stands for, in plain words for a class (issue #33:
+    # principiante, normal, difícil): policy -> level id (``wargame.ui.text.PLAYER_WORDS``
+    # "level.<id>"); one table for the new-game panel and the rooms' landing page
+    levels: Mapping[str, str] = field(default_factory=dict)
 
     def open(self, scenario_id: str, variants: tuple[str, ...] = (),
              options: dict[str, Any] | None = None) -> Any:
@@ -82,7 +86,7 @@ def resolve(dotted: str) -> Any:
 FAMILIES: list[GameFamily] = [
     GameFamily(
         kind="memoir", owns=lambda sid: str(sid).startswith(MEMOIR_PREFIX),
-        opener="wargame.games:open_memoir", policies=("random", "easy", "normal"),
+        opener="wargame.games:open_memoir", policies=("random", "easy", "normal", "hard"),
         policy_factory="wargame.bots.play:memoir_policy",
         dashboard="wargame.ui.memoir:memoir_dashboard",
         seat_store="wargame.ui.seats:MemoirSeatStore",
@@ -93,7 +97,8 @@ FAMILIES: list[GameFamily] = [
         claims_target="wargame.memoir.scenario:is_memoir_target",
         renamed_sides="wargame.memoir.board:renamed_sides",
         validator="wargame.memoir.scenario:check_memoir",
-        default_seed=44, window_title="wargame: Memoir '44"),
+        default_seed=44, window_title="wargame: Memoir '44",
+        levels={"easy": "beginner", "normal": "normal", "hard": "hard"}),
     GameFamily(
         kind="campaign", owns=lambda sid: True,  # every other bundled id (the last entry)
         opener="wargame.games:open_campaign", policies=("greedy", "random"),
@@ -145,3 +150,12 @@ def family_of_target(target: Any) -> GameFamily:
         if family.claims_target and resolve(family.claims_target)(target):
             return family
     return family_of(str(target))
+
+
+def level_of(policy: str) -> str | None:
+    """The plain-words difficulty a computer player stands for (``GameFamily.levels``:
+    "easy" -> "beginner"), or None for a player without one."""
+    for family in FAMILIES:
+        if policy in family.levels:
+            return family.levels[policy]
+    return None

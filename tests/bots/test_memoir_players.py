@@ -73,11 +73,11 @@ def _to_card_phase(state, side: str, seed: int = 0):
 
 def test_policy_names_and_make_policy():
     game = MemoirGame.from_scenario("1")
-    assert POLICY_NAMES["memoir"] == ("random", "easy", "normal")
+    assert POLICY_NAMES["memoir"] == ("random", "easy", "normal", "hard")
     assert isinstance(make_policy(game, "easy", 3), MemoirEasyPolicy)
     assert isinstance(make_policy(game, "normal", 3), MemoirSearchPolicy)
-    with pytest.raises(ValueError, match="hard"):
-        make_policy(game, "hard", 0)
+    with pytest.raises(ValueError, match="expert"):
+        make_policy(game, "expert", 0)
 
 
 def test_attack_value_is_the_exact_kill_chance_plus_small_terms():
@@ -166,12 +166,20 @@ def _swap_hidden(state, side: str, seed: int):
 @pytest.mark.parametrize("sid,steps,horizon,keep", [("1", 40, "battle", 0.0),
                                                     ("3", 60, "battle", 0.5),
                                                     ("1", 40, "rollout", 0.0),
-                                                    ("3", 60, "rollout", 0.0)])
+                                                    ("3", 60, "rollout", 0.0),
+                                                    ("1", 40, "hard", 0.0),
+                                                    ("3", 60, "hard", 0.0)])
 def test_normal_never_reads_the_hidden_cards(sid, steps, horizon, keep):
+    """Normal, and hard (issue #33: its search of the turn and the reply)."""
     state = _advance(MemoirGame.from_scenario(sid).new_state(9), steps, 9)
     side = state.active
     state = _to_card_phase(state, side, 9)
-    policy = _fast_normal(11, horizon=horizon, keep=keep)
+    if horizon == "hard":
+        from wargame.bots.memoir_hard import MemoirHardPolicy
+
+        policy = MemoirHardPolicy(11, playouts=6, max_seconds=60.0)
+    else:
+        policy = _fast_normal(11, horizon=horizon, keep=keep)
     a = policy.choose(state)
     assert a in state.legal_actions()
     for k in range(3):

@@ -150,8 +150,10 @@ def test_the_memoir_dashboard_in_portuguese():
     assert "infantaria (Eixo, unidade 0)" in pt_doc  # a counter's tooltip
     assert shown("Mão: ALIADOS", pt_doc) and shown("Assalto de Infantaria: flanco esquerdo", pt_doc)
     assert re.search(r"ALLIES\S*s hand", en_doc) and shown("Infantry Assault as left", en_doc)
-    assert dash.computer_player.options[pt(TEXT, "player.easy")] == "easy"
-    assert shown("fácil", pt_doc) and shown("ao acaso", pt_doc)
+    # the difficulty in plain words (issue #33): principiante, normal, difícil
+    assert dash.computer_player.options["principiante"] == "easy"
+    assert dash.computer_player.options["difícil"] == "hard"
+    assert shown("principiante", pt_doc) and shown("ao acaso", pt_doc)
 
 
 def test_the_campaign_panels_own_words_are_portuguese_too():

@@ -15,9 +15,10 @@ from wargame.ui.memoir_model import AutoPolicy, MemoirStore
 def test_store_computer_player_is_a_bundled_policy_and_can_change():
     store = MemoirStore("1", 44, computer="axis")
     assert store.computer_player == "easy"
-    assert isinstance(store.make_policy(), MemoirEasyPolicy)
+    # the bundled players come wrapped to keep their last card's reason (issue #33)
+    assert isinstance(store.make_policy().policy, MemoirEasyPolicy)
     store.computer_player = "normal"
-    assert isinstance(store.make_policy(), MemoirSearchPolicy)
+    assert isinstance(store.make_policy().policy, MemoirSearchPolicy)
     store.computer_player = "auto"
     assert isinstance(store.make_policy(), AutoPolicy)
 

@@ -54,6 +54,10 @@ def memoir_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
         return MemoirEasyPolicy(seed)
     if name == "normal":
         return MemoirSearchPolicy(seed)
+    if name == "hard":
+        from wargame.bots.memoir_hard import MemoirHardPolicy
+
+        return MemoirHardPolicy(seed)
     return MemoirRandomPolicy(seed)
 
 

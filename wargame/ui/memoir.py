@@ -45,7 +45,7 @@ from wargame.ui.memoir_model import (
     where,
 )
 from wargame.ui.store import new_seed
-from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI
+from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI, player_word
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
@@ -84,6 +84,12 @@ def face_svg(face: str, size: int = 30) -> str:
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 5
 SIDE_W = 420
+
+
+def _player_label(name: str) -> str:
+    """A computer player in the select: its difficulty in plain words ("principiante",
+    "normal", "difícil": ``wargame.registry`` levels), else its own name."""
+    return TEXT["player.auto"] if name == "auto" else player_word(name)
 
 
 def display_hex(h: Hex) -> Hex:
@@ -408,7 +414,7 @@ class MemoirDashboard(pn.viewable.Viewer):
             lambda e: setattr(self.store, "computer", e.new), "value")
         self.computer_player = pn.widgets.Select(
             label=TEXT["computer_player"], value=store.computer_player, width=120,
-            options={TEXT.get(f"player.{name}", name): name for name in COMPUTER_PLAYERS})
+            options={_player_label(name): name for name in COMPUTER_PLAYERS})
         self.computer_player.param.watch(
             lambda e: setattr(self.store, "computer_player", e.new), "value")
         self.status = StatusView(store)
@@ -425,6 +431,9 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.map_holder = pn.Column(self.map)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view)
+        why = self._why_panel()
+        if store.as_viewer().may_save:  # the computer is the game's owner's (not a room's seat)
+            side.insert(2, why)
         self.legend = pn.pane.HTML(
             f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
@@ -442,6 +451,18 @@ class MemoirDashboard(pn.viewable.Viewer):
             watched |= set(v.fields)
         store.param.watch(self._changed, sorted(watched))
         self.refresh()
+
+    def _why_panel(self) -> pn.Column:
+        """"Why this card?": the computer's reason for its last card play, on request (issue
+        #33; the hard player: the card, the units it orders, the chance to win it expected)."""
+        self.why_button = pn.widgets.Button(label=TEXT["why"], width=160)
+        self.why_text = pn.pane.HTML("", width=SIDE_W, css_classes=["m44-why"])
+
+        def show(_e: Any) -> None:
+            self.why_text.object = f"<div style='font-size:12px'>" \
+                                   f"{_esc(self.store.computer_reason())}</div>"
+        self.why_button.on_click(show)
+        return pn.Column(self.why_button, self.why_text)
 
     def _ask_new(self, ask: bool) -> None:
         self.really.visible = self.cancel.visible = ask

@@ -19,7 +19,7 @@ from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.event_text import card_title, event_line
 from wargame.hexgrid import Hex
-from wargame.i18n import Catalogue
+from wargame.i18n import Catalogue, using_language
 from wargame.memoir import (
     ALLIES,
     AXIS,
@@ -34,7 +34,7 @@ from wargame.protocol import Policy
 from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import UI
 
-__all__ = ["MemoirStore", "TEXT", "AutoPolicy", "where"]
+__all__ = ["MemoirStore", "TEXT", "AutoPolicy", "ExplainedPolicy", "where"]
 
 # Every user-facing sentence of the Memoir dashboard (a catalogue: English and Portuguese).
 TEXT = Catalogue("ui.memoir", {
@@ -91,6 +91,11 @@ TEXT = Catalogue("ui.memoir", {
     "player.random": "random",
     "player.easy": "easy",
     "player.normal": "normal",
+    "player.hard": "hard",
+    # the computer explains its last card play on request (issue #33)
+    "why": "Why this card?",
+    "why.none": "The computer has not played a card yet in this game.",
+    "why.said": "{side}, turn {turn}: {reason}",
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
@@ -114,6 +119,39 @@ class AutoPolicy:
 
     def choose(self, state: MemoirState) -> Action:
         return auto_action(state)
+
+
+class ExplainedPolicy:
+    """A computer player that keeps, at each card play, why it played it (its ``reason`` or
+    ``explain``), for the dashboard's "Why this card?" (issue #33). The choice is the wrapped
+    policy's: the hard player's search is run once, its reason kept with its action."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+        self.last: tuple[str, int, Any] | None = None  # side, turn, reason (data or words)
+
+    def choose(self, state: MemoirState) -> Action:
+        if state.phase != "card" or state.pending:
+            return self.policy.choose(state)
+        side, turn = state.side_to_act, state.turn
+        if hasattr(self.policy, "reason"):
+            info = self.policy.reason(state)
+            self.last = (side, turn, info)
+            return info["action"]
+        action = self.policy.choose(state)
+        if hasattr(self.policy, "explain"):
+            self.last = (side, turn, self.policy.explain(state))
+        return action
+
+    def said(self) -> tuple[str, int, str] | None:
+        """The last reason in the current language (the easy and normal players speak
+        English only)."""
+        if self.last is None:
+            return None
+        side, turn, info = self.last
+        if isinstance(info, dict):
+            info = self.policy.describe(info)
+        return side, turn, str(info)
 
 
 class MemoirStore(GameStore):
@@ -168,7 +206,17 @@ class MemoirStore(GameStore):
     def make_policy(self) -> Policy:
         if self.computer_player == "auto":
             return AutoPolicy()
-        return make_policy(self.game, self.computer_player, self.seed)
+        return ExplainedPolicy(make_policy(self.game, self.computer_player, self.seed))
+
+    def computer_reason(self) -> str:
+        """Why the computer played its last card, in this store's language (issue #33)."""
+        with using_language(self.lang):
+            said = self._policy.said() if isinstance(self._policy, ExplainedPolicy) else None
+            if said is None:
+                return TEXT["why.none"]
+            side, turn, reason = said
+            return TEXT["why.said"].format(side=self.side_name(side), turn=turn,
+                                           reason=reason)
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(side or "", str(side))

@@ -278,15 +278,27 @@ def their_turn(side: str | None) -> str:
 # command line's (wargame autoplay --allied greedy)
 PLAYER_WORDS = Catalogue("ui.players", {
     "greedy": "greedy (goes for the cities)",
-    "random": "random (a beginner)",
+    "random": "random (no plan)",
     "easy": "easy",
     "normal": "normal",
     "auto": "auto",
+    # the difficulty levels (wargame.registry GameFamily.levels, issue #33), the words a class
+    # chooses its opponent by
+    "level.beginner": "beginner",
+    "level.normal": "normal",
+    "level.hard": "hard",
 })
 
 
 def player_word(policy: str) -> str:
-    """A computer player's name for people ("greedy" -> "ambicioso (vai às cidades)")."""
+    """A computer player's name for people ("greedy" -> "ambicioso (vai às cidades)"); a
+    player that stands for a difficulty level is named by it ("easy" -> "principiante",
+    "hard" -> "difícil": ``wargame.registry.level_of``)."""
+    from wargame.registry import level_of
+
+    level = level_of(policy)
+    if level is not None and f"level.{level}" in PLAYER_WORDS:
+        return PLAYER_WORDS[f"level.{level}"]
     return PLAYER_WORDS.get(policy, policy)
 
 
