@@ -76,7 +76,7 @@ FAMILIES: list[GameFamily] = [
         default_seed=44, window_title="wargame: Memoir '44"),
     GameFamily(
         kind="campaign", owns=lambda sid: True,  # every other bundled id (the last entry)
-        opener="wargame.games:open_campaign", policies=("greedy", "random"),
+        opener="wargame.games:open_campaign", policies=("greedy", "random", "hard"),
         policy_factory="wargame.bots.play:campaign_policy",
         dashboard="wargame.ui.campaign:campaign_dashboard",
         seat_store="wargame.ui.seats:CampaignSeatStore",

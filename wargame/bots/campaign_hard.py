@@ -1,0 +1,485 @@
+"""The campaign's hard computer player (issue #34): plans each phase, values it in points.
+
+``HardPolicy`` plays either side of Campanha da Normandia and Operação Dragoon. It builds on
+the greedy player (``wargame.bots.greedy``) and changes what a teacher would call its plan:
+
+* **Everything in victory points** (``wargame.bots.campaign_eval``, CN/OD 11.2): an attack is
+  worth the expected points of its result (steps at ``step_vp``: an Allied unit destroyed
+  gives the Axis 10 points, CN 11.2.2, a German one gives the Allies 2 less the third forgiven
+  at the end), plus the chance it clears a victory city times that city's points.
+* **Only what the side may know** (CN/OD 5.1.1): every preview of an attack goes through a
+  ``Belief``, where the enemy's counters count at the mean values of their type.
+* **The Axis defends** (movement phase, ``_axis_orders``), in this order:
+  1. the *threat* on a hex is the believed attack of the Allied units that could reach a hex
+     next to it next turn (a radius from their movement) and of guns in range;
+  2. each victory city the Axis holds, most points first, gets a garrison whose defence,
+     with the city's terrain columns (CN 5.1.2), keeps the odds the threat can reach at 1-1
+     or less (``need``), up to the stacking limit (CN 4.1.1); the units already there stay;
+  3. a unit next to the enemy that began there, did not move and holds dominant terrain stays
+     and need not attack (CN 4.1.2); any other engaged unit stays only if the attacks it would
+     owe (CN 4.1.2, 5.0) are not worse than ``HOPELESS`` points, else it breaks contact to the
+     best defensive hex behind;
+  4. armour (and any unit left) counter-attacks only where the believed attack of the group
+     that can reach it is worth at least ``COUNTER`` points;
+  5. the rest form the line: each goes to the city with the largest shortfall of defence
+     (or the most threatened one), to a hex outside enemy zones with the most defensive
+     columns near it; armour waits two hexes back;
+  6. reinforcements enter at the entry hex nearest the city with the largest shortfall.
+* **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
+  column, the air optimiser, carpet bombing, naval support in every preview) but through the
+  ``Belief``, and make only attacks worth points; objectives are the victory cities by points.
+* **Combat** (both sides): the attacks on offer are valued in points with the air points
+  shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
+  enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
+
+Search: ``rollouts`` > 0 makes the Axis try its counter-attacks by Monte Carlo over the CRT
+on copies of the position (dice of its own, seeded from the policy's seed and the position,
+never the game's), keeping those whose mean outcome in points beats ``COUNTER``. Its work
+is bounded by ``budget`` (CPU seconds a whole campaign may take, default 60), turned into a
+fixed number of previews and rollouts per phase (``_phase_allowance``), so the choice stays a
+function of the position and the seed, never of the clock.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from wargame.bots.air_plan import optimise_air, planned_attack, value_table
+from wargame.bots.campaign_eval import (
+    Belief,
+    attack_value,
+    city_points,
+    estimated_values,
+    step_vp,
+    victory_hexes,
+)
+from wargame.bots.campaign_random import auto_answer
+from wargame.bots.greedy import GreedyPolicy, _checked, _still_legal
+from wargame.hexgrid import Hex
+from wargame.operational.actions import (
+    Action,
+    Attack,
+    Bombard,
+    EndPhase,
+    Enter,
+    Move,
+)
+from wargame.operational.combat import assess_bombardment, terrain_columns
+from wargame.operational.state import State
+
+__all__ = ["HardPolicy", "DEFAULT_BUDGET", "threat_map"]
+
+DEFAULT_BUDGET = 60.0  # CPU seconds for a whole campaign on one core (issue #34)
+HOPELESS = -2.0  # points: an engaged unit breaks contact rather than owe an attack this bad
+COUNTER = 2.0  # points: the least a counter-attack (moving into contact) must be worth
+ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
+AXIS_ATTACK = 1.0  # the same for the Axis
+AIR_CHARGE = 0.3
+REACH = 14  # hexes: a city this near an enemy unit is within a motorised unit's road march  # points charged per air point (the Allies keep some for the Axis phase)
+
+
+def _radius(movement: float) -> int:
+    """Hexes a unit may cover in one phase, roughly (open ground 1 point, bocage 2-3)."""
+    return max(1, int(movement) // 3)
+
+
+def threat_map(state: State | Belief, side: str, hexes: Iterable[Hex]) -> dict[Hex, float]:
+    """For each hex, the believed attack the enemy of ``side`` could bring against it next
+    turn: every enemy unit within its movement radius plus one (it moves next to the hex and
+    attacks, CN/OD 4.1.2, 5.0), every gun within its radius plus its range (CN/OD 8.0). The
+    enemy's values are estimates (``estimated_values``, CN/OD 5.1.1)."""
+    real = state._state if isinstance(state, Belief) else state
+    enemy = "axis" if side == "allied" else "allied"
+    units = []
+    for uid, us in real.units.items():
+        if us.status != "on_map" or real.game.units[uid].side != enemy:
+            continue
+        a, _, mv = estimated_values(real, uid)
+        reach = _radius(mv) + 1 + real.game.units[uid].range
+        units.append((us.hex, a, reach))
+    out = {}
+    for h in hexes:
+        out[h] = sum(a for where, a, reach in units if h.distance(where) <= reach)
+    return out
+
+
+class HardPolicy(GreedyPolicy):
+    """The hard campaign player (module doc); ``choose(state)`` returns one legal action and
+    depends on the position and the seed alone."""
+
+    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET, rollouts: int = 0) -> None:
+        super().__init__()
+        self.seed = int(seed)
+        self.budget = float(budget)
+        self.rollouts = int(rollouts)
+
+    # ------------------------------------------------------------------ entry point
+    def choose(self, state: State) -> Action:
+        if state.pending is not None:
+            return auto_answer(state)
+        phase = (state.turn, state.phase)
+        entry = self._memo.get(self._key(state))
+        if entry is not None and entry[0] == phase:
+            done, plan = set(entry[1]), list(entry[2])
+        else:
+            done = {u for u, us in state.units.items() if us.moved and us.status == "on_map"}
+            plan = []
+        while plan:  # a queued move whose hex filled up is skipped, not the rest of the plan
+            action = plan.pop(0)
+            if _still_legal(state, action):
+                return self._remember(state, action, phase, done, plan)
+        if state.phase.is_movement:
+            plan = self._movement_plan(state, done)
+        else:
+            plan = self._combat_choice(state)
+        if not plan:
+            return EndPhase()
+        return self._remember(state, plan[0], phase, done, plan[1:])
+
+    def explain(self, state: State) -> str:
+        """One line on how the position stands for the side to act, in points."""
+        side = state.side_to_act or "allied"
+        vp = state.victory_points()
+        return (f"{side}: {vp[side]} points against {vp['axis' if side == 'allied' else 'allied'] }"
+                f" (a step is worth {step_vp(state, side):.1f} to it)")
+
+    # ------------------------------------------------------------------ movement
+    def _movement_plan(self, state: State, done: set[str]) -> list[Action]:
+        side = state.phase.side
+        if side is None:
+            return []
+        belief = Belief(state, side)
+        if side == "axis":
+            entry = self._axis_entry(state)
+            if entry is not None:
+                return [entry]
+            return self._axis_orders(state, belief, done)
+        return super()._movement_plan(belief, done)  # type: ignore[arg-type]
+
+    def objectives(self, state: State, side: str) -> dict[Hex, int]:
+        """Enemy units (weight 5) and the victory cities not held, by their points to both
+        sides (CN/OD 11.2: taking a city swings both scores)."""
+        out = super().objectives(state, side)
+        for h in victory_hexes(state.game):
+            if state.control.get(h) != side:
+                out[h] = max(out.get(h, 0), int(city_points(state, h)))
+        return out
+
+    # ---- the Axis
+    def _axis_cities(self, state: State) -> list[Hex]:
+        """Victory city hexes the Allies do not hold, most points first."""
+        cities = [h for h in victory_hexes(state.game) if state.control.get(h) != "allied"]
+        return sorted(cities, key=lambda h: (-city_points(state, h), h))
+
+    def _needs(self, state: State, belief: Belief, cities: list[Hex]) -> dict[Hex, float]:
+        """Defence each city hex needs against the threat on it: odds of 1-1 or less after its
+        terrain columns (CN 5.1.1-5.1.2), counted as threat / (1 + columns)."""
+        threat = threat_map(belief, "axis", cities)
+        out = {}
+        for c in cities:
+            cols = terrain_columns(state, c)[0]
+            out[c] = threat[c] / (1.0 + cols)
+        return out
+
+    def _axis_entry(self, state: State) -> Action | None:
+        """CN 4.2.1: a waiting reinforcement enters at the entry hex nearest the city most
+        short of defence (the most threatened one when none is short)."""
+        waiting = [u for u in sorted(state.units) if state.units[u].status == "waiting"
+                   and state.side_of(u) == "axis"]
+        if not waiting:
+            return None
+        goal = self._sector_goal(state, Belief(state, "axis"))
+        for uid in waiting:
+            hexes = state.legal_entry_hexes(uid)
+            if hexes:
+                h = min(hexes, key=lambda x: (x.distance(goal) if goal else 0, x))
+                return Enter(uid, h.id)
+        return None
+
+    def _sector_goal(self, state: State, belief: Belief) -> Hex | None:
+        cities = self._axis_cities(state)
+        if not cities:
+            return None
+        needs = self._needs(state, belief, cities)
+        have = {c: sum(state.defence_of(u) for u in state.units_at(c)
+                       if state.side_of(u) == "axis") for c in cities}
+        return max(cities, key=lambda c: (needs[c] - have[c], city_points(state, c), c))
+
+    def _axis_orders(self, state: State, belief: Belief, done: set[str]) -> list[Action]:
+        movers = [u for u in sorted(state.units) if state.units[u].status == "on_map"
+                  and state.side_of(u) == "axis" and u not in done
+                  and state.move_refusal(u) is None]
+        if not movers:
+            return []
+        done.update(movers)
+        board = state.game.board
+        limit = state.game.scenario.stacking_limit
+        enemy = state.occupied_by("allied")
+        dests = {u: state.legal_destinations(u) for u in movers}
+        stay: set[str] = set()
+        orders: dict[str, Hex] = {}
+        count: dict[Hex, int] = {}  # Axis units ending at each hex, as planned
+        for uid, us in state.units.items():
+            if us.status == "on_map" and state.side_of(uid) == "axis" and uid not in movers:
+                count[us.hex] = count.get(us.hex, 0) + 1
+        for u in movers:
+            count[state.units[u].hex] = count.get(state.units[u].hex, 0) + 1
+
+        def send(uid: str, h: Hex) -> None:
+            here = state.units[uid].hex
+            count[here] -= 1
+            count[h] = count.get(h, 0) + 1
+            orders[uid] = h
+
+        def free(uid: str) -> bool:
+            return uid not in stay and uid not in orders
+
+        armour = {u for u in movers if state.unit_type(u).armoured}
+        guns = {u for u in movers if state.game.units[u].range > 0}
+
+        # 1-2. garrisons of the cities, most points first
+        cities = self._axis_cities(state)
+        needs = self._needs(state, belief, cities)
+        have: dict[Hex, float] = {}
+        for c in cities:
+            have[c] = 0.0
+            for u in state.units_at(c):
+                if state.side_of(u) == "axis":
+                    have[c] += state.defence_of(u)
+                    if u in movers:
+                        stay.add(u)
+        # retake the victory cities the Allies passed through and left empty: control is the
+        # side that last entered (docs/rules-notes.md "Control and victory")
+        lost = sorted((h for h in victory_hexes(state.game) if state.control.get(h) == "allied"
+                       and h not in enemy), key=lambda h: (-city_points(state, h), h))
+        for c in lost:
+            options = [u for u in movers if free(u) and c in dests[u] and count.get(c, 0) < limit]
+            calm = [u for u in options if not dests[u][c].engaged]
+            if calm or (options and city_points(state, c) >= 20):
+                u = min(calm or options, key=lambda x: (x in armour, dests[x][c].cost, x))
+                send(u, c)
+                have[c] = state.defence_of(u)
+        # every city within reach of the enemy's mobile units keeps at least one unit: an
+        # empty city is taken by any unit passing through it; a held one must be attacked
+        for c in sorted(cities, key=lambda h: (min((h.distance(e) for e in enemy), default=99),
+                                               -city_points(state, h), h)):
+            if count.get(c, 0) > 0 or min((c.distance(e) for e in enemy), default=99) > REACH:
+                continue
+            options = [u for u in movers if free(u) and c in dests[u]]
+            calm = [u for u in options if not dests[u][c].engaged]
+            if calm:
+                u = min(calm, key=lambda x: (x in armour, state.defence_of(x) if needs[c] <= 0
+                                             else -state.defence_of(x), dests[x][c].cost, x))
+                send(u, c)
+                have[c] += state.defence_of(u)
+        for c in cities:
+            if needs[c] <= 0:
+                continue
+            short = have[c] < needs[c] / 2
+            while have[c] < needs[c] and count.get(c, 0) < limit:
+                options = [u for u in movers if free(u) and c in dests[u] and u not in guns
+                           and (not dests[u][c].engaged or short)]
+                if not options:
+                    break
+                u = min(options, key=lambda x: (x in armour, dests[x][c].cost,
+                                                -state.defence_of(x), x))
+                send(u, c)
+                have[c] += state.defence_of(u)
+
+        # 3. engaged units: hold dominant ground, owe a bearable attack, or break contact
+        for uid in movers:
+            if not free(uid) or not state.engaged(uid):
+                continue
+            here = state.units[uid].hex
+            adjacent = [n for n in board.neighbours(here) if n in enemy]
+            if state.units[uid].started_engaged and state.dominant(here, adjacent):
+                stay.add(uid)  # CN 4.1.2: dominant terrain, no obligation to attack
+                continue
+            best = self._owed_attack(state, belief, uid, adjacent, movers, orders)
+            if best >= HOPELESS:
+                stay.add(uid)
+                continue
+            options = [h for h, r in dests[uid].items() if not r.engaged and count.get(h, 0) < limit]
+            if options:
+                goal = self._nearest_city(state, here, cities)
+                send(uid, max(options, key=lambda h: (terrain_columns(state, h)[0],
+                                                      -(h.distance(goal) if goal else 0), h)))
+            else:
+                stay.add(uid)
+
+        # 4. counter-attacks worth COUNTER points or more
+        for target, group in self._counter_attacks(state, belief, movers, dests, free, count,
+                                                   limit, orders):
+            for uid, h in group:
+                send(uid, h)
+
+        # 5. the line: each free unit towards the city most short of defence
+        for uid in movers:
+            if not free(uid):
+                continue
+            goal = max(cities, key=lambda c: (needs[c] - have[c]
+                                              - 0.3 * state.units[uid].hex.distance(c),
+                                              city_points(state, c), c)) if cities else None
+            if goal is None:
+                stay.add(uid)
+                continue
+            here = state.units[uid].hex
+            back = 2 if uid in armour or uid in guns else 0
+
+            def score(h: Hex, goal: Hex = goal, back: int = back) -> tuple:
+                near_enemy = min((h.distance(e) for e in enemy), default=9)
+                too_close = max(0, back + 1 - near_enemy)
+                return (too_close, max(0, h.distance(goal) - 1) - 0.5 * terrain_columns(state, h)[0], h)
+
+            options = [h for h, r in dests[uid].items() if not r.engaged and count.get(h, 0) < limit]
+            best = min([here, *options], key=score)
+            if best == here:
+                stay.add(uid)
+            else:
+                send(uid, best)
+                if best in have:
+                    have[best] += state.defence_of(uid)
+        return [Move(uid, h.id) for uid, h in orders.items()]
+
+    def _nearest_city(self, state: State, h: Hex, cities: list[Hex]) -> Hex | None:
+        return min(cities, key=lambda c: (c.distance(h), c)) if cities else None
+
+    def _owed_attack(self, state: State, belief: Belief, uid: str, adjacent: list[Hex],
+                     movers: list[str], orders: dict[str, Hex]) -> float:
+        """The best attack in points ``uid`` could make if it stays (CN/OD 4.1.2): against each
+        enemy hex next to it, with the Axis units that will still be next to that hex."""
+        best = -99.0
+        for e in adjacent:
+            friends = []
+            for n in state.game.board.neighbours(e):
+                for u in state.units_at(n):
+                    if state.side_of(u) == "axis" and u not in orders and state.game.units[u].attack > 0:
+                        friends.append(u)
+            friends = sorted(set(friends))
+            if uid not in friends:
+                continue
+            try:
+                a = belief.preview_attack(e.id, tuple(friends))
+            except (ValueError, KeyError):
+                continue
+            best = max(best, attack_value(state, "axis", a.distribution, friends,
+                                          state.units_at(e), e))
+        return best
+
+    def _counter_attacks(self, state: State, belief: Belief, movers: list[str], dests: dict,
+                         free, count: dict[Hex, int], limit: int,
+                         orders: dict[str, Hex]) -> list[tuple[Hex, list]]:
+        """Enemy hexes the free Axis units can reach and attack for COUNTER points or more,
+        with the units and hexes of each group (strongest attackers first)."""
+        out = []
+        board = state.game.board
+        taken: set[str] = set()
+        targets = sorted(state.occupied_by("allied"),
+                         key=lambda e: (sum(belief.defence_of(u) for u in state.units_at(e)), e))
+        for e in targets[:40]:
+            around = [n for n in board.neighbours(e) if board.is_land(n)]
+            present = [u for n in around for u in state.units_at(n)
+                       if state.side_of(u) == "axis" and state.game.units[u].attack > 0
+                       and u not in orders and not free(u)]
+            present += [u for u, h in orders.items() if h in around]
+            cands = sorted((u for u in movers if free(u) and u not in taken
+                            and state.game.units[u].attack > 0
+                            and state.game.units[u].range == 0
+                            and any(n in dests[u] for n in around)),
+                           key=lambda u: (-state.attack_of(u), u))
+            if not cands:
+                continue
+            group: list[tuple[str, Hex]] = []
+            room = dict(count)
+            best_value, best_group = -99.0, None
+            for u in cands[:6]:
+                spots = [n for n in around if n in dests[u] and room.get(n, 0) < limit]
+                if not spots:
+                    continue
+                h = max(spots, key=lambda x: (terrain_columns(state, x)[0], -dests[u][x].cost, x))
+                room[h] = room.get(h, 0) + 1
+                group.append((u, h))
+                attackers = tuple(sorted({*present, *(g for g, _ in group)}))
+                try:
+                    a = belief.preview_attack(e.id, attackers)
+                except (ValueError, KeyError):
+                    continue
+                v = attack_value(state, "axis", a.distribution, attackers, state.units_at(e), e)
+                if v > best_value:
+                    best_value, best_group = v, list(group)
+            if best_group and best_value >= COUNTER:
+                out.append((e, best_group))
+                taken.update(u for u, _ in best_group)
+                for u, h in best_group:
+                    count[h] = count.get(h, 0) + 1
+                    count[state.units[u].hex] -= 1
+        return out
+
+    # ------------------------------------------------------------------ combat
+    def _combat_choice(self, state: State) -> list[Action]:
+        side = state.phase.side
+        belief = Belief(state, side)
+        actions = state.legal_actions()
+        enters = [a for a in actions if isinstance(a, Enter)]
+        if enters:
+            return [enters[0]]
+        forced = state.end_phase_refusal() is not None
+        threshold = ALLIED_ATTACK if side == "allied" else AXIS_ATTACK
+
+        def objective(_s, distribution, attackers, defenders) -> float:
+            target = state.units[defenders[0]].hex if defenders else None
+            if target is None:
+                return 0.0
+            return attack_value(state, side, distribution, attackers, defenders, target)
+
+        offered = [planned_attack(state, a) for a in actions if isinstance(a, Attack)]
+        table = value_table(belief, offered, objective=objective, charge=AIR_CHARGE,  # type: ignore[arg-type]
+                            missing=-99.0)
+        rows = {p.target: (p, row) for p, row in zip(offered, table, strict=True)}
+        worth = [t for t, (p, row) in rows.items()
+                 if max(row.values()) > threshold or (forced and set(p.attackers) & state.must_attack)]
+        plan = None
+        if worth:
+            plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]
+                                points=state.air_points.get(side, 0),
+                                table=[rows[t][1] for t in worth])
+        best: tuple[float, Action] | None = None
+        for a in actions:
+            if isinstance(a, Attack):
+                if forced and not (set(a.attackers) & state.must_attack):
+                    continue
+                support, row = rows[a.target]
+                air = plan.air_for(a.target) if plan is not None and a.target in worth else 0
+                if air not in row:
+                    air = max(row, key=lambda x: (row[x], -x))
+                scored = (row[air], Attack(a.target, a.attackers, support.artillery, air))
+            elif isinstance(a, Bombard):
+                if forced:
+                    continue
+                scored = self._bombard_points(state, a)
+            else:
+                continue
+            if best is None or scored[0] > best[0]:
+                best = scored
+        if best is None:
+            return []
+        if forced or best[0] > threshold:
+            return [_checked(state, best[1])]
+        return []
+
+    def _bombard_points(self, state: State, bombard: Bombard) -> tuple[float, Action]:
+        """CN/OD 6.2, 8.0: a bombardment's expected steps (DB one, DE all) at the enemy's
+        step value in points."""
+        h = Hex.from_id(bombard.target)
+        a = assess_bombardment(state, h, bombard.artillery, 0)
+        defenders = state.units_at(h)
+        every = sum(1 if state.units[u].reduced else 2 for u in defenders)
+        steps = sum(float(p) * (1.0 if r == "DB" else every if r == "DE" else 0.0)
+                    for r, p in a.distribution.items())
+        side = state.phase.side
+        return steps * step_vp(state, "axis" if side == "allied" else "allied"), bombard
+
+
+def _key(action: Action) -> str:  # pragma: no cover - debugging aid
+    return json.dumps(action.to_dict(), sort_keys=True)
