@@ -64,6 +64,20 @@ def city_table(study, last_turn: int) -> tuple[list[dict], float]:
     return rows, mad
 
 
+class Timed:
+    """A policy that adds the CPU time of each choice to ``spent[side]``."""
+
+    def __init__(self, inner, side: str, spent: dict[str, float]) -> None:
+        self.inner, self.side, self.spent = inner, side, spent
+
+    def choose(self, state):
+        t0 = time.process_time()
+        try:
+            return self.inner.choose(state)
+        finally:
+            self.spent[self.side] += time.process_time() - t0
+
+
 def cpu_per_player(scenario: str, seed: int, allied: str, axis: str, games: int) -> list[dict]:
     """CPU seconds each side's policy spent in ``choose`` over whole campaigns in this process
     (the seeds of the study's first games, the players' seeds as ``wargame study`` gives)."""
@@ -76,18 +90,7 @@ def cpu_per_player(scenario: str, seed: int, allied: str, axis: str, games: int)
         for k, (side, name) in enumerate((("allied", allied), ("axis", axis))):
             inner = make_policy(game, name, s * 2 + 1 + k)
 
-            class Timed:
-                def __init__(self, inner, side):
-                    self.inner, self.side = inner, side
-
-                def choose(self, state):
-                    t0 = time.process_time()
-                    try:
-                        return self.inner.choose(state)
-                    finally:
-                        spent[self.side] += time.process_time() - t0
-
-            policies[side] = Timed(inner, side)
+            policies[side] = Timed(inner, side, spent)
         t0 = time.process_time()
         state = play(game.new_state(s), policies)
         total = time.process_time() - t0
@@ -126,9 +129,9 @@ def main() -> None:
         n = s["games"]
         print(f"\n{scenario}: {n} games, {args.allied} Allies vs {args.axis} Axis, seed "
               f"{args.seed} ({wall:.0f} s wall; failed {s['failed']})")
-        print(f"  {'city':<16}{'history':>8}{'median':>8}{'|diff|':>8}{'held':>7}")
+        print(f"  {'city':<26}{'history':>8}{'median':>8}{'|diff|':>8}{'held':>7}")
         for r in rows:
-            print(f"  {r['city']:<16}{r['history']:>8}{r['median']:>8.1f}{r['diff']:>8.1f}"
+            print(f"  {r['city']:<26}{r['history']:>8}{r['median']:>8.1f}{r['diff']:>8.1f}"
                   f"{r['held']:>7.0%}")
         print(f"  mean |median - history| over {len(rows)} cities: {mad:.2f} turns "
               f"(never taken = turn {last_turn + 1})")

@@ -32,7 +32,7 @@ from wargame.i18n import LANGUAGES, Catalogue, language, resolve_language, using
 __all__ = ["main", "build_parser", "TEXT"]
 
 GAMES = ("normandy", "dragoon")
-PLAYERS = ("greedy", "random", "easy", "normal")  # every name of bots.play.POLICY_NAMES
+PLAYERS = ("greedy", "random", "hard", "easy", "normal")  # every name of bots.play.POLICY_NAMES
 MEMOIR = "memoir44"
 M44_TARGETS = ("infantry", "armor", "artillery")
 # the target terrains of wargame.analysis.memoir.TERRAINS (a test checks they are the same)
@@ -168,7 +168,8 @@ HELP = Catalogue("cli.help", {
     "serve.variant": "optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 (Battle for "
                      "Normandy 19; see docs/bfn-variants.md)",
     "serve.no_show": "do not open a browser",
-    "serve.computer": "the side the computer plays (greedy bot, wargame/bots/greedy.py)",
+    "serve.computer": "the side the computer plays (the hard player unless the page picks "
+                      "another: docs/bots.md)",
     "serve.rooms": "serve rooms for a class instead of one dashboard: a seat link per side, "
                    "every action stored in this SQLite file (docs/rooms-seats.md)",
     "serve.teacher_key": "with --rooms: the key of the teacher's page /teacher?key=KEY "

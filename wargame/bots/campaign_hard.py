@@ -212,7 +212,6 @@ class HardPolicy(GreedyPolicy):
                   and state.move_refusal(u) is None]
         if not movers:
             return []
-        done.update(movers)
         board = state.game.board
         limit = state.game.scenario.stacking_limit
         enemy = state.occupied_by("allied")
@@ -287,134 +286,25 @@ class HardPolicy(GreedyPolicy):
                 send(u, c)
                 have[c] += state.defence_of(u)
 
-        # 3. engaged units: hold dominant ground, owe a bearable attack, or break contact
+        # 3. an engaged unit that began there, did not move and holds dominant terrain stays:
+        # it owes no attack (CN 4.1.2)
         for uid in movers:
-            if not free(uid) or not state.engaged(uid):
+            if not free(uid) or not state.units[uid].started_engaged:
                 continue
             here = state.units[uid].hex
             adjacent = [n for n in board.neighbours(here) if n in enemy]
-            if state.units[uid].started_engaged and state.dominant(here, adjacent):
-                stay.add(uid)  # CN 4.1.2: dominant terrain, no obligation to attack
-                continue
-            best = self._owed_attack(state, belief, uid, adjacent, movers, orders)
-            if best >= HOPELESS:
+            if adjacent and state.dominant(here, adjacent):
                 stay.add(uid)
-                continue
-            options = [h for h, r in dests[uid].items() if not r.engaged and count.get(h, 0) < limit]
-            if options:
-                goal = self._nearest_city(state, here, cities)
-                send(uid, max(options, key=lambda h: (terrain_columns(state, h)[0],
-                                                      -(h.distance(goal) if goal else 0), h)))
-            else:
-                stay.add(uid)
-
-        # 4. counter-attacks worth COUNTER points or more
-        for target, group in self._counter_attacks(state, belief, movers, dests, free, count,
-                                                   limit, orders):
-            for uid, h in group:
-                send(uid, h)
-
-        # 5. the line: each free unit towards the city most short of defence
-        for uid in movers:
-            if not free(uid):
-                continue
-            goal = max(cities, key=lambda c: (needs[c] - have[c]
-                                              - 0.3 * state.units[uid].hex.distance(c),
-                                              city_points(state, c), c)) if cities else None
-            if goal is None:
-                stay.add(uid)
-                continue
-            here = state.units[uid].hex
-            back = 2 if uid in armour or uid in guns else 0
-
-            def score(h: Hex, goal: Hex = goal, back: int = back) -> tuple:
-                near_enemy = min((h.distance(e) for e in enemy), default=9)
-                too_close = max(0, back + 1 - near_enemy)
-                return (too_close, max(0, h.distance(goal) - 1) - 0.5 * terrain_columns(state, h)[0], h)
-
-            options = [h for h, r in dests[uid].items() if not r.engaged and count.get(h, 0) < limit]
-            best = min([here, *options], key=score)
-            if best == here:
-                stay.add(uid)
-            else:
-                send(uid, best)
-                if best in have:
-                    have[best] += state.defence_of(uid)
-        return [Move(uid, h.id) for uid, h in orders.items()]
+        # 4. the others play greedy's way, one move at a time: break contact from a hopeless
+        # owed attack, gather attack groups (an Allied unit destroyed is worth 10 points to
+        # the Axis, CN 11.2.2), advance towards the objectives
+        done.update(stay, orders)
+        if orders:
+            return [Move(uid, h.id) for uid, h in orders.items()]
+        return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]
 
     def _nearest_city(self, state: State, h: Hex, cities: list[Hex]) -> Hex | None:
         return min(cities, key=lambda c: (c.distance(h), c)) if cities else None
-
-    def _owed_attack(self, state: State, belief: Belief, uid: str, adjacent: list[Hex],
-                     movers: list[str], orders: dict[str, Hex]) -> float:
-        """The best attack in points ``uid`` could make if it stays (CN/OD 4.1.2): against each
-        enemy hex next to it, with the Axis units that will still be next to that hex."""
-        best = -99.0
-        for e in adjacent:
-            friends = []
-            for n in state.game.board.neighbours(e):
-                for u in state.units_at(n):
-                    if state.side_of(u) == "axis" and u not in orders and state.game.units[u].attack > 0:
-                        friends.append(u)
-            friends = sorted(set(friends))
-            if uid not in friends:
-                continue
-            try:
-                a = belief.preview_attack(e.id, tuple(friends))
-            except (ValueError, KeyError):
-                continue
-            best = max(best, attack_value(state, "axis", a.distribution, friends,
-                                          state.units_at(e), e))
-        return best
-
-    def _counter_attacks(self, state: State, belief: Belief, movers: list[str], dests: dict,
-                         free, count: dict[Hex, int], limit: int,
-                         orders: dict[str, Hex]) -> list[tuple[Hex, list]]:
-        """Enemy hexes the free Axis units can reach and attack for COUNTER points or more,
-        with the units and hexes of each group (strongest attackers first)."""
-        out = []
-        board = state.game.board
-        taken: set[str] = set()
-        targets = sorted(state.occupied_by("allied"),
-                         key=lambda e: (sum(belief.defence_of(u) for u in state.units_at(e)), e))
-        for e in targets[:40]:
-            around = [n for n in board.neighbours(e) if board.is_land(n)]
-            present = [u for n in around for u in state.units_at(n)
-                       if state.side_of(u) == "axis" and state.game.units[u].attack > 0
-                       and u not in orders and not free(u)]
-            present += [u for u, h in orders.items() if h in around]
-            cands = sorted((u for u in movers if free(u) and u not in taken
-                            and state.game.units[u].attack > 0
-                            and state.game.units[u].range == 0
-                            and any(n in dests[u] for n in around)),
-                           key=lambda u: (-state.attack_of(u), u))
-            if not cands:
-                continue
-            group: list[tuple[str, Hex]] = []
-            room = dict(count)
-            best_value, best_group = -99.0, None
-            for u in cands[:6]:
-                spots = [n for n in around if n in dests[u] and room.get(n, 0) < limit]
-                if not spots:
-                    continue
-                h = max(spots, key=lambda x: (terrain_columns(state, x)[0], -dests[u][x].cost, x))
-                room[h] = room.get(h, 0) + 1
-                group.append((u, h))
-                attackers = tuple(sorted({*present, *(g for g, _ in group)}))
-                try:
-                    a = belief.preview_attack(e.id, attackers)
-                except (ValueError, KeyError):
-                    continue
-                v = attack_value(state, "axis", a.distribution, attackers, state.units_at(e), e)
-                if v > best_value:
-                    best_value, best_group = v, list(group)
-            if best_group and best_value >= COUNTER:
-                out.append((e, best_group))
-                taken.update(u for u, _ in best_group)
-                for u, h in best_group:
-                    count[h] = count.get(h, 0) + 1
-                    count[state.units[u].hex] -= 1
-        return out
 
     # ------------------------------------------------------------------ combat
     def _combat_choice(self, state: State) -> list[Action]:
