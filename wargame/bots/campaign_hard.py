@@ -9,40 +9,32 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   at the end), plus the chance it clears a victory city times that city's points.
 * **Only what the side may know** (CN/OD 5.1.1): every preview of an attack goes through a
   ``Belief``, where the enemy's counters count at the mean values of their type.
-* **The Axis defends** (movement phase, ``_axis_orders``), in this order:
-  1. the *threat* on a hex is the believed attack of the Allied units that could reach a hex
-     next to it next turn (a radius from their movement) and of guns in range;
-  2. each victory city the Axis holds, most points first, gets a garrison whose defence,
-     with the city's terrain columns (CN 5.1.2), keeps the odds the threat can reach at 1-1
-     or less (``need``), up to the stacking limit (CN 4.1.1); the units already there stay;
-  3. a unit next to the enemy that began there, did not move and holds dominant terrain stays
-     and need not attack (CN 4.1.2); any other engaged unit stays only if the attacks it would
-     owe (CN 4.1.2, 5.0) are not worse than ``HOPELESS`` points, else it breaks contact to the
-     best defensive hex behind;
-  4. armour (and any unit left) counter-attacks only where the believed attack of the group
-     that can reach it is worth at least ``COUNTER`` points;
-  5. the rest form the line: each goes to the city with the largest shortfall of defence
-     (or the most threatened one), to a hex outside enemy zones with the most defensive
-     columns near it; armour waits two hexes back;
-  6. reinforcements enter at the entry hex nearest the city with the largest shortfall.
+* **The Axis defends** (movement phase, ``_axis_orders``):
+  1. reinforcements enter at the entry hex nearest the city most short of defence;
+  2. victory cities the Allies passed through and left empty are retaken (control is the side
+     that last entered a hex, docs/rules-notes.md "Control and victory");
+  3. every city within ``REACH`` hexes of an Allied unit keeps at least one unit;
+  4. each city's garrison is topped up to the defence that keeps the *threat* on it (the
+     believed attack of the Allied units that could reach a hex next to it next turn, and of
+     guns in range) at odds of 1-1 or less after its terrain columns (CN 5.1.1-5.1.2), up to
+     the stacking limit (CN 4.1.1); the units already in a city stay;
+  5. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
+     attack (CN 4.1.2);
+  6. the other units play greedy's way, one move at a time, through the ``Belief``: break
+     contact from a hopeless owed attack, attack groups, advance.
 * **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
-  column, the air optimiser, carpet bombing, naval support in every preview) but through the
-  ``Belief``, and make only attacks worth points; objectives are the victory cities by points.
+  column, carpet bombing, naval support in every preview) but through the ``Belief``, with
+  the victory cities weighted by their points to both sides.
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
 
-Search: ``rollouts`` > 0 makes the Axis try its counter-attacks by Monte Carlo over the CRT
-on copies of the position (dice of its own, seeded from the policy's seed and the position,
-never the game's), keeping those whose mean outcome in points beats ``COUNTER``. Its work
-is bounded by ``budget`` (CPU seconds a whole campaign may take, default 60), turned into a
-fixed number of previews and rollouts per phase (``_phase_allowance``), so the choice stays a
-function of the position and the seed, never of the clock.
+It does no search: its cost per campaign is measured by ``bench/campaign_history.py --cpu``
+(docs/bots.md), not limited by a clock, which would make a choice depend on the machine.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from wargame.bots.air_plan import optimise_air, planned_attack, value_table
@@ -68,11 +60,8 @@ from wargame.operational.actions import (
 from wargame.operational.combat import assess_bombardment, terrain_columns
 from wargame.operational.state import State
 
-__all__ = ["HardPolicy", "DEFAULT_BUDGET", "threat_map"]
+__all__ = ["HardPolicy", "threat_map"]
 
-DEFAULT_BUDGET = 60.0  # CPU seconds for a whole campaign on one core (issue #34)
-HOPELESS = -2.0  # points: an engaged unit breaks contact rather than owe an attack this bad
-COUNTER = 2.0  # points: the least a counter-attack (moving into contact) must be worth
 ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
 AXIS_ATTACK = 1.0  # the same for the Axis
 AIR_CHARGE = 0.3
@@ -108,11 +97,9 @@ class HardPolicy(GreedyPolicy):
     """The hard campaign player (module doc); ``choose(state)`` returns one legal action and
     depends on the position and the seed alone."""
 
-    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET, rollouts: int = 0) -> None:
+    def __init__(self, seed: int = 0) -> None:
         super().__init__()
-        self.seed = int(seed)
-        self.budget = float(budget)
-        self.rollouts = int(rollouts)
+        self.seed = int(seed)  # accepted as every policy's; the play is deterministic anyway
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: State) -> Action:
@@ -303,9 +290,6 @@ class HardPolicy(GreedyPolicy):
             return [Move(uid, h.id) for uid, h in orders.items()]
         return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]
 
-    def _nearest_city(self, state: State, h: Hex, cities: list[Hex]) -> Hex | None:
-        return min(cities, key=lambda c: (c.distance(h), c)) if cities else None
-
     # ------------------------------------------------------------------ combat
     def _combat_choice(self, state: State) -> list[Action]:
         side = state.phase.side
@@ -370,6 +354,3 @@ class HardPolicy(GreedyPolicy):
         side = state.phase.side
         return steps * step_vp(state, "axis" if side == "allied" else "allied"), bombard
 
-
-def _key(action: Action) -> str:  # pragma: no cover - debugging aid
-    return json.dumps(action.to_dict(), sort_keys=True)
