@@ -208,7 +208,7 @@ class CampaignState(GameStore):
     def make_policy(self) -> Any:
         from wargame.bots.play import make_policy
 
-        return make_policy(self.game, self.computer_player, self.seed)
+        return make_policy(self.game, self.computer_player, self.s.seed)
 
     def _player_changed(self) -> None:
         """Another computer player: the next computer action is the new one's."""
