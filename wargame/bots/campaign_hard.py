@@ -14,10 +14,10 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   2. victory cities the Allies passed through and left empty are retaken (control is the side
      that last entered a hex, docs/rules-notes.md "Control and victory");
   3. every city within ``REACH`` hexes of an Allied unit keeps at least one unit;
-  4. each city's garrison is topped up to the defence that keeps the *threat* on it (the
-     believed attack of the Allied units that could reach a hex next to it next turn, and of
-     guns in range) at odds of 1-1 or less after its terrain columns (CN 5.1.1-5.1.2), up to
-     the stacking limit (CN 4.1.1); the units already in a city stay;
+  4. the units already in a city stay; the city's *need* (the defence that keeps the
+     believed threat on it -- the attack of the Allied units that could reach a hex next to
+     it next turn, and of guns in range -- at odds of 1-1 or less after its terrain columns,
+     CN 5.1.1-5.1.2) chooses where reinforcements enter and which unit covers a city;
   5. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
      attack (CN 4.1.2);
   6. the other units play greedy's way, one move at a time, through the ``Belief``: break
@@ -222,9 +222,10 @@ class HardPolicy(GreedyPolicy):
             return uid not in stay and uid not in orders
 
         armour = {u for u in movers if state.unit_type(u).armoured}
-        guns = {u for u in movers if state.game.units[u].range > 0}
 
-        # 1-2. garrisons of the cities, most points first
+        # garrisons of the cities; a top-up of each garrison to its ``need`` (as in
+        # reinforcement routing) was tried and dropped: against greedy Allies in Normandy it
+        # kept units from the attacks that score (docs/bots.md, issue #34)
         cities = self._axis_cities(state)
         needs = self._needs(state, belief, cities)
         have: dict[Hex, float] = {}
@@ -259,20 +260,6 @@ class HardPolicy(GreedyPolicy):
                                              else -state.defence_of(x), dests[x][c].cost, x))
                 send(u, c)
                 have[c] += state.defence_of(u)
-        for c in cities:
-            if needs[c] <= 0:
-                continue
-            short = have[c] < needs[c] / 2
-            while have[c] < needs[c] and count.get(c, 0) < limit:
-                options = [u for u in movers if free(u) and c in dests[u] and u not in guns
-                           and (not dests[u][c].engaged or short)]
-                if not options:
-                    break
-                u = min(options, key=lambda x: (x in armour, dests[x][c].cost,
-                                                -state.defence_of(x), x))
-                send(u, c)
-                have[c] += state.defence_of(u)
-
         # 3. an engaged unit that began there, did not move and holds dominant terrain stays:
         # it owes no attack (CN 4.1.2)
         for uid in movers:
