@@ -171,7 +171,8 @@ HELP = Catalogue("cli.help", {
     "serve.variant": "optional rule, repeatable: bfn (all), bfn-19.1 ... bfn-19.8 (Battle for "
                      "Normandy 19; see docs/bfn-variants.md)",
     "serve.no_show": "do not open a browser",
-    "serve.computer": "the side the computer plays (greedy bot, wargame/bots/greedy.py)",
+    "serve.computer": "the side the computer plays (the hard player unless the page picks "
+                      "another: docs/bots.md)",
     "serve.rooms": "serve rooms for a class instead of one dashboard: a seat link per side, "
                    "every action stored in this SQLite file (docs/rooms-seats.md)",
     "serve.teacher_key": "with --rooms: the key of the teacher's page /teacher?key=KEY "

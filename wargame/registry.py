@@ -101,7 +101,7 @@ FAMILIES: list[GameFamily] = [
         levels={"easy": "beginner", "normal": "normal", "hard": "hard"}),
     GameFamily(
         kind="campaign", owns=lambda sid: True,  # every other bundled id (the last entry)
-        opener="wargame.games:open_campaign", policies=("greedy", "random"),
+        opener="wargame.games:open_campaign", policies=("greedy", "random", "hard"),
         policy_factory="wargame.bots.play:campaign_policy",
         dashboard="wargame.ui.campaign:campaign_dashboard",
         seat_store="wargame.ui.seats:CampaignSeatStore",
@@ -111,7 +111,8 @@ FAMILIES: list[GameFamily] = [
         computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
         whatif=True, scenario_columns=True, postured="wargame.bots.play:postured_greedy",
         validator="wargame.games:validate_campaign",
-        default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard"),
+        default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard",
+        levels={"greedy": "normal", "hard": "hard"}),
 ]
 """Searched in order: the first family that owns a scenario id is its family."""
 

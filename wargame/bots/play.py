@@ -39,6 +39,10 @@ def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
 
 
 def campaign_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
+    if name == "hard":
+        from wargame.bots.campaign_hard import HardPolicy
+
+        return HardPolicy(seed)
     return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
 
 

@@ -25,7 +25,7 @@ from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
-from wargame.ui.model import CampaignState, and_list
+from wargame.ui.model import CAMPAIGN_PLAYERS, CampaignState, and_list
 from wargame.ui.store import new_seed
 from wargame.ui.text import (
     LEGEND_COLOURS,
@@ -41,6 +41,7 @@ from wargame.ui.text import (
     UNIT_TYPE_WORDS,
     WORDS,
     nation_word,
+    player_word,
     result_words,
     type_letter,
 )
@@ -529,6 +530,10 @@ class TurnPanel(_View):
             label=WORDS["computer_plays"], value=model.computer, width=180,
             options={WORDS["computer.none"]: "none", WORDS["computer.axis"]: "axis",
                      WORDS["computer.allied"]: "allied"})
+        # issue #34: the levels in plain words, the classroom's default (hard) first
+        self.level = pn.widgets.Select(
+            label=WORDS["computer_level"], value=model.computer_player, width=220,
+            options={player_word(p): p for p in CAMPAIGN_PLAYERS})
         self.carpet_target = pn.widgets.Select(label=WORDS["carpet_centre"], options=[],
                                                width=160)
         self.carpet = pn.widgets.Button(label=WORDS["carpet_bomb"], width=110)
@@ -558,6 +563,7 @@ class TurnPanel(_View):
         self.load.param.watch(self._load, "value")
         self.hide.param.watch(self._hide, "value")
         self.computer.param.watch(self._computer, "value")
+        self.level.param.watch(self._level, "value")
         self.carpet.on_click(self._carpet)
         self._carpet_row = pn.Row(self.carpet_target, self.carpet)
 
@@ -599,6 +605,10 @@ class TurnPanel(_View):
     def _computer(self, event) -> None:
         if not getattr(self, "_updating", False):
             self.model.computer = event.new
+
+    def _level(self, event) -> None:
+        if not getattr(self, "_updating", False):
+            self.model.computer_player = event.new
 
     def _hide(self, event) -> None:
         self.model.hide_enemy = bool(event.new)
@@ -650,6 +660,8 @@ class TurnPanel(_View):
                 self.carpet_target.options = targets
             if self.computer.value != m.computer:
                 self.computer.value = m.computer
+            if self.level.value != m.computer_player:
+                self.level.value = m.computer_player
         finally:
             self._updating = False
         self._carpet_row.visible = bool(targets) and m.plans_for_viewer()
@@ -682,6 +694,7 @@ class TurnPanel(_View):
         return pn.Column(
             pn.Row(self.seed, self.new), self.really, self.cancel,
             self.computer,
+            self.level,
             self.variants,
             pn.Card(self.variant_help, title=WORDS["about_variants"], collapsed=True,
                     width=SIDE_W - 20, visible=self.variants.visible),

@@ -53,7 +53,10 @@ from wargame.ui.text import (
     variant_word,
 )
 
-__all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game"]
+__all__ = ["CampaignState", "HistoryEntry", "load_history", "describe_option", "make_game",
+           "CAMPAIGN_PLAYERS"]
+
+CAMPAIGN_PLAYERS = ("hard", "greedy", "random")  # the levels, the classroom's default first
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,11 @@ class CampaignState(GameStore):
     attack_air = param.Integer(default=0, bounds=(0, None))
     hide_enemy = param.Boolean(default=False, doc="CN 5.1.1: hide the enemy's values")
     computer = param.Selector(default="none", objects=["none", "axis", "allied"],
-                              doc="the side the computer plays (wargame/bots/greedy.py)")
+                              doc="the side the computer plays")
+    # issue #34: the classroom plays the hard player unless a weaker level is picked
+    # (difícil / normal / principiante: hard, greedy, random; docs/bots.md)
+    computer_player = param.Selector(default="hard", objects=list(CAMPAIGN_PLAYERS),
+                                     doc="how the computer plays (wargame.bots.play)")
     history_overlay = param.Boolean(default=False)
 
     def __init__(self, game: Game | Scenario | str = "demo", seed: int = 1944,
@@ -183,6 +190,7 @@ class CampaignState(GameStore):
         game = make_game(game, variants)
         super().__init__(game, seed, **params)
         self.history = load_history(game.scenario)
+        self.param.watch(lambda _e: self._player_changed(), "computer_player")
 
     # ------------------------------------------------------------------ GameStore hooks
     def opening_events(self, state: State) -> list[Any]:
@@ -200,9 +208,15 @@ class CampaignState(GameStore):
         return describe_action(self.s, entry)
 
     def make_policy(self) -> Any:
-        from wargame.bots.greedy import GreedyPolicy
+        from wargame.bots.play import make_policy
 
-        return GreedyPolicy()
+        return make_policy(self.game, self.computer_player, self.s.seed)
+
+    def _player_changed(self) -> None:
+        """Another computer player: the next computer action is the new one's."""
+        self._policy = None
+        if self.computer != "none":
+            self._computer_changed()
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(side or "", str(side))

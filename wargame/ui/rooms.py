@@ -245,7 +245,9 @@ class Landing(param.Parameterized):
         from wargame.registry import family_of
 
         policies = family_of(str(self.game.value)).policies
-        options = {ROOMS["nobody"]: "none", **{player_word(p): p for p in policies}}
+        # the classroom's default level first (issue #34: hard; greedy and random stay)
+        ordered = sorted(policies, key=lambda p: p != "hard")
+        options = {ROOMS["nobody"]: "none", **{player_word(p): p for p in ordered}}
         for w in (self.computer_allied, self.computer_axis):
             w.options = options
             w.value = "none"

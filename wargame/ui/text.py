@@ -277,6 +277,7 @@ def their_turn(side: str | None) -> str:
 # the computer players (wargame.registry policies) as the pages name them; the ids stay the
 # command line's (wargame autoplay --allied greedy)
 PLAYER_WORDS = Catalogue("ui.players", {
+    "hard": "hard (plans each phase)",
     "greedy": "greedy (goes for the cities)",
     "random": "random (no plan)",
     "easy": "easy",
@@ -595,6 +596,7 @@ WORDS = Catalogue("ui.campaign", {
     "new_game": "New game",
     "hide_enemy": "Enemy values hidden (CN 5.1.1)",
     "computer_plays": "Computer plays",
+    "computer_level": "Computer's level",
     "computer.none": "nobody (two players)",
     "computer.axis": "the Axis",
     "computer.allied": "the Allies",

@@ -1,0 +1,199 @@
+"""What a campaign position is worth to a side, in victory points (issue #34, item 2).
+
+The campaign games are won on points (CN/OD 11.2): cities held at the end, units destroyed
+(CN 11.2.1: 2 a German unit, of which the German player forgives a third at the end, 11.2.2;
+CN 11.2.2: 10 an Allied unit; OD 11.2.1: 2 a German unit) and, in Dragoon, divisions exited
+and no German left. The hard players (``wargame.bots.campaign_hard``) value everything in
+those points, so each side plays to win the game, not the next combat:
+
+- ``vp_margin``: the side's points minus the other's if the game ended now
+  (``State.victory_points``, the end-of-game third included);
+- ``step_vp``: what one step of a side's unit is worth: half the points its destruction gives
+  the enemy, plus its worth as material (a unit that holds or takes cities later);
+- ``attack_value``: the expected points an attack gains its side, from the exact CRT
+  distribution (CN/OD 5.1.6): steps lost on both sides at ``step_vp``, plus the chance the
+  defender leaves a victory city times that city's points to both sides;
+- ``Belief``: the position as one side may know it. CN/OD 5.1.1 hides the enemy's counter
+  values ("o atacante não pode verificar os pontos de defesa das unidades que vai atacar antes
+  de declarar"); a player knows the counter mix, so an enemy unit counts at the mean values of
+  the enemy's units of its type (full or reduced), the same table as ``state.view`` leaves
+  out. Previews through a ``Belief`` never read a hidden enemy value.
+
+Pure Python on the engine; no randomness.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from wargame.hexgrid import Hex
+from wargame.operational.combat import assess_attack
+from wargame.operational.tables import split_result
+
+if TYPE_CHECKING:
+    from wargame.operational.combat import Assessment
+    from wargame.operational.state import Game, State
+
+__all__ = ["Belief", "estimated_values", "vp_margin", "step_vp", "city_points", "attack_value",
+           "MATERIAL_VP"]
+
+# What one step is worth as material, beyond the points its unit's destruction gives the
+# enemy: a German step holds ground (the cities) for later turns; an Allied step takes it.
+# Chosen by hand (docs/bots.md "hard"), not fitted.
+MATERIAL_VP = {"allied": 2.0, "axis": 4.0}
+_RETREAT_VP = 0.5  # a retreat: ground given up, maybe a worse hex (as greedy's half step)
+
+
+@functools.lru_cache(maxsize=16)
+def _estimates(game: Game) -> dict[tuple[str, str, bool], tuple[float, float, float]]:
+    """(side, unit type, reduced) -> mean (attack, defence, movement) of the scenario's units of
+    that kind: what the counter mix tells a player about a counter he may not inspect."""
+    sums: dict[tuple[str, str, bool], list[float]] = {}
+    for d in game.units.values():
+        for reduced in (False, True):
+            a = d.reduced_attack if reduced else d.attack
+            df = d.reduced_defence if reduced else d.defence
+            acc = sums.setdefault((d.side, d.type, reduced), [0.0, 0.0, 0.0, 0.0])
+            acc[0] += a
+            acc[1] += df
+            acc[2] += d.movement
+            acc[3] += 1
+    return {k: (v[0] / v[3], v[1] / v[3], v[2] / v[3]) for k, v in sums.items()}
+
+
+def estimated_values(state: State, uid: str) -> tuple[float, float, float]:
+    """The (attack, defence, movement) a player of the other side believes ``uid`` has."""
+    d = state.game.units[uid]
+    return _estimates(state.game)[(d.side, d.type, bool(state.units[uid].reduced))]
+
+
+class Belief:
+    """``state`` as ``side`` may know it: the enemy's attack and defence are estimates
+    (``estimated_values``), everything else is the state's own (the board, positions, rules).
+    Pass it where the engine's pure functions take a state (``assess_attack``), or call
+    ``preview_attack`` on it. Read-only: never apply actions through it."""
+
+    def __init__(self, state: State, side: str) -> None:
+        self._state = state
+        self.side = side
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+    def attack_of(self, uid: str) -> int:
+        if self._state.game.units[uid].side == self.side:
+            return self._state.attack_of(uid)
+        return round(estimated_values(self._state, uid)[0])
+
+    def defence_of(self, uid: str) -> int:
+        if self._state.game.units[uid].side == self.side:
+            return self._state.defence_of(uid)
+        return round(estimated_values(self._state, uid)[1])
+
+    def preview_attack(self, target: str, attackers: tuple[str, ...],
+                       artillery: tuple[str, ...] = (), air: int = 0, defence_air: int = 0,
+                       defence_artillery: tuple[str, ...] = ()) -> Assessment:
+        """``State.preview_attack`` with the believed values (odds rounded as the engine's)."""
+        return assess_attack(self, Hex.from_id(target), tuple(attackers), tuple(artillery),  # type: ignore[arg-type]
+                             air, defence_air, tuple(defence_artillery))
+
+
+def vp_margin(state: State, side: str) -> float:
+    """CN/OD 11.2: the side's victory points minus the other's, if the game ended now."""
+    vp = state.victory_points()
+    other = "axis" if side == "allied" else "allied"
+    return float(vp[side]) - float(vp[other])
+
+
+@functools.lru_cache(maxsize=16)
+def _kill_points(game: Game) -> dict[str, float]:
+    """Points the enemy scores per unit of ``side`` destroyed (CN/OD 11.2; the German third
+    forgiven at the end, CN 11.2.2, counted as two thirds of the points)."""
+    out = {"allied": 0.0, "axis": 0.0}
+    for v in game.rule("victory", []) or []:
+        if v.get("kind") == "destroyed":
+            pts = float(v["points"])
+            if v.get("forgive_third"):
+                pts *= 2 / 3
+            out[v["side"]] += pts
+    return out
+
+
+def step_vp(state: State, side: str) -> float:
+    """The points one step of ``side`` is worth: half of what its unit's destruction gives the
+    enemy (a unit has two steps, CN/OD 5.1.6) plus its worth as material (``MATERIAL_VP``)."""
+    return _kill_points(state.game)[side] / 2 + MATERIAL_VP.get(side, 2.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _city_points(game: Game) -> dict[Hex, tuple[int, int]]:
+    """Victory city hex -> (its points to the Allies, to the Axis), shared by hexes as the
+    engine counts them (docs/rules-notes.md: a city of two hexes is shared by hexes held)."""
+    out: dict[Hex, tuple[int, int]] = {}
+    for v in game.rule("victory", []) or []:
+        if v.get("kind") == "city":
+            hexes = game.board.places.get(v["place"], ())
+            for h in hexes:
+                out[h] = (int(v["points"].get("allied", 0)) // max(1, len(hexes)),
+                          int(v["points"].get("axis", 0)) // max(1, len(hexes)))
+    return out
+
+
+def city_points(state: State, h: Hex) -> float:
+    """What changing hands of victory city hex ``h`` swings the margin by (both sides' points,
+    CN/OD 11.2); 0 for another hex."""
+    pts = _city_points(state.game).get(h)
+    return float(pts[0] + pts[1]) if pts else 0.0
+
+
+def victory_hexes(game: Game) -> dict[Hex, tuple[int, int]]:
+    return _city_points(game)
+
+
+def _steps(state: State, uids: Sequence[str]) -> int:
+    return sum(1 if state.units[u].reduced else 2 for u in uids)
+
+
+def attack_value(state: State, side: str, distribution: dict[str, Fraction],
+                 attackers: Sequence[str], defenders: Sequence[str], target: Hex) -> float:
+    """Expected victory points an attack gains ``side`` (CN/OD 5.1.6 results): the defender's
+    steps lost at ``step_vp`` of its side, the attacker's own at its side's, and the chance
+    the hex is cleared times its city points (the attacker may advance and take it, 5.2)."""
+    enemy = "axis" if side == "allied" else "allied"
+    d_all = _steps(state, defenders)
+    a_all = _steps(state, attackers)
+    d_step, a_step = step_vp(state, enemy), step_vp(state, side)
+    city = city_points(state, target) if state.control.get(target) != side else 0.0
+    value = 0.0
+    for result, p in distribution.items():
+        d_code, a_code = split_result(result)
+        gain = 0.0
+        cleared = False
+        if d_code == "DE":
+            gain += d_all * d_step
+            cleared = True
+        elif d_code == "DRB":
+            gain += d_step + _RETREAT_VP
+            cleared = True
+        elif d_code == "DRI":
+            gain += _RETREAT_VP
+            cleared = True
+        elif d_code == "DVB":
+            gain += d_step
+        elif d_code == "EMP":
+            cleared = True  # CN 5.1.6: both lose matching strength, the defender retreats
+        if cleared:
+            gain += 0.7 * city  # the attacker may advance into it (5.2); not sure to hold
+        if a_code == "AE":
+            gain -= a_all * a_step
+        elif a_code == "ARB":
+            gain -= a_step + _RETREAT_VP
+        elif a_code == "ARI":
+            gain -= _RETREAT_VP
+        elif a_code == "AVB":
+            gain -= a_step
+        value += float(p) * gain
+    return value
