@@ -36,7 +36,7 @@ from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.paths import MEMOIR_PREFIX
 from wargame.ui.describe import describe_action, memoir_unit
-from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
+from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight, served_session
 from wargame.ui.memoir_model import (
     COMPUTER_PLAYERS,
     SIDE_LABELS,
@@ -84,6 +84,12 @@ def face_svg(face: str, size: int = 30) -> str:
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 5
 SIDE_W = 420
+# served, the board fills the window's height less what is above it (a room's page sets
+# --wg-map-top: room_page.MAP_TOP) and the width the side column leaves (issue 28: the board was
+# a fixed 1000 px, 1365 px on the zoomed teacher's page); in a notebook cell, the cell's width
+# at NOTEBOOK_MAP_HEIGHT
+MAP_HEIGHT_CSS = "calc(100vh - var(--wg-map-top, 90px))"
+NOTEBOOK_MAP_HEIGHT = 560
 
 
 def display_hex(h: Hex) -> Hex:
@@ -422,9 +428,14 @@ class MemoirDashboard(pn.viewable.Viewer):
                                    self.hand_view, self.preview_view, self.dice_view,
                                    self.log_view]
         self._build_map()
-        self.map_holder = pn.Column(self.map)
+        self.map_holder = pn.Column(self.map, sizing_mode="stretch_width", min_width=360,
+                                    styles={"height": MAP_HEIGHT_CSS, "min-height": "320px"}
+                                    if self._served else {})
+        # served, the side column scrolls on its own beside the board (issue 28)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
-                         self.preview_view, self.dice_view, self.log_view)
+                         self.preview_view, self.dice_view, self.log_view,
+                         styles={"max-height": MAP_HEIGHT_CSS, "overflow-y": "auto",
+                                 "overflow-x": "hidden"} if served_session() else {})
         self.legend = pn.pane.HTML(
             f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
@@ -436,7 +447,9 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
                                           self.computer_player),
                                    pn.Row(self.really, self.cancel)] if owner else []),
-                                pn.Row(side, self.map_holder))
+                                pn.Row(side, self.map_holder, sizing_mode="stretch_width",
+                                       styles={"flex-wrap": "wrap"}),
+                                sizing_mode="stretch_width")
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
             watched |= set(v.fields)
@@ -472,7 +485,10 @@ class MemoirDashboard(pn.viewable.Viewer):
         return self.log_view.pane
 
     def _build_map(self) -> None:
-        self.map = HexMap(hexmap_specs(self.store.scenario), LAYOUT, name="memoir-map")
+        self._served = served_session()
+        self.map = HexMap(hexmap_specs(self.store.scenario), LAYOUT, name="memoir-map",
+                          stretch="both" if self._served else "width",
+                          height=None if self._served else NOTEBOOK_MAP_HEIGHT)
         self.map.on_click = self._on_click
         self._draw_sections()
 
@@ -531,7 +547,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         for u in s.live_units():
             special = {"special": "*", "elite": "*", "resistance": "R"}.get(u.special, "")
             counters.append(Counter(
-                hex=display_hex(u.hex), uid=str(u.id),
+                hex=display_hex(u.hex), uid=str(u.id), symbol=u.kind,
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
                 side=u.side, title=memoir_unit(s, u.id)))
