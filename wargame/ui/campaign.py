@@ -322,7 +322,8 @@ class AttackPanel(_View):
         fig.xaxis.major_label_orientation = 0.6
         self.chart = fig
         self.chart_pane = pn.pane.Bokeh(fig, visible=False)  # no empty box (issue 28)
-        self._last_result: str = ""
+        self._last_result: tuple[str, int] = ("", -1)
+        self._dismissed: tuple[str, int] | None = None
         self._result_target: str | None = None
         self.attackers.param.watch(self._units, "value")
         self.artillery.param.watch(self._arty, "value")
@@ -364,9 +365,14 @@ class AttackPanel(_View):
         # the last roll's result stays under the target it was rolled on: another target
         # clears it (issue 28: the previous attack's dice showed under a new target)
         text = m.result_text()
-        if text != self._last_result:
-            self._last_result, self._result_target = text, target
-        shown = text if text and target == self._result_target else ""
+        events = m.s.events
+        key = (text, next((i for i in range(len(events) - 1, -1, -1)
+                           if events[i].kind == "roll"), -1))
+        if key != self._last_result:  # a new roll: shown under the target it was rolled on
+            self._last_result, self._result_target = key, target
+        if target is not None and target != self._result_target:
+            self._dismissed = key  # another target chosen: this roll is no longer news
+        shown = text if text and key != self._dismissed else ""
         self.result.object = _box(_esc(shown)) if shown else ""
         if not active:
             text = UI["no_target"] if s.phase.is_combat else WORDS["attacks_in_combat"]
