@@ -55,8 +55,13 @@ SIDE_W = 400  # the side column: 410 px, so a notebook cell of 430 px shows it w
 # CSS custom property is inherited through the components' shadow roots)
 MAP_TOP = "110px"
 MAP_HEIGHT_CSS = f"calc(100vh - var(--wg-map-top, {MAP_TOP}))"
+# Panel gives a row the sum of its children's widths as min-width: overridden, so that a
+# narrow notebook cell wraps the row (the side panel under the map, the buttons under the
+# phase line) instead of cutting it (issue 28); an !important :host rule beats the inline style
+SHRINK_CSS = ":host { min-width: 0 !important; }"
 # warnings float over the map's top edge instead of pushing it down (issue 28 item 4)
-OVERLAY_STYLES = {"position": "absolute", "top": "100%", "left": "0", "z-index": "50"}
+OVERLAY_STYLES = {"position": "absolute", "top": "100%", "left": "0", "z-index": "50",
+                  "max-width": "calc(100vw - 16px)"}
 # the overlay's look, on its parts (the host element of a Panel column is not its content's
 # height): a pale warning ground, a red edge and a shadow over the map
 OVERLAY_LOOK = ("background:#fff6d8;border:2px solid #a00000;border-radius:6px;"
@@ -763,9 +768,10 @@ class TurnPanel(_View):
             [self.undo, self.save] if viewer.may_save else [])
         return pn.Column(
             pn.Row(self.info, *commands, sizing_mode="stretch_width",
-                   styles={"flex-wrap": "wrap"}),
+                   styles={"flex-wrap": "wrap"}, stylesheets=[SHRINK_CSS]),
             *([self.end_overlay] if viewer.acts else []),
-            sizing_mode="stretch_width", styles={"position": "relative", "z-index": "40"})
+            sizing_mode="stretch_width", styles={"position": "relative", "z-index": "40"},
+            stylesheets=[SHRINK_CSS])
 
     def game_tab(self) -> pn.viewable.Viewable:
         """The turn track and scores; carpet bombing for who may act; the hidden-values
@@ -985,17 +991,20 @@ class CampaignDashboard(pn.viewable.Viewer):
             width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
+        # (not grown by the row's flex layout to the side column's height: issue 28)
         map_box = pn.Column(self.map, sizing_mode="stretch_width", styles={
-            "height": MAP_HEIGHT_CSS, "min-height": "340px"} if self.served else {})
+            "height": MAP_HEIGHT_CSS, "min-height": "340px", "flex": "0 0 auto"}
+            if self.served else {})
         left = pn.Column(self.message, self.turn.header(), map_box,
-                         sizing_mode="stretch_width", min_width=360)
+                         sizing_mode="stretch_width", stylesheets=[SHRINK_CSS],
+                         styles={"flex": "1 1 360px"})
         side = pn.Column(self.action_area, self.must_attack, self.reference,
                          width=SIDE_W + 10, styles=SIDE_STYLES)
         self._arrange()
         # narrower than map + side (a notebook cell of 430-900 px): the side panel wraps under
         # the map instead of being cut (issue 28)
         return pn.Row(left, side, sizing_mode="stretch_width", css_classes=["wg-dashboard"],
-                      styles={"flex-wrap": "wrap"})
+                      styles={"flex-wrap": "wrap"}, stylesheets=[SHRINK_CSS])
 
     def _arrange(self) -> None:
         """Show in the action area what the phase needs: the decision when one is pending;

@@ -429,7 +429,8 @@ class MemoirDashboard(pn.viewable.Viewer):
                                    self.log_view]
         self._build_map()
         self.map_holder = pn.Column(self.map, sizing_mode="stretch_width", min_width=360,
-                                    styles={"height": MAP_HEIGHT_CSS, "min-height": "320px"}
+                                    styles={"height": MAP_HEIGHT_CSS, "min-height": "320px",
+                                            "flex": "0 0 auto"}
                                     if self._served else {})
         # served, the side column scrolls on its own beside the board (issue 28)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
@@ -448,7 +449,7 @@ class MemoirDashboard(pn.viewable.Viewer):
                                           self.computer_player),
                                    pn.Row(self.really, self.cancel)] if owner else []),
                                 pn.Row(side, self.map_holder, sizing_mode="stretch_width",
-                                       styles={"flex-wrap": "wrap"}),
+                                       styles={} if self._served else {"flex-wrap": "wrap"}),
                                 sizing_mode="stretch_width")
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
