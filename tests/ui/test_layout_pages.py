@@ -52,7 +52,9 @@ def test_every_unit_type_has_a_symbol_or_a_letter():
         for d in game.units.values():
             parts, letter = symbol_parts(d.type)
             assert parts or letter, (scenario, d.type)
-    for kind in ("infantry", "armor", "artillery"):  # Memoir '44's kinds
+    from wargame.ui.memoir import KIND_SYMBOL
+
+    for kind in KIND_SYMBOL.values():  # Memoir '44's kinds
         assert symbol_parts(kind)[0]
 
 

@@ -73,9 +73,9 @@ COUNTER_MARKS: dict[str, tuple[str, float]] = {
 # A counter as on the board (issue 28): a piece in the nation's colour, the NATO unit symbol in
 # a box at its top and the values in large type below it, drawn in map units so that it scales
 # with the hex. COUNTER_W x COUNTER_H in hex radii: the values "2-3-4" at HexMap.LABEL_SCALE
-# ["values"] (0.66 of the radius: 14 px on the teacher's 1920x1080 view, 21 px per radius) are
-# about 1.5 radii wide in bold helvetica, so the piece is 1.56 wide (a flat-top hex is 2).
-COUNTER_W, COUNTER_H = 1.56, 1.36
+# ["values"] (0.68 of the radius: 14 px on the teacher's 1920x1080 view, about 21 px a radius)
+# are 1.6 radii wide in bold helvetica, so the piece is 1.6 wide (a flat-top hex is 2).
+COUNTER_W, COUNTER_H = 1.6, 1.36
 SYMBOL_W, SYMBOL_H = 0.84, 0.46  # the symbol's box, in hex radii
 SYMBOL_DY = 0.33  # the box's centre above the counter's centre
 VALUES_DY = -0.31  # the values' centre below it
@@ -94,7 +94,6 @@ NATO_SYMBOLS: dict[str, tuple[tuple[str, ...], str]] = {
     "bicycle_infantry": (("x",), "B"),
     "mountain": (("x",), "M"),
     "armour": (("oval",), ""),
-    "armor": (("oval",), ""),  # Memoir '44's word
     "armoured_infantry": (("x", "oval"), ""),
     "mechanized_cavalry": (("slash", "oval"), ""),
     "assault_gun": (("dot", "oval"), "AG"),
@@ -288,6 +287,7 @@ class Counter:
     mark: str = ""  # "must_attack": a red ring; "at_sea": a dashed blue edge
     stack_titles: tuple[str, ...] = ()  # every unit of the stack, for the tooltip
     symbol: str = ""  # the unit's type, drawn as its NATO symbol (NATO_SYMBOLS; "" none)
+    tag: str = ""  # with a symbol: a mark written beside it (Memoir's elite "*")
 
 
 @dataclass(frozen=True)
@@ -572,7 +572,7 @@ class HexMap(pn.viewable.Viewer):
     # font size per text layer, as a fraction of one hex's size in screen pixels, and the
     # smallest size drawn (px): the labels grow when the map is zoomed in or made wider
     LABEL_SCALE: dict[str, tuple[float, float]] = {
-        "letter": (0.28, 7.0), "values": (0.66, 9.0), "badge": (0.36, 8.0),
+        "letter": (0.28, 7.0), "values": (0.68, 9.0), "badge": (0.36, 8.0),
         "names": (0.26, 8.0), "reach": (0.30, 8.0)}
     _LABELS_JS = """
 const w = fig.inner_width, span = fig.x_range.end - fig.x_range.start;
@@ -845,7 +845,7 @@ lab.change.emit();
             data["uid"].append(c.uid)
             # the letter: alone in the box without a symbol; beside the symbol's parts
             # (commando, rocket launcher...) at the box's left, small
-            letter = extra if c.symbol else c.letter
+            letter = extra + c.tag if c.symbol else c.letter
             data["letter"].append(letter)
             data["lx"].append(x - 0.62 * bw if parts and letter else x)
             data["box"].append(1.0 if c.symbol else 0.0)

@@ -50,6 +50,7 @@ from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
 KIND_LETTER = {"inf": "INF", "tank": "ARM", "gun": "ART"}
+KIND_SYMBOL = {"inf": "infantry", "tank": "armour", "gun": "artillery"}  # hexmap.NATO_SYMBOLS
 SIDE_COLOUR = {AXIS: "#9aa39a", ALLIES: "#a9bf72"}
 TERRAIN_TO_STYLE = {"plain": "open", "woods": "woods", "hills": "hill", "buildings": "city",
                     "hedgerow": "bocage", "river": "sea", "ocean": "sea", "beach": "rough",
@@ -90,6 +91,7 @@ SIDE_W = 420
 # at NOTEBOOK_MAP_HEIGHT
 MAP_HEIGHT_CSS = "calc(100vh - var(--wg-map-top, 90px))"
 NOTEBOOK_MAP_HEIGHT = 560
+SHRINK_CSS = ":host { min-width: 0 !important; }"  # as campaign.SHRINK_CSS
 
 
 def display_hex(h: Hex) -> Hex:
@@ -428,10 +430,12 @@ class MemoirDashboard(pn.viewable.Viewer):
                                    self.hand_view, self.preview_view, self.dice_view,
                                    self.log_view]
         self._build_map()
-        self.map_holder = pn.Column(self.map, sizing_mode="stretch_width", min_width=360,
+        # beside the side column, the width it leaves (a row's child: flex-basis 360 px, grown)
+        self.map_holder = pn.Column(self.map, sizing_mode="stretch_width",
                                     styles={"height": MAP_HEIGHT_CSS, "min-height": "320px",
-                                            "flex": "0 0 auto"}
-                                    if self._served else {})
+                                            "flex": "1 1 360px"}
+                                    if self._served else {"flex": "1 1 360px"},
+                                    stylesheets=[SHRINK_CSS])
         # served, the side column scrolls on its own beside the board (issue 28)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
                          self.preview_view, self.dice_view, self.log_view,
@@ -449,7 +453,8 @@ class MemoirDashboard(pn.viewable.Viewer):
                                           self.computer_player),
                                    pn.Row(self.really, self.cancel)] if owner else []),
                                 pn.Row(side, self.map_holder, sizing_mode="stretch_width",
-                                       styles={} if self._served else {"flex-wrap": "wrap"}),
+                                       styles={} if self._served else {"flex-wrap": "wrap"},
+                                       stylesheets=[SHRINK_CSS]),
                                 sizing_mode="stretch_width")
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
@@ -548,7 +553,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         for u in s.live_units():
             special = {"special": "*", "elite": "*", "resistance": "R"}.get(u.special, "")
             counters.append(Counter(
-                hex=display_hex(u.hex), uid=str(u.id), symbol=u.kind,
+                hex=display_hex(u.hex), uid=str(u.id), symbol=KIND_SYMBOL[u.kind],
+                tag=special,
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
                 side=u.side, title=memoir_unit(s, u.id)))
