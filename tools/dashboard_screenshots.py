@@ -4,9 +4,15 @@ chromium through python playwright from a fresh ``panel serve`` of wargame/ui/ap
     docs/img/dashboard-1280x720.png    a classroom projector
     docs/img/dashboard-1920x1080.png   a full-HD screen
 
+and of a class's room in Portuguese (issue 28), from ``wargame serve --rooms`` on a rooms file
+made in a temporary folder (a Normandy room, seed 1946, its seats in pt):
+
+    docs/img/room-teacher-pt-1920x1080.png   the teacher's page on the projector
+    docs/img/room-allied-pt-1280x720.png     the Allied seat on a classroom computer
+
 Each is reduced to a 128-colour palette (Pillow) to stay small in the repository.
 
-    .venv/bin/python tools/dashboard_screenshots.py [--seed 1944] [--out docs/img]
+    .venv/bin/python tools/dashboard_screenshots.py [--seed 1944] [--out docs/img] [--only rooms]
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "ui"))
 
 SIZES = ((1280, 720), (1920, 1080))
+ROOM_SHOTS = (("teacher", 1920, 1080), ("allied", 1280, 720))
+ROOM_SEED = 1946
 
 
 def shrink(path: Path, colours: int = 128) -> None:
@@ -29,6 +37,44 @@ def shrink(path: Path, colours: int = 128) -> None:
     with Image.open(path) as im:
         small = im.convert("RGB").quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
     small.save(path, optimize=True)
+
+
+def room_screenshots(out: Path) -> None:
+    """The teacher's page and the Allied seat of a Normandy room in Portuguese (module doc)."""
+    import tempfile
+
+    from conftest import CHROME_ARGS, free_port  # tests/ui/conftest.py
+    from playwright.sync_api import sync_playwright
+    from test_rooms_browser import RoomsServer  # tests/ui/test_rooms_browser.py
+
+    from wargame.rooms.room import RoomManager
+    from wargame.ui.browser import wait_for_map
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "rooms.sqlite"
+        with RoomManager(db) as manager:
+            room = manager.create("normandy", seed=ROOM_SEED, lang="pt")
+            tokens = {name: seat.token for name, seat in room.seats.items()}
+        server = RoomsServer(db, free_port())
+        server.start()
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                            args=CHROME_ARGS)
+                for seat, w, h in ROOM_SHOTS:
+                    page = browser.new_page(viewport={"width": w, "height": h})
+                    page.goto(f"{server.url}room?seat={tokens[seat]}")
+                    wait_for_map(page, timeout=120000)
+                    page.locator(".wg-phase").first.wait_for()
+                    page.wait_for_timeout(2000)  # the fit-to-window and label sizes settle
+                    path = out / f"room-{seat}-pt-{w}x{h}.png"
+                    page.screenshot(path=str(path))
+                    shrink(path)
+                    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+                    page.close()
+                browser.close()
+        finally:
+            server.stop()
 
 
 def main() -> None:
@@ -40,8 +86,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=1944)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument("--only", choices=("dashboard", "rooms"), default=None)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.only != "dashboard":
+        room_screenshots(args.out)
+    if args.only == "rooms":
+        return
     port = free_port()
     server: subprocess.Popen = start_app(port)
     url = f"http://127.0.0.1:{port}/app?scenario=normandy&seed={args.seed}"

@@ -111,8 +111,7 @@ FAMILIES: list[GameFamily] = [
         computer_sides={"axis": "axis", "allied": "allied", "allies": "allied"},
         whatif=True, scenario_columns=True, postured="wargame.bots.play:postured_greedy",
         validator="wargame.games:validate_campaign",
-        default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard",
-        levels={"greedy": "normal", "hard": "hard"}),
+        default_seed=1944, takes_variants=True, window_title="wargame: campaign dashboard"),
 ]
 """Searched in order: the first family that owns a scenario id is its family."""
 

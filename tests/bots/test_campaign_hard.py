@@ -167,7 +167,7 @@ def test_hard_is_in_the_registry_and_plays_a_legal_deterministic_dragoon_turn():
             action = policies[state.side_to_act].choose(state)
             assert state.is_legal(action), action
             state.apply(action)
-        logs.append(state.log)
+        logs.append(state.action_log)
     assert logs[0] == logs[1]
     kinds = {a["kind"] for a in logs[0]}
     assert {"move", "attack", "enter"} <= kinds

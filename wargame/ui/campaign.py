@@ -25,6 +25,7 @@ from wargame.operational.state import Game
 from wargame.scenario import Scenario
 from wargame.ui.describe import place_name, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
+from wargame.ui.layout_text import LAYOUT_TEXT
 from wargame.ui.model import CAMPAIGN_PLAYERS, CampaignState, and_list
 from wargame.ui.store import new_seed
 from wargame.ui.text import (
@@ -49,11 +50,27 @@ from wargame.ui.text import (
 __all__ = ["CampaignDashboard", "UnitCard", "ReinforcementPanel", "AttackPanel",
            "DecisionPanel", "TurnPanel", "LogPanel", "HistoryPanel"]
 
-SIDE_W = 430
-# the map's box: the window's height less the message bar and the phase line above it
-MAP_HEIGHT_CSS = "calc(100vh - 120px)"
+SIDE_W = 400  # the side column: 410 px, so a notebook cell of 430 px shows it whole (issue 28)
+# the map's box: the window's height less what is above it: the message bar and the phase line
+# (MAP_TOP), and on a room's page its header too (the page sets --wg-map-top: room_page.py; a
+# CSS custom property is inherited through the components' shadow roots)
+MAP_TOP = "110px"
+MAP_HEIGHT_CSS = f"calc(100vh - var(--wg-map-top, {MAP_TOP}))"
+# Panel gives a row the sum of its children's widths as min-width: overridden, so that a
+# narrow notebook cell wraps the row (the side panel under the map, the buttons under the
+# phase line) instead of cutting it (issue 28); an !important :host rule beats the inline style
+SHRINK_CSS = ":host { min-width: 0 !important; }"
+# warnings float over the map's top edge instead of pushing it down (issue 28 item 4)
+OVERLAY_STYLES = {"position": "absolute", "top": "100%", "left": "0", "z-index": "50",
+                  "max-width": "calc(100vw - 16px)"}
+# the overlay's look, on its parts (the host element of a Panel column is not its content's
+# height): a pale warning ground, a red edge and a shadow over the map
+OVERLAY_LOOK = ("background:#fff6d8;border:2px solid #a00000;border-radius:6px;"
+                "box-shadow:0 4px 14px rgba(0,0,0,0.35);padding:6px 10px;margin:0")
 # the side column scrolls on its own: the action area at its top stays beside the map
-SIDE_STYLES = {"max-height": "100vh", "overflow-y": "auto", "overflow-x": "hidden"}
+# (less what a room's page puts above the dashboard: --wg-side-top, room_page.py)
+SIDE_STYLES = {"max-height": "calc(100vh - var(--wg-side-top, 0px))", "overflow-y": "auto",
+               "overflow-x": "hidden"}
 CSS = """
 .wg-box {font-family: sans-serif; font-size: 13px; line-height: 1.35;}
 .wg-box h4 {margin: 2px 0 4px 0;}
@@ -177,47 +194,98 @@ class UnitCard(_View):
 
 
 class ReinforcementPanel(_View):
-    """Units that may enter this turn: pick one, then click a highlighted entry hex."""
+    """Units that may enter this turn, grouped by the turn they arrived and where they enter
+    (issue 28: about 25 buttons at Normandy's turn 1), each group collapsed, under a line
+    saying what to do: open a group, pick a unit, then click a highlighted entry hex."""
 
     fields = ("state", "reinforcement")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
         self.info = pn.pane.HTML("", width=SIDE_W)
-        self.choice = pn.widgets.RadioButtonGroup(options={}, color="light",
-                                                  orientation="vertical", width=SIDE_W - 20)
-        self.choice.param.watch(self._picked, "value")
+        self.help = pn.pane.HTML("", width=SIDE_W, visible=False)
+        self.groups = pn.Column(width=SIDE_W, css_classes=["wg-reinforcement-groups"])
+        self._choices: dict[tuple[int, str], pn.widgets.RadioButtonGroup] = {}
+        self._cards: dict[tuple[int, str], pn.Card] = {}
+        self._shape: list[tuple[tuple[int, str], tuple[str, ...]]] = []
+
+    @property
+    def choice(self) -> pn.widgets.RadioButtonGroup | None:
+        """The group holding the picked unit (else the first group); None without any."""
+        for group in self._choices.values():
+            if group.value is not None:
+                return group
+        return next(iter(self._choices.values()), None)
 
     def _picked(self, event: param.parameterized.Event) -> None:
-        if self._updating:
+        if self._updating or event.new is None:
             return
         self.model.pick_reinforcement(event.new)
 
+    def grouped(self) -> list[tuple[tuple[int, str], list[str]]]:
+        """(turn it arrived, where it enters) -> the waiting units, in turn and place order.
+        The place is the name of the first entry hex that has one (else its number)."""
+        m = self.model
+        s = m.s
+        groups: dict[tuple[int, str], list[str]] = {}
+        for u in m.waiting_units():
+            entries = sorted(s.entry_hexes(u), key=lambda h: h.id)
+            names = [m.game.board.name_in(m.game.board.hexes[h].name) for h in entries
+                     if h in m.game.board.hexes and m.game.board.hexes[h].name]
+            place = names[0] if names else (entries[0].id if entries else "?")
+            turn = s.units[u].available if s.units[u].available is not None else s.turn
+            groups.setdefault((int(turn), place), []).append(u)
+        return sorted(groups.items())
+
     def refresh(self) -> None:
         m = self.model
-        waiting = m.waiting_units()
-        opts = {f"{m.game.units[u].name} ({type_letter(m.game.units[u].type)})": u
-                for u in waiting}
+        groups = self.grouped()
+        shape = [(key, tuple(units)) for key, units in groups]
         self._updating = True
         try:
-            if self.choice.options != opts:
-                self.choice.options = opts
-            value = m.reinforcement if m.reinforcement in waiting else None
-            if self.choice.value != value:
-                self.choice.value = value
+            if shape != self._shape:  # rebuilt only when the waiting units change
+                self._shape = shape
+                self._choices, self._cards = {}, {}
+                cards = []
+                for key, units in groups:
+                    turn, place = key
+                    title = (LAYOUT_TEXT["group_one"] if len(units) == 1
+                             else LAYOUT_TEXT["group_many"]).format(turn=turn, place=place,
+                                                                    n=len(units))
+                    opts = {f"{m.game.units[u].name} ({type_letter(m.game.units[u].type)})": u
+                            for u in units}
+                    group = pn.widgets.RadioButtonGroup(options=opts, value=None, color="light",
+                                                        orientation="vertical",
+                                                        width=SIDE_W - 40)
+                    group.param.watch(self._picked, "value")
+                    card = pn.Card(group, title=title, collapsed=True, width=SIDE_W - 10,
+                                   css_classes=["wg-reinforcement-group"])
+                    self._choices[key], self._cards[key] = group, card
+                    cards.append(card)
+                self.groups.objects = cards
+            for key, group in self._choices.items():
+                value = m.reinforcement if m.reinforcement in group.options.values() else None
+                if group.value != value:
+                    group.value = value
+                if value is not None:
+                    self._cards[key].collapsed = False
         finally:
             self._updating = False
         upcoming = m.upcoming_units()[:8]
         later = ", ".join(_esc(WORDS["later_unit"].format(unit=m.game.units[u].name, turn=t))
                           for t, u in upcoming)
-        text = "" if waiting else _esc(UI["no_reinforcements"])
+        text = "" if groups else _esc(UI["no_reinforcements"])
         if later:
             text += f"<div class='wg-rule'>{_esc(WORDS['later'])} {later}</div>"
         self.info.object = _box(f"<h4>{_esc(WORDS['reinforcements'])}</h4>{text}")
-        self.choice.visible = bool(waiting)
+        self.help.object = _box(
+            f"<div class='wg-reinforcements-help'>{_esc(LAYOUT_TEXT['reinforcements_help'])}"
+            "</div>")
+        self.help.visible = self.groups.visible = bool(groups)
 
     def __panel__(self):
-        return pn.Column(self.info, self.choice, width=SIDE_W)
+        return pn.Column(self.info, self.help, self.groups, width=SIDE_W,
+                         css_classes=["wg-reinforcements"])
 
 
 class AttackPanel(_View):
@@ -259,7 +327,10 @@ class AttackPanel(_View):
         fig.y_range.start = 0
         fig.xaxis.major_label_orientation = 0.6
         self.chart = fig
-        self.chart_pane = pn.pane.Bokeh(fig)
+        self.chart_pane = pn.pane.Bokeh(fig, visible=False)  # no empty box (issue 28)
+        self._last_result: tuple[str, int] = ("", -1)
+        self._dismissed: tuple[str, int] | None = None
+        self._result_target: str | None = None
         self.attackers.param.watch(self._units, "value")
         self.artillery.param.watch(self._arty, "value")
         self.air.param.watch(self._air, "value")
@@ -297,7 +368,18 @@ class AttackPanel(_View):
         target = m.attack_target
         active = target is not None and s.phase.is_combat and s.pending is None
         self._controls.visible = active
-        self.result.object = _box(_esc(m.result_text())) if m.result_text() else ""
+        # the last roll's result stays under the target it was rolled on: another target
+        # clears it (issue 28: the previous attack's dice showed under a new target)
+        text = m.result_text()
+        events = m.s.events
+        key = (text, next((i for i in range(len(events) - 1, -1, -1)
+                           if events[i].kind == "roll"), -1))
+        if key != self._last_result:  # a new roll: shown under the target it was rolled on
+            self._last_result, self._result_target = key, target
+        if target is not None and target != self._result_target:
+            self._dismissed = key  # another target chosen: this roll is no longer news
+        shown = text if text and key != self._dismissed else ""
+        self.result.object = _box(_esc(shown)) if shown else ""
         if not active:
             text = UI["no_target"] if s.phase.is_combat else WORDS["attacks_in_combat"]
             self.header.object = _box(f"<h4>{_esc(WORDS['attack'])}</h4>{_esc(text)}")
@@ -330,8 +412,9 @@ class AttackPanel(_View):
             self.air.end = max(1, amax)
             self.air.value = min(m.attack_air, amax)
             self.air.disabled = amax == 0
-            self.air.label = WORDS["air_points_range"].format(
-                max=amax, left=s.air_points.get(m.side, 0))
+            # what would be left after this attack, as the slider moves (issue 28)
+            self.air.label = LAYOUT_TEXT["air_planned_left"].format(
+                max=amax, left=max(0, s.air_points.get(m.side, 0) - min(m.attack_air, amax)))
             # issue 15: buttons for what cannot be done are disabled
             self.bomb_air.disabled = amax == 0 or m.attack_air == 0
             self.bomb_arty.disabled = not m.attack_artillery
@@ -406,6 +489,7 @@ class AttackPanel(_View):
             self.preview.object = _box(_esc(WORDS["pick_attackers"]))
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
+            self.chart_pane.visible = False
             return
         shifts = "".join(
             f"<tr><td>{_esc(shift_reason(sh.reason))}</td><td>{sh.columns:+d}</td>"
@@ -415,9 +499,13 @@ class AttackPanel(_View):
         if hidden:
             odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
                                                     hidden=UI["hidden"]))
-            self.preview.object = _box(f'<div class="wg-odds">{odds}</div>{answer}')
+            # the hidden values said in words, not an empty chart (issue 28)
+            self.preview.object = _box(
+                f'<div class="wg-odds">{odds}</div>{answer}<div class="wg-hidden-note">'
+                f'{_esc(LAYOUT_TEXT["hidden_values"])}</div>')
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
+            self.chart_pane.visible = False
             return
         odds = '<div class="wg-odds">' + WORDS["odds"].format(
             attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
@@ -436,6 +524,7 @@ class AttackPanel(_View):
             f"<table class='wg-dist'><tr><th>{_esc(WORDS['result'])}</th>"
             f"<th>{_esc(WORDS['probability'])}</th><th></th></tr>{rows}</table></details>")
         results = [r for r, _ in dist]
+        self.chart_pane.visible = bool(results)
         self.chart.x_range.factors = results
         self.source.data = dict(
             result=results, p=[float(p) for _, p in dist],
@@ -539,7 +628,15 @@ class TurnPanel(_View):
         self.carpet = pn.widgets.Button(label=WORDS["carpet_bomb"], width=110)
         self.end_warning = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
         self.end_anyway = pn.widgets.Button(label=UI["end_phase_confirm"], color="danger",
-                                            width=150, visible=False)
+                                            visible=False)
+        self.end_keep = pn.widgets.Button(label=LAYOUT_TEXT["end_phase_keep"], visible=False)
+        self.end_keep.on_click(lambda e: self._hide_warning())
+        self.end_overlay = pn.Column(
+            self.end_warning,
+            pn.Row(self.end_anyway, self.end_keep, styles={
+                "background": "#fff6d8", "border-radius": "6px",
+                "box-shadow": "0 4px 14px rgba(0,0,0,0.35)"}), visible=False, width=560,
+            css_classes=["wg-overlay"], styles=OVERLAY_STYLES)
         self.end.on_click(lambda e: self._end_phase())
         self.end_anyway.on_click(lambda e: self._end_phase(confirmed=True))
         self.undo.on_click(lambda e: self.model.undo())
@@ -588,12 +685,17 @@ class TurnPanel(_View):
             names = ", ".join(self.model.game.units[u].name for u, _ in losses)
             why = "; ".join(sorted({w for _, w in losses}))
             self.end_warning.object = _box(
-                f"<div class='wg-warning wg-error'>"
+                f"<div class='wg-warning wg-error' style='{OVERLAY_LOOK}'>"
                 f"{_esc(UI['end_phase_loses'].format(units=names, why=why))}</div>")
             self.end_warning.visible = self.end_anyway.visible = True
+            self.end_keep.visible = self.end_overlay.visible = True
             return
-        self.end_warning.visible = self.end_anyway.visible = False
+        self._hide_warning()
         self.model.end_phase()
+
+    def _hide_warning(self) -> None:
+        self.end_warning.visible = self.end_anyway.visible = False
+        self.end_keep.visible = self.end_overlay.visible = False
 
     def _save(self) -> io.StringIO:
         return io.StringIO(self.model.save_json())
@@ -667,7 +769,7 @@ class TurnPanel(_View):
         self._carpet_row.visible = bool(targets) and m.plans_for_viewer()
         self.end.disabled = s.is_terminal
         self.end.visible = m.plans_for_viewer()  # a seat waiting for the other side
-        self.end_warning.visible = self.end_anyway.visible = False
+        self._hide_warning()
 
     def header(self) -> pn.viewable.Viewable:
         """The phase line with the commands this page's viewer can use (issue #27): the game's
@@ -678,10 +780,10 @@ class TurnPanel(_View):
             [self.undo, self.save] if viewer.may_save else [])
         return pn.Column(
             pn.Row(self.info, *commands, sizing_mode="stretch_width",
-                   styles={"flex-wrap": "wrap"}),
-            *([pn.Row(self.end_warning, self.end_anyway, sizing_mode="stretch_width")]
-              if viewer.acts else []),
-            sizing_mode="stretch_width")
+                   styles={"flex-wrap": "wrap"}, stylesheets=[SHRINK_CSS]),
+            *([self.end_overlay] if viewer.acts else []),
+            sizing_mode="stretch_width", styles={"position": "relative", "z-index": "40"},
+            stylesheets=[SHRINK_CSS])
 
     def game_tab(self) -> pn.viewable.Viewable:
         """The turn track and scores; carpet bombing for who may act; the hidden-values
@@ -802,8 +904,11 @@ class CampaignDashboard(pn.viewable.Viewer):
     def __init__(self, game_or_scenario_id: Game | Scenario | str = "normandy", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), computer: str = "none",
                  model: CampaignState | None = None, lang: str | None = None,
-                 **params: Any) -> None:
+                 fill_window: bool | None = None, **params: Any) -> None:
         super().__init__(**params)
+        # ``fill_window``: the map fills the browser window's height (served) or a notebook
+        # cell's width at NOTEBOOK_MAP_HEIGHT (False); None: served when in a served session
+        self._fill_window = fill_window
         # ``model``: a store made elsewhere (a room's seat, wargame.ui.seats); ``lang``: the
         # language of the texts (default: the store's; wargame.ui.store, module doc)
         if model is None:
@@ -823,12 +928,12 @@ class CampaignDashboard(pn.viewable.Viewer):
     def _build(self) -> None:
         # served: the map fills the window's height too; in a notebook cell (no height to
         # fill) it fills the width at NOTEBOOK_MAP_HEIGHT
-        self.served = _served()
+        self.served = _served() if self._fill_window is None else bool(self._fill_window)
         self.map = HexMap.from_board(self.model.game.board, Layout("flattop", 1.0),
                                      priorities=label_priorities(self.model.game),
                                      stretch="both" if self.served else "width",
                                      height=None if self.served else NOTEBOOK_MAP_HEIGHT)
-        self.map.on_click = self.model.select_hex
+        self.map.on_click = self._clicked
         self.message = MessageBar(self.model)
         self.unit_card = UnitCard(self.model)
         self.reinforcements = ReinforcementPanel(self.model)
@@ -846,6 +951,36 @@ class CampaignDashboard(pn.viewable.Viewer):
         self.refresh()
         self.map.on_escape = self.model.deselect
         self._layout = self._build_layout()
+
+    def _clicked(self, hex_id: str) -> None:
+        """A click on the map. On a sea hex where a landing stack is drawn (off its beach,
+        ``_offshore``) it selects that stack's unit (the next one on a second click), with a
+        message saying it is at sea and where it lands (issue 28: the click selected an empty
+        sea hex and said nothing)."""
+        m = self.model
+        beach = self.drawn_at_sea().get(hex_id)
+        if beach is None or m.s.pending is not None or m.reinforcement:
+            m.select_hex(hex_id)
+            return
+        stack = m.at_sea()[beach]
+        uid = m._next_in_stack(stack)
+        with using_language(m.lang), hold():
+            if m.plans_for_viewer() and m.s.phase.is_movement and m.s.side_of(uid) == m.side:
+                m.select_unit(uid)  # its reach drawn, as for a unit on land
+            else:
+                m.selected_unit = uid
+                m.selected_hex = beach.id
+            m.say(LAYOUT_TEXT["at_sea_selected"].format(unit=m.game.units[uid].name,
+                                                       place=place_name(m.s, beach)))
+
+    def drawn_at_sea(self) -> dict[str, Hex]:
+        """Sea hex id -> the beach hex of the landing stack drawn in it."""
+        lay = self.map.layout
+        out: dict[str, Hex] = {}
+        for h in self.model.at_sea():
+            x, y = self._offshore(h)
+            out.setdefault(lay.from_xy(x, y).id, h)
+        return out
 
     def _build_layout(self) -> pn.viewable.Viewable:
         """Map left (filling the width and the window's height), the panel you act in right
@@ -869,14 +1004,20 @@ class CampaignDashboard(pn.viewable.Viewer):
             width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
+        # (not grown by the row's flex layout to the side column's height: issue 28)
         map_box = pn.Column(self.map, sizing_mode="stretch_width", styles={
-            "height": MAP_HEIGHT_CSS, "min-height": "340px"} if self.served else {})
+            "height": MAP_HEIGHT_CSS, "min-height": "340px", "flex": "0 0 auto"}
+            if self.served else {})
         left = pn.Column(self.message, self.turn.header(), map_box,
-                         sizing_mode="stretch_width", min_width=380)
+                         sizing_mode="stretch_width", stylesheets=[SHRINK_CSS],
+                         styles={"flex": "1 1 360px"})
         side = pn.Column(self.action_area, self.must_attack, self.reference,
                          width=SIDE_W + 10, styles=SIDE_STYLES)
         self._arrange()
-        return pn.Row(left, side, sizing_mode="stretch_width", css_classes=["wg-dashboard"])
+        # narrower than map + side (a notebook cell of 430-900 px): the side panel wraps under
+        # the map instead of being cut (issue 28)
+        return pn.Row(left, side, sizing_mode="stretch_width", css_classes=["wg-dashboard"],
+                      styles={"flex-wrap": "wrap"}, stylesheets=[SHRINK_CSS])
 
     def _arrange(self) -> None:
         """Show in the action area what the phase needs: the decision when one is pending;
@@ -924,7 +1065,8 @@ class CampaignDashboard(pn.viewable.Viewer):
             titles = tuple(self._stack_title(u) for u in uids)
             return Counter(h, top, type_letter(d.type), values,
                            NATION_COLOURS.get(d.nation, "#cccccc"), us.reduced, len(uids),
-                           d.side, d.name, at=at, mark=mark, stack_titles=titles)
+                           d.side, d.name, at=at, mark=mark, stack_titles=titles,
+                           symbol=d.type)
 
         for h, uids in sorted(s.occupancy().items()):
             out.append(counter(h, uids))
@@ -933,6 +1075,29 @@ class CampaignDashboard(pn.viewable.Viewer):
             out.append(counter(h, uids, at=self._offshore(h),
                                mark="must_attack" if any(u in must for u in uids) else "at_sea"))
         return out
+
+    def last_hexes(self) -> list[Hex]:
+        """Where the last action that has a place happened, ringed on the map (issue 28): a
+        move's or an entry's destination, an attack's or a bombardment's target, a carpet
+        bombing's centre, a retreat's last hex."""
+        for action in reversed(list(self.model.s.action_log)):
+            # an Action, or its JSON form in a seat's view of the room's game
+            get = action.get if isinstance(action, dict) else \
+                (lambda k, default=None, a=action: getattr(a, k, default))
+            ids = [get(k, None) for k in ("to", "hex", "target", "center")]
+            path = get("path", ()) or ()
+            if get("kind", "") == "retreat" and path:
+                ids.append(path[-1])
+            out = []
+            for hid in ids:
+                if isinstance(hid, str) and hid:
+                    try:
+                        out.append(Hex.from_id(hid))
+                    except (ValueError, TypeError):
+                        continue
+            if out:
+                return out
+        return []
 
     def _stack_title(self, uid: str) -> str:
         m = self.model
@@ -1004,6 +1169,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         with using_language(self.model.lang), hold():
             if due(COUNTER_FIELDS):
                 self.map.set_counters(self.counters(), self.model.selected_unit)
+                self.map.set_last(self.last_hexes())
             if due(HIGHLIGHT_FIELDS):
                 self.map.set_highlights(self.highlights())
             for v in self.views:

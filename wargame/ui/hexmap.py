@@ -30,7 +30,8 @@ from wargame.ui.describe import terrain_name
 from wargame.ui.text import MAP_WORDS
 
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
-           "NATION_COLOURS", "PlacedLabel", "place_labels", "label_box", "label_font", "terrain_words"]
+           "NATION_COLOURS", "NATO_SYMBOLS", "PlacedLabel", "served_session",
+           "symbol_parts", "place_labels", "label_box", "label_font", "terrain_words"]
 
 # terrain -> (fill colour, mark): the mark is a Bokeh marker drawn twice in the hex ("" none).
 # Marks, not hatch patterns: Bokeh builds a pattern canvas per row and per paint for
@@ -68,6 +69,49 @@ COUNTER_MARKS: dict[str, tuple[str, float]] = {
     "must_attack": ("#d00000", 4.0),
     "at_sea": ("#1f4fbf", 2.5),
 }
+
+# A counter as on the board (issue 28): a piece in the nation's colour, the NATO unit symbol in
+# a box at its top and the values in large type below it, drawn in map units so that it scales
+# with the hex. COUNTER_W x COUNTER_H in hex radii: the values "2-3-4" at HexMap.LABEL_SCALE
+# ["values"] (0.68 of the radius: 14 px on the teacher's 1920x1080 view, about 21 px a radius)
+# are 1.6 radii wide in bold helvetica, so the piece is 1.6 wide (a flat-top hex is 2).
+COUNTER_W, COUNTER_H = 1.6, 1.36
+SYMBOL_W, SYMBOL_H = 0.84, 0.46  # the symbol's box, in hex radii
+SYMBOL_DY = 0.33  # the box's centre above the counter's centre
+VALUES_DY = -0.31  # the values' centre below it
+# unit type -> the symbol's parts (APP-6 / FM 21-30 land unit symbols) and a letter written in
+# the box for what the parts do not say: "x" crossed diagonals (infantry), "oval" (armour,
+# tracks), "dot" (artillery), "para" (airborne arc), "bar" (glider: a line over the box's
+# top), "wheel" (motorized: a vertical line), "slash" (cavalry), "dome" (anti-aircraft)
+NATO_SYMBOLS: dict[str, tuple[tuple[str, ...], str]] = {
+    "infantry": (("x",), ""),
+    "motorized_infantry": (("x", "wheel"), ""),
+    "paratroop": (("x", "para"), ""),
+    "glider": (("x", "bar"), ""),
+    "ranger_commando": (("x",), "R"),
+    "commando": (("x",), "C"),
+    "naval_infantry": (("x",), "N"),
+    "bicycle_infantry": (("x",), "B"),
+    "mountain": (("x",), "M"),
+    "armour": (("oval",), ""),
+    "armoured_infantry": (("x", "oval"), ""),
+    "mechanized_cavalry": (("slash", "oval"), ""),
+    "assault_gun": (("dot", "oval"), "AG"),
+    "mechanized_artillery": (("dot", "oval"), ""),
+    "artillery": (("dot",), ""),
+    "coastal_artillery": (("dot",), "CA"),
+    "anti_aircraft": (("dome",), ""),
+    "rocket_launcher": (("dot",), "RL"),
+    "guerrilla": ((), "FFI"),
+}
+
+
+def symbol_parts(kind: str) -> tuple[tuple[str, ...], str]:
+    """The NATO symbol's parts and letter of a unit type (no parts: the letter alone)."""
+    return NATO_SYMBOLS.get(kind, ((), ""))
+
+
+LAST_RING = ("#e0189a", 5.0)  # the last action's ring: colour, width in px
 
 NATION_COLOURS: dict[str, str] = {
     "german": "#9aa39a",
@@ -242,6 +286,8 @@ class Counter:
     at: tuple[float, float] | None = None  # drawn here instead of the hex centre (at sea)
     mark: str = ""  # "must_attack": a red ring; "at_sea": a dashed blue edge
     stack_titles: tuple[str, ...] = ()  # every unit of the stack, for the tooltip
+    symbol: str = ""  # the unit's type, drawn as its NATO symbol (NATO_SYMBOLS; "" none)
+    tag: str = ""  # with a symbol: a mark written beside it (Memoir's elite "*")
 
 
 @dataclass(frozen=True)
@@ -251,6 +297,13 @@ class Highlight:
     fill: str | None = None
     label: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def served_session() -> bool:
+    """True inside a ``panel serve`` session (a browser window to fill), False in a notebook
+    cell or without a session: the dashboards size their map from it."""
+    doc = pn.state.curdoc
+    return doc is not None and getattr(doc, "session_context", None) is not None
 
 
 def _reach_colour(fraction: float) -> str:
@@ -332,7 +385,7 @@ class HexMap(pn.viewable.Viewer):
             name=[s.name for s in self.hexes], fill=fills,
             units=["" for _ in self.hexes],
         ), name=f"{name}-hexes")
-        pad = 1.5 * lay.size
+        pad = 1.2 * lay.size  # the counters and the names at the edge stay inside
         x0, x1 = min(xs) - pad, max(xs) + pad
         y0, y1 = min(ys) - pad, max(ys) + pad
         scale = 34.0  # pixels per data unit at the default zoom
@@ -342,7 +395,7 @@ class HexMap(pn.viewable.Viewer):
             height = int(width * (y1 - y0) / (x1 - x0))
         fig = figure(
             name=name, width=width, height=height, match_aspect=True,
-            x_range=(x0, x1), y_range=(y0, y1), tools="pan,reset", toolbar_location="above",
+            x_range=(x0, x1), y_range=(y0, y1), tools="pan,reset", toolbar_location="right",
             background_fill_color="#f7f7f2", output_backend="canvas",
         )
         fig.axis.visible = False
@@ -442,8 +495,9 @@ class HexMap(pn.viewable.Viewer):
             t=[p.text if p.min_px <= DEFAULT_HEX_PX else "" for p in pl]), name=f"{name}-names")
         self.names_renderer = fig.text(
                  x="x", y="y", text="t", text_font_size="8pt", text_align="align",
-                 text_baseline="baseline", text_color="#222", text_font_style="bold",
-                 source=self.names_source)
+                 text_baseline="baseline", text_color="#111", text_font_style="bold",
+                 background_fill_color="#ffffff", background_fill_alpha=0.6,
+                 source=self.names_source, name=f"{name}-names-text")
         # highlight layers (one source, any number of rows per hex)
         self.highlight_source = ColumnDataSource(self._empty_highlights(), name=f"{name}-hl")
         fig.hex_tile(q="q", r="r", size=lay.size, orientation=orientation,
@@ -457,29 +511,58 @@ class HexMap(pn.viewable.Viewer):
                  x="x", y="y", text="t", text_font_size="9pt", text_align="center",
                  text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
                  source=self.label_source)
-        # counters
-        cw, ch = 1.1 * lay.size, 0.9 * lay.size
+        # counters (issue 28): the piece, the NATO symbol's box and parts, the values below
+        cw, ch = COUNTER_W * lay.size, COUNTER_H * lay.size
         self._counter_size = (cw, ch)
         self.counter_source = ColumnDataSource(self._empty_counters(), name=f"{name}-counters")
         fig.rect(x="x", y="y", width=cw, height=ch, source=self.counter_source,
-                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw")
-        # a reduced (flipped) counter: paler, with a diagonal stripe
-        fig.segment(x0="sx0", y0="sy0", x1="sx1", y1="sy1", line_color="#555",
-                    line_width=2, line_alpha="stripe", source=self.counter_source)
+                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw",
+                 name=f"{name}-pieces")
+        # a reduced (flipped) counter: paler, its top right corner cut by a stripe
+        fig.segment(x0="sx0", y0="sy0", x1="sx1", y1="sy1", line_color="#333",
+                    line_width=3, line_alpha="stripe", source=self.counter_source)
+        fig.rect(x="x", y="by", width=SYMBOL_W * lay.size, height=SYMBOL_H * lay.size,
+                 source=self.counter_source, fill_color="#ffffff", fill_alpha=0.35,
+                 line_color="#111", line_width=1.2, line_alpha="box")
+        self.symbol_lines = ColumnDataSource(dict(x0=[], y0=[], x1=[], y1=[]),
+                                             name=f"{name}-symbol-lines")
+        fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", line_color="#111", line_width=1.4,
+                    source=self.symbol_lines)
+        self.symbol_ovals = ColumnDataSource(dict(x=[], y=[]), name=f"{name}-symbol-ovals")
+        fig.ellipse(x="x", y="y", width=0.56 * SYMBOL_W * lay.size,
+                    height=0.56 * SYMBOL_H * lay.size, fill_color=None, line_color="#111",
+                    line_width=1.4, source=self.symbol_ovals)
+        self.symbol_dots = ColumnDataSource(dict(x=[], y=[]), name=f"{name}-symbol-dots")
+        fig.circle(x="x", y="y", radius=0.09 * lay.size, fill_color="#111", line_color="#111",
+                   source=self.symbol_dots)
+        self.symbol_arcs = ColumnDataSource(dict(x=[], y=[], a0=[], a1=[]),
+                                            name=f"{name}-symbol-arcs")
+        fig.arc(x="x", y="y", radius=0.2 * lay.size, start_angle="a0", end_angle="a1",
+                line_color="#111", line_width=1.4, source=self.symbol_arcs)
         self.letter_renderer = fig.text(
-                 x="x", y="ytop", text="letter", source=self.counter_source,
+                 x="lx", y="by", text="letter", source=self.counter_source,
                  text_font_size="8pt", text_align="center", text_baseline="middle",
                  text_font_style="bold", text_color="#111")
         self.values_renderer = fig.text(
-                 x="x", y="ybottom", text="values", source=self.counter_source,
+                 x="x", y="vy", text="values", source=self.counter_source,
                  text_font_size="8pt", text_align="center", text_baseline="middle",
-                 text_color="#111")
+                 text_font_style="bold", text_color="#111", name=f"{name}-values")
         self.badge_source = ColumnDataSource(dict(x=[], y=[], n=[]), name=f"{name}-badges")
-        fig.circle(x="x", y="y", radius=0.22 * lay.size, source=self.badge_source,
-                   fill_color="#222", line_color="white")
+        fig.circle(x="x", y="y", radius=0.27 * lay.size, source=self.badge_source,
+                   fill_color="#222", line_color="white", line_width=1.5)
         self.badge_renderer = fig.text(
                  x="x", y="y", text="n", source=self.badge_source, text_font_size="7pt",
-                 text_align="center", text_baseline="middle", text_color="white")
+                 text_align="center", text_baseline="middle", text_color="white",
+                 text_font_style="bold")
+        # the last action's hexes, ringed over the counters (issue 28: the back row sees what
+        # happened): a thick ring in a colour no other layer uses
+        self.last_source = ColumnDataSource(dict(q=[], r=[]), name=f"{name}-last")
+        fig.hex_tile(q="q", r="r", size=lay.size, orientation=orientation,
+                     source=self.last_source, fill_color=None, line_color=LAST_RING[0],
+                     line_width=LAST_RING[1], line_alpha=0.9, name=f"{name}-last-ring")
+        # place names over everything (issue 28: never under a counter), on a pale ground
+        fig.renderers.remove(self.names_renderer)
+        fig.renderers.append(self.names_renderer)
         self.figure = fig
         self._bounds = (x0, x1, y0, y1)
         self.hex_source.selected.on_change("indices", self._on_indices)
@@ -489,7 +572,7 @@ class HexMap(pn.viewable.Viewer):
     # font size per text layer, as a fraction of one hex's size in screen pixels, and the
     # smallest size drawn (px): the labels grow when the map is zoomed in or made wider
     LABEL_SCALE: dict[str, tuple[float, float]] = {
-        "letter": (0.34, 8.0), "values": (0.30, 8.0), "badge": (0.26, 7.0),
+        "letter": (0.28, 7.0), "values": (0.68, 9.0), "badge": (0.36, 8.0),
         "names": (0.26, 8.0), "reach": (0.30, 8.0)}
     _LABELS_JS = """
 const w = fig.inner_width, span = fig.x_range.end - fig.x_range.start;
@@ -707,9 +790,9 @@ lab.change.emit();
 
     @staticmethod
     def _empty_counters() -> dict[str, list]:
-        return dict(x=[], y=[], ytop=[], ybottom=[], uid=[], letter=[], values=[], colour=[],
-                    alpha=[], stripe=[], sx0=[], sy0=[], sx1=[], sy1=[], edge=[], lw=[], hex=[],
-                    title=[])
+        return dict(x=[], y=[], by=[], vy=[], lx=[], box=[], uid=[], letter=[], values=[],
+                    colour=[], alpha=[], stripe=[], sx0=[], sy0=[], sx1=[], sy1=[], edge=[],
+                    lw=[], hex=[], title=[])
 
     def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The two corners hexes a and b share (None when not adjacent)."""
@@ -745,26 +828,76 @@ lab.change.emit();
         badges: dict[str, list] = dict(x=[], y=[], n=[])
         units_text: dict[str, list[str]] = {}
         cw, ch = self._counter_size
+        size = lay.size
+        lines: dict[str, list] = dict(x0=[], y0=[], x1=[], y1=[])
+        ovals: dict[str, list] = dict(x=[], y=[])
+        dots: dict[str, list] = dict(x=[], y=[])
+        arcs: dict[str, list] = dict(x=[], y=[], a0=[], a1=[])
+        bw, bh = SYMBOL_W * size / 2, SYMBOL_H * size / 2  # half the symbol's box
         for c in counters:
             x, y = c.at if c.at is not None else lay.to_xy(c.hex)
+            parts, extra = symbol_parts(c.symbol) if c.symbol else ((), "")
+            by = y + SYMBOL_DY * size
             data["x"].append(x)
             data["y"].append(y)
-            data["ytop"].append(y + 0.22 * ch)
-            data["ybottom"].append(y - 0.22 * ch)
+            data["by"].append(by)
+            data["vy"].append(y + VALUES_DY * size)
             data["uid"].append(c.uid)
-            data["letter"].append(c.letter)
+            # the letter: alone in the box without a symbol; beside the symbol's parts
+            # (commando, rocket launcher...) at the box's left, small
+            letter = extra + c.tag if c.symbol else c.letter
+            data["letter"].append(letter)
+            data["lx"].append(x - 0.62 * bw if parts and letter else x)
+            data["box"].append(1.0 if c.symbol else 0.0)
             data["values"].append(c.values)
             data["colour"].append(c.colour)
             data["alpha"].append(0.55 if c.reduced else 1.0)
-            data["stripe"].append(0.8 if c.reduced else 0.0)
-            data["sx0"].append(x - 0.45 * cw)
-            data["sy0"].append(y - 0.45 * ch)
-            data["sx1"].append(x + 0.45 * cw)
-            data["sy1"].append(y + 0.45 * ch)
+            data["stripe"].append(0.9 if c.reduced else 0.0)
+            data["sx0"].append(x + 0.22 * cw)
+            data["sy0"].append(y + 0.5 * ch)
+            data["sx1"].append(x + 0.5 * cw)
+            data["sy1"].append(y + 0.22 * ch)
+            x0, x1, y0, y1 = x - bw, x + bw, by - bh, by + bh
+            if "x" in parts:
+                lines["x0"] += [x0, x0]
+                lines["y0"] += [y0, y1]
+                lines["x1"] += [x1, x1]
+                lines["y1"] += [y1, y0]
+            if "slash" in parts:
+                lines["x0"].append(x0)
+                lines["y0"].append(y0)
+                lines["x1"].append(x1)
+                lines["y1"].append(y1)
+            if "wheel" in parts:
+                lines["x0"].append(x)
+                lines["y0"].append(y0)
+                lines["x1"].append(x)
+                lines["y1"].append(y1)
+            if "bar" in parts:
+                lines["x0"].append(x - 0.6 * bw)
+                lines["y0"].append(y1 - 0.25 * bh)
+                lines["x1"].append(x + 0.6 * bw)
+                lines["y1"].append(y1 - 0.25 * bh)
+            if "oval" in parts:
+                ovals["x"].append(x)
+                ovals["y"].append(by)
+            if "dot" in parts:
+                dots["x"].append(x)
+                dots["y"].append(by)
+            if "para" in parts:  # the parachute: an arc open downwards at the box's top
+                arcs["x"].append(x)
+                arcs["y"].append(y1 - 0.2 * size)
+                arcs["a0"].append(0.25)
+                arcs["a1"].append(math.pi - 0.25)
+            if "dome" in parts:  # anti-aircraft: an arc over the box's bottom
+                arcs["x"].append(x)
+                arcs["y"].append(y0)
+                arcs["a0"].append(0.0)
+                arcs["a1"].append(math.pi)
             sel = c.uid == selected
             edge, lw = COUNTER_MARKS.get(c.mark, ("#222", 1.0))
             data["edge"].append("#e6b800" if sel else edge)
-            data["lw"].append(3.0 if sel else lw)
+            data["lw"].append(4.0 if sel else lw)
             data["hex"].append(c.hex.id)
             data["title"].append(c.title)
             units_text.setdefault(c.hex.id, []).extend(c.stack_titles or (c.title or c.uid,))
@@ -772,6 +905,10 @@ lab.change.emit();
                 badges["x"].append(x + 0.5 * cw)
                 badges["y"].append(y + 0.5 * ch)
                 badges["n"].append(str(c.stack))
+        _update(self.symbol_lines, lines)
+        _update(self.symbol_ovals, ovals)
+        _update(self.symbol_dots, dots)
+        _update(self.symbol_arcs, arcs)
         # only what changed goes to the browser (a selection changes two cells, not the map)
         _update(self.counter_source, data)
         _update(self.badge_source, badges)
@@ -814,6 +951,13 @@ lab.change.emit();
             self.highlight_source.data = data
         if force or labels != dict(self.label_source.data):
             self.label_source.data = labels
+
+    def set_last(self, hexes: Iterable[Hex]) -> None:
+        """Ring ``hexes``: where the last action happened (issue 28)."""
+        known = [h for h in dict.fromkeys(hexes) if h.id in self._index]
+        data = dict(q=[h.q for h in known], r=[h.r for h in known])
+        if data != dict(self.last_source.data):
+            self.last_source.data = data
 
     @staticmethod
     def reach_colour(fraction: float) -> str:

@@ -36,7 +36,7 @@ from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.paths import MEMOIR_PREFIX
 from wargame.ui.describe import describe_action, memoir_unit
-from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
+from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight, served_session
 from wargame.ui.memoir_model import (
     COMPUTER_PLAYERS,
     SIDE_LABELS,
@@ -50,6 +50,7 @@ from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI,
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
 KIND_LETTER = {"inf": "INF", "tank": "ARM", "gun": "ART"}
+KIND_SYMBOL = {"inf": "infantry", "tank": "armour", "gun": "artillery"}  # hexmap.NATO_SYMBOLS
 SIDE_COLOUR = {AXIS: "#9aa39a", ALLIES: "#a9bf72"}
 TERRAIN_TO_STYLE = {"plain": "open", "woods": "woods", "hills": "hill", "buildings": "city",
                     "hedgerow": "bocage", "river": "sea", "ocean": "sea", "beach": "rough",
@@ -84,6 +85,13 @@ def face_svg(face: str, size: int = 30) -> str:
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 5
 SIDE_W = 420
+# served, the board fills the window's height less what is above it (a room's page sets
+# --wg-map-top: room_page.MAP_TOP) and the width the side column leaves (issue 28: the board was
+# a fixed 1000 px, 1365 px on the zoomed teacher's page); in a notebook cell, the cell's width
+# at NOTEBOOK_MAP_HEIGHT
+MAP_HEIGHT_CSS = "calc(100vh - var(--wg-map-top, 90px))"
+NOTEBOOK_MAP_HEIGHT = 560
+SHRINK_CSS = ":host { min-width: 0 !important; }"  # as campaign.SHRINK_CSS
 
 
 def _player_label(name: str) -> str:
@@ -428,9 +436,17 @@ class MemoirDashboard(pn.viewable.Viewer):
                                    self.hand_view, self.preview_view, self.dice_view,
                                    self.log_view]
         self._build_map()
-        self.map_holder = pn.Column(self.map)
+        # beside the side column, the width it leaves (a row's child: flex-basis 360 px, grown)
+        self.map_holder = pn.Column(self.map, sizing_mode="stretch_width",
+                                    styles={"height": MAP_HEIGHT_CSS, "min-height": "320px",
+                                            "flex": "1 1 360px"}
+                                    if self._served else {"flex": "1 1 360px"},
+                                    stylesheets=[SHRINK_CSS])
+        # served, the side column scrolls on its own beside the board (issue 28)
         side = pn.Column(self.status, self.controls, self.pending_view, self.hand_view,
-                         self.preview_view, self.dice_view, self.log_view)
+                         self.preview_view, self.dice_view, self.log_view,
+                         styles={"max-height": MAP_HEIGHT_CSS, "overflow-y": "auto",
+                                 "overflow-x": "hidden"} if served_session() else {})
         why = self._why_panel()
         if store.as_viewer().may_save:  # the computer is the game's owner's (not a room's seat)
             side.insert(2, why)
@@ -445,7 +461,10 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
                                           self.computer_player),
                                    pn.Row(self.really, self.cancel)] if owner else []),
-                                pn.Row(side, self.map_holder))
+                                pn.Row(side, self.map_holder, sizing_mode="stretch_width",
+                                       styles={} if self._served else {"flex-wrap": "wrap"},
+                                       stylesheets=[SHRINK_CSS]),
+                                sizing_mode="stretch_width")
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
             watched |= set(v.fields)
@@ -493,7 +512,10 @@ class MemoirDashboard(pn.viewable.Viewer):
         return self.log_view.pane
 
     def _build_map(self) -> None:
-        self.map = HexMap(hexmap_specs(self.store.scenario), LAYOUT, name="memoir-map")
+        self._served = served_session()
+        self.map = HexMap(hexmap_specs(self.store.scenario), LAYOUT, name="memoir-map",
+                          stretch="both" if self._served else "width",
+                          height=None if self._served else NOTEBOOK_MAP_HEIGHT)
         self.map.on_click = self._on_click
         self._draw_sections()
 
@@ -552,7 +574,8 @@ class MemoirDashboard(pn.viewable.Viewer):
         for u in s.live_units():
             special = {"special": "*", "elite": "*", "resistance": "R"}.get(u.special, "")
             counters.append(Counter(
-                hex=display_hex(u.hex), uid=str(u.id),
+                hex=display_hex(u.hex), uid=str(u.id), symbol=KIND_SYMBOL[u.kind],
+                tag=special,
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
                 side=u.side, title=memoir_unit(s, u.id)))

@@ -40,7 +40,14 @@ from wargame.ui.text import ROOMS, their_turn
 __all__ = ["fingerprint_digest", "seat_page", "seat_page_parts", "unknown_seat_page", "seat_dashboard",
            "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
 
-TEACHER_ZOOM = "1.3"  # the teacher's page on a projector: everything 30 % larger
+# What is above the dashboard's map on a seat's page (the language switch and the seat's line;
+# the teacher's position line too), for the map's height: CSS ``--wg-map-top``, read by the
+# dashboards (campaign.MAP_HEIGHT_CSS, memoir.MAP_HEIGHT_CSS). The teacher's page is no longer
+# zoomed (issue 28: a 1.3 zoom put a third of the map off a 1920x1080 projector): its counters
+# and names are drawn large by the map itself, which fills the window.
+MAP_TOP = {"campaign": "125px", "memoir": "62px"}
+TEACHER_MAP_TOP = {"campaign": "128px", "memoir": "80px"}
+SIDE_TOP = {False: "46px", True: "60px"}  # the side column's top (not the teacher's, teacher's)
 LANGUAGE_NAMES = {"en": "English", "pt": "Português"}
 """Each language by its own name (a switch is read by someone who may not know the other)."""
 
@@ -151,6 +158,13 @@ def seat_language(room: Any, seat: Any, asked: str | None = None,
     return seat, language()
 
 
+def page_sizes_css(map_top: str, side_top: str) -> str:
+    """The page's sizes for the dashboard inside it, as CSS custom properties on the page's
+    element (a stylesheet's ``:host`` rule: Bokeh's inline ``styles`` cannot set custom
+    properties); they are inherited through every shadow root below."""
+    return f":host {{ --wg-map-top: {map_top}; --wg-side-top: {side_top}; }}"
+
+
 def seat_language_switch(seat: Any, lang: str) -> str:
     """The switch at the top of a seat's page: the same seat's link in each language
     (relative to the page: only its query changes)."""
@@ -192,5 +206,9 @@ def seat_page_parts(room: Any, seat: Any, lang: str) -> tuple[Any, SeatMixin]:
     if doc is not None and doc.session_context is not None:
         follow_room(store, doc)
         pn.state.on_session_destroyed(lambda _ctx: store.close())
-    styles = {"zoom": TEACHER_ZOOM} if store.viewer == TEACHER else {}
-    return pn.Column(switch, header, dash, styles=styles), store
+    kind = "memoir" if type(dash).__name__.startswith("Memoir") else "campaign"
+    top = (TEACHER_MAP_TOP if store.viewer == TEACHER else MAP_TOP)[kind]
+    return pn.Column(pn.Row(header, switch, sizing_mode="stretch_width"), dash,
+                     sizing_mode="stretch_width",
+                     stylesheets=[page_sizes_css(top, SIDE_TOP[store.viewer == TEACHER])],
+                     css_classes=["wg-seat-page"]), store
