@@ -90,6 +90,30 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = None,
         return _fallback(scenario, seed, exc, lang)
 
 
+def served_page(page: Any, lang: str | None = None, keep: bool = False) -> Any:
+    """``page`` as a served session shows it (issue #31): a notice and a reconnection when
+    its server goes away (``wargame.ui.connection``), and with ``keep`` a solo dashboard's
+    game kept in the browser and offered back (``wargame.ui.keeper``: a root of its own in
+    the session's document, so the dashboard's layout is untouched). Outside a served
+    session (a notebook, a test) ``page`` alone."""
+    import panel as pn
+
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        return page
+    from wargame.ui.connection import watch_connection
+
+    watch_connection(doc, lang)
+    if keep:
+        from wargame.ui.keeper import keeper_for
+
+        keeper = keeper_for(page)
+        if keeper is not None:
+            pn.panel(keeper).server_doc(doc)
+            page.keeper = keeper  # for tests and tools: the session's keeper
+    return page
+
+
 def session_lang(default: str | None = None) -> str | None:
     """The language a served session asks for with ``?lang=`` in its URL (``pt``, ``en``,
     ``pt-PT``...), else ``default``; an unknown one is ignored (``default``)."""
@@ -247,7 +271,9 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         pn.config.nthreads = SERVE_THREADS
 
     def app() -> Any:
-        return build_dashboard(scenario, seed, variants, computer, session_lang(lang))
+        page_lang = session_lang(lang)
+        return served_page(build_dashboard(scenario, seed, variants, computer, page_lang),
+                           page_lang, keep=True)
 
     title = family_of(scenario).window_title
     warm_up(scenario, lang)
@@ -369,12 +395,15 @@ def rooms_apps(manager: Any, key: str, lang: str | None = None,
         text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
         return text[:200]
 
+    # every page says when the server went away and reloads itself when it is back (a seat's
+    # link carries its seat: it resumes; issue #31)
     return {
-        "/": lambda: landing_page(manager, session_lang(lang)),
-        f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat"), session_lang(None), lang),
-        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key, session_lang(lang),
-                                                 client=client_address(), guard=guard,
-                                                 public_base=public_base),
+        "/": lambda: served_page(landing_page(manager, session_lang(lang)), session_lang(lang)),
+        f"/{ROOM_PATH}": lambda: served_page(
+            seat_page(manager, arg("seat"), session_lang(None), lang), session_lang(lang)),
+        f"/{TEACHER_PATH}": lambda: served_page(
+            teacher_page(manager, arg("key"), key, session_lang(lang), client=client_address(),
+                         guard=guard, public_base=public_base), session_lang(lang)),
     }
 
 
