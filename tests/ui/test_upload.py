@@ -122,3 +122,17 @@ def test_the_campaign_dashboard_loads_through_the_chunked_input():
     d.turn.load._send_msg = lambda data: None
     send(d.turn.load, text.encode())
     assert not d.model.error and "Game loaded" in d.model.message
+
+
+def test_wargame_serve_takes_no_websocket_message_much_larger_than_a_piece(monkeypatch):
+    import panel as pn
+
+    from wargame.ui import serve
+
+    calls: list[dict] = []
+    monkeypatch.setattr(serve, "build_dashboard", lambda *a, **k: object())
+    monkeypatch.setattr(pn, "serve", lambda *a, **k: calls.append(k))
+    serve.serve_dashboard(scenario="memoir44-1", port=5998)
+    limit = calls[0]["websocket_max_message_size"]
+    assert limit == serve.WEBSOCKET_MAX_BYTES
+    assert 2 * CHUNK_BYTES < limit < DEFAULT_WEBSOCKET_MAX_MESSAGE_SIZE_BYTES

@@ -17,6 +17,11 @@ log = logging.getLogger(__name__)
 __all__ = ["serve_dashboard", "build_dashboard", "DEFAULT_SEED", "MEMOIR_DEFAULT_SEED"]
 
 DEFAULT_SEED = 1944
+WEBSOCKET_MAX_BYTES = 10_000_000
+"""The largest websocket message ``wargame serve`` takes from a browser (Bokeh's default is
+20 MiB): the Load button sends a save in 4 MB pieces (``wargame.ui.upload``), and nothing
+else a page sends comes near it; a page that sends more is cut off before its message is
+read whole (issue #31)."""
 MEMOIR_DEFAULT_SEED = 44
 SERVE_THREADS = 4
 """Panel's thread pool for the served dashboards' callbacks (``pn.config.nthreads``; the
@@ -284,7 +289,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         IOLoop.current().add_callback(print, line, flush=True)
     server = pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
                       title=title, threaded=threaded, extra_patterns=component_routes(),
-                      verbose=False)
+                      verbose=False, websocket_max_message_size=WEBSOCKET_MAX_BYTES)
     if threaded:
         print(line, flush=True)
     return server
@@ -459,7 +464,7 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
         return pn.serve(rooms_apps(manager, key, lang, public_base), port=port, address=address,
                         websocket_origin=origins, show=show, title="wargame: rooms",
                         threaded=threaded, extra_patterns=component_routes(),
-                        verbose=False)
+                        verbose=False, websocket_max_message_size=WEBSOCKET_MAX_BYTES)
     finally:
         if not threaded:  # Ctrl-C stopped the loop (Panel's SIGINT handler), or it failed
             manager.close()
