@@ -100,12 +100,12 @@ def test_a_solo_game_survives_a_server_restart_in_the_browser(app_port, wg_brows
         notice.wait_for(timeout=60_000)
         assert "O servidor foi-se abaixo" in notice.inner_text()
         procs.append(start_app(port))  # and comes back: the page reloads by itself
-        offer = page.locator(".wg-keep-offer")
+        offer = page.locator("body > div.wg-keep-offer")  # the banner the browser draws
         offer.wait_for(timeout=180_000)
         assert "7 ação(ões)" in offer.inner_text()
         page.get_by_role("button", name="Continuar a partida").click()
         page.locator(".m44-actions").filter(has_text=f"{history} a").wait_for()
-        offer.wait_for(state="hidden")
+        offer.wait_for(state="detached")
         kept = json.loads(page.evaluate(f"localStorage.getItem('{key}')"))
         assert len(kept["actions"]) == 7 and kept["seed"] == 44
     finally:

@@ -54,19 +54,22 @@ class BrowserKeep(JSComponent):
     full = param.Boolean(default=False, doc="the browser's storage refused the text")
 
     _rename = {"saved": None, "found": None, "checked": None, "full": None}
+    on_choice: Any = None  # the player's choice in the browser's offer (GameKeeper)
 
     _esm = """
     export function render({ model }) {
-      let reported = false
+      let acked = false
       const report = () => {
-        if (reported) { return }
-        reported = true
+        if (acked) { return }
         let text = null
         try { text = window.localStorage.getItem(model.key) } catch (e) { text = null }
         if (text != null && text.length > model.limit) { text = null }
         model.send_msg({kind: "found", text: text})
-      }
+        setTimeout(report, 1000)  // until the server says it has it (a message sent before
+      }                           // the session is ready is lost)
       model.on("msg:custom", (msg) => {
+        if (msg.ack) { acked = true; return }
+        if (msg.offer !== undefined) { offer(msg); return }
         try {
           if (msg.text) { window.localStorage.setItem(model.key, msg.text) }
           else { window.localStorage.removeItem(model.key) }
@@ -75,7 +78,27 @@ class BrowserKeep(JSComponent):
           model.send_msg({kind: "full"})
         }
       })
-      model.on("after_render", report)
+      let banner = null
+      const offer = (msg) => {
+        if (banner) { banner.remove(); banner = null }
+        if (!msg.offer) { return }
+        banner = document.createElement("div")
+        banner.className = "wg-keep-offer"
+        Object.assign(banner.style, {position: "fixed", top: "0", left: "0", right: "0",
+          zIndex: "1000", background: "#fff8dc", borderBottom: "2px solid #b8860b",
+          padding: "8px", fontFamily: "sans-serif", fontSize: "16px"})
+        const words = document.createElement("span")
+        words.textContent = msg.offer + " "
+        banner.appendChild(words)
+        for (const [label, kind] of [[msg.go, "continue"], [msg.drop, "discard"]]) {
+          const b = document.createElement("button")
+          b.textContent = label
+          b.style.marginLeft = "8px"
+          b.onclick = () => { model.send_msg({kind: kind}) }
+          banner.appendChild(b)
+        }
+        document.body.appendChild(banner)
+      }
       setTimeout(report, 0)
       const el = document.createElement("span")
       el.className = "wg-keep"
@@ -93,11 +116,18 @@ class BrowserKeep(JSComponent):
         if not isinstance(data, dict):
             return
         kind = data.get("kind")
-        if kind == "found" and not self.checked:
+        if kind == "found":
+            self._send_msg({"ack": True})
+            if self.checked:
+                return
             text = data.get("text")
             self.found = text if isinstance(text, str) and len(text) <= MAX_KEPT_CHARS else None
             self.checked = True
-        elif kind == "full":
+            return
+        if kind in ("continue", "discard") and self.on_choice is not None:
+            self.on_choice(kind)
+            return
+        if kind == "full":
             self.full = True
         elif kind == "stored":
             self.full = False
@@ -120,10 +150,12 @@ class GameKeeper(pn.viewable.Viewer):
                                         css_classes=["wg-keep-continue"])
             self.drop = pn.widgets.Button(label=SESSION["keep.discard"],
                                           css_classes=["wg-keep-discard"])
+        self.browser.on_choice = lambda kind: (self.continue_kept() if kind == "continue"
+                                               else self.discard_kept())
         self.go.on_click(lambda _e: self.continue_kept())
         self.drop.on_click(lambda _e: self.discard_kept())
         self.offer = pn.Row(self.text, self.go, self.drop, visible=False,
-                            css_classes=["wg-keep-offer"],
+                            css_classes=["wg-keep-offer-panel"],
                             styles={"position": "fixed", "top": "0", "left": "0",
                                     "right": "0", "z-index": "1000", "background": "#fff8dc",
                                     "border-bottom": "2px solid #b8860b", "padding": "6px"})
@@ -150,6 +182,10 @@ class GameKeeper(pn.viewable.Viewer):
             with using_language(self.store.lang):
                 self.text.object = SESSION["keep.offer"].format(n=n)
             self.offer.visible = True
+            with using_language(self.store.lang):  # drawn by the browser (a fixed banner)
+                self.browser._send_msg({"offer": SESSION["keep.offer"].format(n=n),
+                                        "go": SESSION["keep.continue"],
+                                        "drop": SESSION["keep.discard"]})
             return
         self.keep()
 
@@ -158,6 +194,7 @@ class GameKeeper(pn.viewable.Viewer):
         found, self.browser.found = self.browser.found, None
         self.deciding = False
         self.offer.visible = False
+        self.browser._send_msg({"offer": ""})
         loaded = bool(found) and self.store.load_text(found)
         self.keep()
         return loaded
@@ -167,6 +204,7 @@ class GameKeeper(pn.viewable.Viewer):
         self.browser.found = None
         self.deciding = False
         self.offer.visible = False
+        self.browser._send_msg({"offer": ""})
         with using_language(self.store.lang):
             self.store.say(SESSION["keep.discarded"])
         self.keep()
