@@ -50,6 +50,9 @@ MAX_GAMES = 1000  # a Normandy bot campaign: ~7-8 s of CPU (docs/bots.md): 1000 
 # processes and memory (12 on 2 cores: 14 processes, 1.2 GB). wargame.analysis.study checks
 # the same bounds (MAX_STUDY_GAMES, max_workers) for callers of run_study.
 MAX_STUDY_GAMES = 1_000_000
+# the seeds a save holds (wargame.schema.save's MIN_SEED, MAX_SEED: a test checks they are the
+# same; that module imports pydantic, which the argument parser should not wait for)
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 1, 2, 70, 130, 141
 
 # Every user-facing sentence of this module, by message id (wargame.i18n: English here,
@@ -72,6 +75,11 @@ TEXT = Catalogue("cli", {
     "not_negative": "must be a whole number >= 0, got {value!r}",
     "whole_number": "must be a whole number, got {value!r}",
     "in_range": "must be a whole number from {low} to {high}, got {value!r}",
+    "seed_range": "a seed is a whole number from -2**63 to 2**63 - 1 (the largest a save "
+                  "holds), got {value!r}",
+    "autoplay.seed_last": "--seed {seed} with --games {games}: the last game's seed would be "
+                          "{last}, beyond 2**63 - 1 (the largest a save holds); give a smaller "
+                          "--seed",
     "path.empty": "needs a file or folder name, got an empty string",
     "path.nul": "a file name cannot contain a NUL character",
     "error": "{prog}: error: {message}",
@@ -230,6 +238,18 @@ def _in_range(low: int, high: int) -> Any:
     return parse
 
 
+def _seed(value: str) -> int:
+    """An argparse type: a seed a save can hold (``wargame.schema.save``: a signed 64-bit
+    whole number); a larger one would write a save that does not load (issue #31)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or not MIN_SEED <= number <= MAX_SEED:
+        raise argparse.ArgumentTypeError(TEXT["seed_range"].format(value=_excerpt(value)))
+    return number
+
+
 def _path_arg(value: str) -> str:
     """An argparse type for file and folder names: not empty, no NUL (the OS refuses it)."""
     if not value.strip():
@@ -339,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--address", default=None, metavar="ADDR", help=TEXT["serve.address"])
     serve.add_argument("--allow-origin", dest="allow_origin", action="append", default=[],
                        metavar="HOST[:PORT]", help=TEXT["serve.origin"])
-    serve.add_argument("--seed", type=_whole, default=None, help=HELP["serve.seed"])
+    serve.add_argument("--seed", type=_seed, default=None, help=HELP["serve.seed"])
     serve.add_argument("--variant", action="append", default=[], metavar="NAME",
                        help=HELP["serve.variant"])
     serve.add_argument("--no-show", dest="show", action="store_false", help=HELP["serve.no_show"])
@@ -354,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     auto.add_argument("--scenario", default="normandy", help=HELP["autoplay.scenario"])
     auto.add_argument("--allied", choices=PLAYERS, default=None, help=HELP["autoplay.allied"])
     auto.add_argument("--axis", choices=PLAYERS, default=None, help=HELP["autoplay.axis"])
-    auto.add_argument("--seed", type=_whole, default=1944, help=HELP["autoplay.seed"])
+    auto.add_argument("--seed", type=_seed, default=1944, help=HELP["autoplay.seed"])
     auto.add_argument("--games", type=_in_range(1, MAX_GAMES), default=1,
                       help=HELP["autoplay.games"])
     auto.add_argument("--variant", action="append", default=[], metavar="NAME",
@@ -877,6 +897,10 @@ def _cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     from wargame.saves import save_game
 
     _check_id(args.scenario)  # an unknown id: the list of known ones
+    last_seed = args.seed + args.games - 1  # the games' seeds are seed, seed + 1, ...
+    if last_seed > MAX_SEED:
+        raise UsageError(TEXT["autoplay.seed_last"].format(seed=args.seed, games=args.games,
+                                                           last=last_seed))
     save_path = _check_save_path(args.save) if args.save is not None else None
     try:
         game = open_game(args.scenario, variants=list(args.variant))

@@ -134,6 +134,53 @@ def test_one_rooms_stuck_write_holds_no_other_rooms_reads_or_pages(db_path, monk
         assert stuck.version == ids[stuck.id] + 1
 
 
+def _starved_clock(monkeypatch, step: float = 3.0) -> None:
+    """The rooms file's clock jumps ``step`` seconds at every reading, as it does for a
+    process starved of CPU (a niced test run on a machine at load 15, a class server on a busy
+    laptop) between the write's deadline and its first try."""
+    real = time.monotonic
+    jumped = [0.0]
+
+    def monotonic() -> float:
+        jumped[0] += step
+        return real() + jumped[0]
+
+    monkeypatch.setattr(rooms_db, "time", type("Clock", (), {"monotonic": staticmethod(
+        monotonic)}))
+
+
+def test_a_starved_process_still_writes_a_file_nobody_holds(db_path, monkeypatch, capsys):
+    """The cause of the flaky tests of issue #31 (test_list_and_export_work_on_a_file_a_server_
+    holds_and_delete_is_refused, whose serving child stores a room, and tests/test_cli_pt.py's
+    rooms test, which plays and deletes one): a write's deadline is read from the wall clock,
+    and a process descheduled past it was refused as "busy" with nothing holding the file."""
+    _starved_clock(monkeypatch)
+    with RoomManager(db_path, games=opener) as m:
+        room = m.create("memoir44-1", seed=4)  # stored: the serving child's first write
+        play(room, 3)
+        assert m.db.count_actions(room.id) == 3
+    code, out, err = run(capsys, "rooms", "delete", room.id, "--db", str(db_path))
+    assert code == 0, err
+
+
+def test_a_starved_process_is_still_refused_quickly_by_a_file_held(manager, db_path,
+                                                                    monkeypatch):
+    room = manager.create("memoir44-1", seed=4)
+    action = room.state().legal_actions()[0]
+    _starved_clock(monkeypatch)
+    other = hold_exclusive(db_path)
+    try:
+        start = time.perf_counter()
+        with pytest.raises(SeatRefused) as info:
+            room.act(token_to_act(room), action, expected_version=room.version)
+        took = time.perf_counter() - start
+        print(f"busy refusal of a starved process after {took:.2f} s")
+        assert info.value.reason == BUSY_EN and room.version == 0
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
 # ------------------------------------------------------------------ full disk and damage
 def test_a_full_disk_has_its_own_refusal_and_changes_nothing(manager):
     room = manager.create("memoir44-1", seed=6)

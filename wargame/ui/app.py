@@ -17,9 +17,12 @@ from typing import Any
 
 import panel as pn
 
-from wargame.ui.serve import build_dashboard
+from wargame.ui.serve import build_dashboard, served_page
 
 pn.extension()
+
+# the seeds a save holds (wargame.schema.save; wargame.cli checks --seed against the same)
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
 
 
 def _arg(name: str) -> str | None:
@@ -56,17 +59,20 @@ def _app() -> Any:
         known = known_scenarios()
         if scenario not in {d["id"] for d in known}:
             return unknown_scenario_page(scenario, known)
-    seed_text = _arg("seed") or os.environ.get("WARGAME_SEED")
+    seed_text = (_arg("seed") or os.environ.get("WARGAME_SEED") or "")[:40]
     try:
         seed = int(seed_text) if seed_text else None
     except ValueError:
         seed = None
+    if seed is not None and not MIN_SEED <= seed <= MAX_SEED:
+        seed = None  # a seed no save could hold (issue #31): the game's usual one
     variants = [v for v in (_arg("variants") or os.environ.get("WARGAME_VARIANTS", "")).split(",")
                 if v]
     # the side's word, read by build_dashboard (serve.computer_side: "allies" too)
     computer = _arg("computer") or os.environ.get("WARGAME_COMPUTER", "none")
-    return build_dashboard("demo" if demo else scenario, seed, variants, computer,
-                           lang=app_language())
+    lang = app_language()
+    return served_page(build_dashboard("demo" if demo else scenario, seed, variants, computer,
+                                       lang=lang), lang, keep=True)
 
 
 def app_language() -> str:

@@ -46,6 +46,7 @@ from wargame.ui.text import (
     result_words,
     type_letter,
 )
+from wargame.ui.upload import SaveInput, tell_store
 
 __all__ = ["CampaignDashboard", "UnitCard", "ReinforcementPanel", "AttackPanel",
            "DecisionPanel", "TurnPanel", "LogPanel", "HistoryPanel"]
@@ -604,7 +605,8 @@ class TurnPanel(_View):
         self.save = pn.widgets.FileDownload(callback=self._save, filename="wargame-save.json",
                                             label=WORDS["save"], color="default", width=90,
                                             embed=False)
-        self.load = pn.widgets.FileInput(accept=".json", width=200)
+        # checked for size before it is sent (issue #31; wargame.ui.upload)
+        self.load = SaveInput(on_refused=tell_store(model), width=200)
         # an empty seed: a fresh one per new game (new_seed); a typed seed repeats a game.
         # Never the game's own seed here: in a room's seat it would reveal the dice to come.
         self.seed = pn.widgets.IntInput(label=WORDS["seed"], value=None,

@@ -46,6 +46,7 @@ from wargame.ui.memoir_model import (
 )
 from wargame.ui.store import new_seed
 from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI, player_word
+from wargame.ui.upload import SaveInput, tell_store
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
 
@@ -186,7 +187,8 @@ class ControlsView(_View):
         self.auto.on_click(lambda _e: self.store.auto())
         self.save = pn.widgets.FileDownload(callback=self._save, filename=self._filename(),
                                             label=TEXT["save"], width=90, embed=False)
-        self.load = pn.widgets.FileInput(accept=".json", width=200)
+        # checked for size before it is sent (issue #31; wargame.ui.upload)
+        self.load = SaveInput(on_refused=tell_store(self.store), width=200)
         self.load.param.watch(self._load, "value")
         # the teacher's switch (issue #27): the hands stay hidden on the projector until shown
         self.reveal = pn.widgets.Toggle(label=UI["show_hands"], value=self.store.reveal_hands,

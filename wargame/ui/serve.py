@@ -17,6 +17,11 @@ log = logging.getLogger(__name__)
 __all__ = ["serve_dashboard", "build_dashboard", "DEFAULT_SEED", "MEMOIR_DEFAULT_SEED"]
 
 DEFAULT_SEED = 1944
+WEBSOCKET_MAX_BYTES = 10_000_000
+"""The largest websocket message ``wargame serve`` takes from a browser (Bokeh's default is
+20 MiB): the Load button sends a save in 4 MB pieces (``wargame.ui.upload``), and nothing
+else a page sends comes near it; a page that sends more is cut off before its message is
+read whole (issue #31)."""
 MEMOIR_DEFAULT_SEED = 44
 SERVE_THREADS = 4
 """Panel's thread pool for the served dashboards' callbacks (``pn.config.nthreads``; the
@@ -88,6 +93,30 @@ def build_dashboard(scenario: str = "normandy", seed: int | None = None,
         return resolve(family.dashboard)(scenario, seed, tuple(variants), side, lang)
     except (ScenarioError, FileNotFoundError, OSError, ValueError, KeyError) as exc:
         return _fallback(scenario, seed, exc, lang)
+
+
+def served_page(page: Any, lang: str | None = None, keep: bool = False) -> Any:
+    """``page`` as a served session shows it (issue #31): a notice and a reconnection when
+    its server goes away (``wargame.ui.connection``), and with ``keep`` a solo dashboard's
+    game kept in the browser and offered back (``wargame.ui.keeper``: a root of its own in
+    the session's document, so the dashboard's layout is untouched). Outside a served
+    session (a notebook, a test) ``page`` alone."""
+    import panel as pn
+
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        return page
+    from wargame.ui.connection import watch_connection
+
+    watch_connection(doc, lang)
+    if keep:
+        from wargame.ui.keeper import keeper_for
+
+        keeper = keeper_for(page)
+        if keeper is not None:
+            pn.panel(keeper).server_doc(doc)
+            page.keeper = keeper  # for tests and tools: the session's keeper
+    return page
 
 
 def session_lang(default: str | None = None) -> str | None:
@@ -247,7 +276,9 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         pn.config.nthreads = SERVE_THREADS
 
     def app() -> Any:
-        return build_dashboard(scenario, seed, variants, computer, session_lang(lang))
+        page_lang = session_lang(lang)
+        return served_page(build_dashboard(scenario, seed, variants, computer, page_lang),
+                           page_lang, keep=True)
 
     title = family_of(scenario).window_title
     warm_up(scenario, lang)
@@ -258,7 +289,7 @@ def serve_dashboard(scenario: str = "normandy", port: int = 5006, seed: int | No
         IOLoop.current().add_callback(print, line, flush=True)
     server = pn.serve(app, port=port, address=address, websocket_origin=origins, show=show,
                       title=title, threaded=threaded, extra_patterns=component_routes(),
-                      verbose=False)
+                      verbose=False, websocket_max_message_size=WEBSOCKET_MAX_BYTES)
     if threaded:
         print(line, flush=True)
     return server
@@ -369,12 +400,15 @@ def rooms_apps(manager: Any, key: str, lang: str | None = None,
         text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
         return text[:200]
 
+    # every page says when the server went away and reloads itself when it is back (a seat's
+    # link carries its seat: it resumes; issue #31)
     return {
-        "/": lambda: landing_page(manager, session_lang(lang)),
-        f"/{ROOM_PATH}": lambda: seat_page(manager, arg("seat"), session_lang(None), lang),
-        f"/{TEACHER_PATH}": lambda: teacher_page(manager, arg("key"), key, session_lang(lang),
-                                                 client=client_address(), guard=guard,
-                                                 public_base=public_base),
+        "/": lambda: served_page(landing_page(manager, session_lang(lang)), session_lang(lang)),
+        f"/{ROOM_PATH}": lambda: served_page(
+            seat_page(manager, arg("seat"), session_lang(None), lang), session_lang(lang)),
+        f"/{TEACHER_PATH}": lambda: served_page(
+            teacher_page(manager, arg("key"), key, session_lang(lang), client=client_address(),
+                         guard=guard, public_base=public_base), session_lang(lang)),
     }
 
 
@@ -430,7 +464,7 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
         return pn.serve(rooms_apps(manager, key, lang, public_base), port=port, address=address,
                         websocket_origin=origins, show=show, title="wargame: rooms",
                         threaded=threaded, extra_patterns=component_routes(),
-                        verbose=False)
+                        verbose=False, websocket_max_message_size=WEBSOCKET_MAX_BYTES)
     finally:
         if not threaded:  # Ctrl-C stopped the loop (Panel's SIGINT handler), or it failed
             manager.close()

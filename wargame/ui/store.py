@@ -412,7 +412,15 @@ class GameStore(param.Parameterized):
         return True
 
     def restart(self, seed: int, game: GameDefinition | None = None) -> None:
-        """A new game (of ``game`` when given) from ``seed``."""
+        """A new game (of ``game`` when given) from ``seed``; a seed no save can hold (beyond
+        -2**63 .. 2**63 - 1, a number typed in the seed box) is refused with a message and
+        the game goes on (issue #31)."""
+        if not -(2**63) <= int(seed) <= 2**63 - 1:
+            from wargame.ui.session_text import SESSION
+
+            with using_language(self.lang):
+                self.say(SESSION["seed_range"].format(seed=str(seed)[:30]), error=True)
+            return
         with self.batch():
             if game is not None:
                 self.game = game

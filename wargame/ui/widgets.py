@@ -50,7 +50,9 @@ def widget(game: str = "normandy", seed: int | None = None, lang: str | None = N
                           "pip install 'wargame[notebooks]'") from exc
 
     dashboard = build_dashboard(GAMES.get(game, game), seed, variants, computer, lang=lang)
-    with set_resource_mode("inline"):
+    # inline: panel_material_ui's Load button (wargame.ui.upload) takes its script from the
+    # page, not from its CDN (issue #31)
+    with set_resource_mode("inline"), pn.config.set(inline=True):
         w = pn.ipywidget(dashboard, doc=Document())
     root = w._model  # the dashboard's Bokeh root, the widget's render bundle
     for model in root.select({"type": UIElement}):  # as pn.extension(inline=True) does
