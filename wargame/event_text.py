@@ -564,12 +564,21 @@ def render_event(event: Any) -> str:
     return _memoir(event.kind, event.data)
 
 
-def event_line(event: Any, viewer: Any = None) -> str:
+def event_line(event: Any, viewer: Any = None, state: Any = None) -> str:
     """What a viewer reads for ``event``: its stored English text in English, else the event
     rendered in the current language, or the stored text when it cannot be. ``viewer`` (a
     ``wargame.viewer.Viewer``; None: the game's owner) that may not see the seed reads the
     opening line without it (issue #27: with the seed and the log anyone knows every die to
-    come)."""
+    come). A student viewer (``viewer.student``, issue #28) reads the event in student words
+    (``wargame.student_text``; ``state``, the game now, names places and Memoir units), or
+    the expert line when the event's data cannot say it."""
+    if getattr(viewer, "student", False):
+        from wargame.student_text import student_line
+
+        try:
+            return student_line(event, state)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError, StopIteration):
+            pass
     if viewer is not None and not viewer.sees_seed and getattr(event, "kind", "") == "game_start":
         try:
             return CAMPAIGN_EVENTS["game_start_public"].format(
