@@ -31,7 +31,7 @@ from typing import Any
 
 from wargame.i18n import Catalogue, language
 
-__all__ = ["STUDENT_CAMPAIGN", "STUDENT_BFN", "STUDENT_MEMOIR", "STUDENT_RESULTS",
+__all__ = ["glossed_html", "column_grade", "contracted", "STUDENT_CAMPAIGN", "STUDENT_BFN", "STUDENT_MEMOIR", "STUDENT_RESULTS",
            "STUDENT_WORDS", "GLOSSARY", "GLOSSARY_TERMS", "DESIGNATIONS", "student_line",
            "result_sentence", "odds_words", "odds_grade", "glossed", "unit_designation",
            "memoir_unit_phrase", "face_sentence"]
@@ -342,6 +342,13 @@ DESIGNATIONS = Catalogue("units.designations", {
     "Panzer Lehr Division": "Panzer Lehr Division",
     "SS Panzergrenadier Division": "SS Panzergrenadier Division",
     "Air Landing": "Air Landing",
+    "Canadian Armoured Brigade": "Canadian Armoured Brigade",
+    "Flak Regiment": "Flak Regiment",
+    "Mobile Brigade": "Mobile Brigade",
+    "Guards Brigade": "Guards Brigade",
+    "Heavy Tank Battalion": "Heavy Tank Battalion",
+    "Guards Armoured Brigade": "Guards Armoured Brigade",
+    "Airlanding Brigade": "Airlanding Brigade",
     "Armored Division": "Armored Division",
     "Armoured Division": "Armoured Division",
     "Panzer Division": "Panzer Division",
@@ -547,6 +554,39 @@ def glossed(text: str) -> str:
             f"<abbr class=\"wg-term\" title=\"{html.escape(t)}\">{m.group(1)}</abbr>"), out,
             count=1)
     return out
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def glossed_html(markup: str) -> str:
+    """``markup`` (HTML) with each glossary term of its text (not inside a tag, not already
+    marked) wrapped as ``glossed`` does."""
+    parts = _TAG.split(str(markup))
+    done: set[str] = set()
+    inside_abbr = False
+    for i, part in enumerate(parts):
+        if part.startswith("<"):
+            inside_abbr = part.startswith("<abbr") or (inside_abbr and part != "</abbr>")
+            continue
+        if inside_abbr or not part.strip():
+            continue
+        spans: list[tuple[int, int, str]] = []
+        for pattern, meaning in _term_patterns():
+            if pattern.pattern in done:
+                continue
+            m = pattern.search(part)
+            if m and not any(m.start() < e and b < m.end() for b, e, _ in spans):
+                spans.append((m.start(), m.end(), meaning))
+                done.add(pattern.pattern)
+        text, at = "", 0
+        for b, e, meaning in sorted(spans):
+            text += (f"{part[at:b]}<abbr class=\"wg-term\" title=\"{html.escape(meaning)}\">"
+                     f"{part[b:e]}</abbr>")
+            at = e
+        text += part[at:]
+        parts[i] = text
+    return "".join(parts)
 
 
 # ------------------------------------------------------------------------- places

@@ -23,7 +23,8 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
-from wargame.ui.describe import place_name, terrain_name
+from wargame.student_text import glossed_html, result_sentence
+from wargame.ui.describe import place_name, student_odds, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.model import CampaignState, and_list
 from wargame.ui.store import new_seed
@@ -224,7 +225,7 @@ class AttackPanel(_View):
     distribution of results before rolling."""
 
     fields = ("state", "log", "attack_target", "attack_units", "attack_artillery", "attack_air",
-              "hide_enemy")
+              "hide_enemy", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -389,17 +390,20 @@ class AttackPanel(_View):
         if got["air"]:
             parts.append(WORDS["answer_air"].format(n=got["air"]))
         answer = _esc(and_list(parts))
+        rule = "" if self.model.as_viewer().student else got["rule"]  # issue #28
         if hidden:
-            text = WORDS["defence_answer_hidden"].format(rule=_esc(got["rule"]), answer=answer)
+            text = WORDS["defence_answer_hidden"].format(rule=_esc(rule), answer=answer)
         else:
             a = got["assessment"]
-            text = WORDS["defence_answer"].format(rule=_esc(got["rule"]), answer=answer,
+            text = WORDS["defence_answer"].format(rule=_esc(rule), answer=answer,
                                                   ratio=_esc(a.ratio), column=_esc(a.column_label))
+        text = text.replace(" ()", "")  # a student page cites no rule
         return f'<div class="wg-defence-answer">{text}</div>'
 
     def _preview(self) -> None:
         m = self.model
         a = m.preview()
+        student = m.as_viewer().student  # issue #28: sentences, no rule numbers
         hidden = any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target)))
         if a is None:
             self.preview.object = _box(_esc(WORDS["pick_attackers"]))
@@ -408,7 +412,8 @@ class AttackPanel(_View):
             return
         shifts = "".join(
             f"<tr><td>{_esc(shift_reason(sh.reason))}</td><td>{sh.columns:+d}</td>"
-            f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
+            f"<td class='wg-rule'>{'' if student else _esc(sh.rule)}</td></tr>"
+            for sh in a.shifts) or \
             f"<tr><td colspan=3>{_esc(WORDS['no_shifts'])}</td></tr>"
         answer = self._defence_answer(hidden)
         if hidden:
@@ -422,10 +427,12 @@ class AttackPanel(_View):
             attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
             base=_esc(m.game.tables.crt_columns[a.base_column]), shift=a.net_shift,
             column=_esc(a.column_label)) + "</div>" + answer
+        if student:
+            odds = glossed_html(odds) + student_odds(m.s, a.column_label)
         dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
         rows = "".join(
             f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"
-            f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
+            f"<td class='wg-rule'>{_esc(result_sentence(r) if student else result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
             f"{odds}<table class='wg-shifts'><tr><th>{_esc(WORDS['shift'])}</th>"
@@ -449,7 +456,7 @@ class DecisionPanel(_View):
     """The pending decision: losses, retreat (also clickable on the map), advance, EMP,
     defence declaration; "Auto" answers with the engine's auto_answer."""
 
-    fields = ("pending",)
+    fields = ("pending", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -480,7 +487,9 @@ class DecisionPanel(_View):
         self.info.object = _box(
             f"<h4>{_esc(WORDS['decision_for'].format(side=SIDE_WORDS.get(d.side, d.side)))}</h4>"
             f"{answers}<div class='wg-decision'>"
-            f"{_esc(decision_prompt(d))} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
+            f"{_esc(decision_prompt(d))} "
+            f"{'' if m.as_viewer().student else f'<span class=wg-rule>({_esc(d.rule)})</span>'}"
+            f"{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
         self._updating = True
         try:
@@ -696,7 +705,7 @@ class TurnPanel(_View):
 class LogPanel(_View):
     """The event log in plain words, newest first, with rule references."""
 
-    fields = ("log",)
+    fields = ("log", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -705,7 +714,7 @@ class LogPanel(_View):
 
     def refresh(self) -> None:
         log = self.model.log
-        key = (id(log), len(log))
+        key = (id(log), len(log), self.model.in_student_words())
         if key == self._key:
             return
         self._key = key

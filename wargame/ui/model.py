@@ -456,7 +456,8 @@ class CampaignState(GameStore):
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
         """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
         viewer = self.as_viewer()
-        return [(event_line(e, viewer), e.rule) for e in self.log[-n:]]
+        return [(event_line(e, viewer, self.state), "" if viewer.student else e.rule)
+                for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ guidance (issue 15)
     def must_attack_units(self) -> list[str]:
@@ -739,5 +740,8 @@ class CampaignState(GameStore):
         """The latest dice result in plain words (for the attack panel)."""
         for e in reversed(self.s.events):
             if e.kind == "roll":
+                viewer = self.as_viewer()
+                if viewer.student:  # issue #28: the sentence says the result
+                    return event_line(e, viewer, self.state)
                 return event_line(e) + " " + result_words(str(e.data.get("result", "")))
         return ""
