@@ -184,3 +184,12 @@ def test_every_event_of_seeded_games_says_itself_in_student_words(played, lang):
                 assert not re.search(r"\bUnit \d|\bunidade \d|\(\d,\d+\)", line), line
                 kinds.add(e.kind)
     assert {"attack", "roll", "battle", "card_played", "moved"} <= kinds
+
+
+def test_rule_citations_left_out_for_students_only():
+    from wargame.student_text import without_rules
+
+    text = "Heavy bombers: 0 of 2 uses (from turn 8, CN 6.3); hidden (OD 5.1.1), M44 p.12"
+    assert without_rules(text) == "Heavy bombers: 0 of 2 uses (from turn 8); hidden, M44 p.12"
+    assert without_rules(text, Viewer.teacher(student=False)) == text
+    assert without_rules(text, Viewer.teacher(student=True)) == without_rules(text)

@@ -31,7 +31,7 @@ from typing import Any
 
 from wargame.i18n import Catalogue, language
 
-__all__ = ["glossed_html", "column_grade", "contracted", "STUDENT_CAMPAIGN", "STUDENT_BFN", "STUDENT_MEMOIR", "STUDENT_RESULTS",
+__all__ = ["without_rules", "glossed_html", "column_grade", "contracted", "STUDENT_CAMPAIGN", "STUDENT_BFN", "STUDENT_MEMOIR", "STUDENT_RESULTS",
            "STUDENT_WORDS", "GLOSSARY", "GLOSSARY_TERMS", "DESIGNATIONS", "student_line",
            "result_sentence", "odds_words", "odds_grade", "glossed", "unit_designation",
            "memoir_unit_phrase", "face_sentence"]
@@ -868,6 +868,18 @@ def contracted(text: str) -> str:
     for pattern, repl in _CONTRACTIONS.get(language(), ()):
         text = pattern.sub(repl, text)
     return text
+
+
+_CITATION = re.compile(r"\s*\(\s*(?:CN|OD|BFN) \d+(?:\.\d+)*\s*\)|,\s*(?:CN|OD|BFN) \d+(?:\.\d+)*|"
+                       r"\s*\(M44 p\.\s*\d+[^)]*\)|\s*\b(?:CN|OD|BFN) \d+(?:\.\d+)*")
+
+
+def without_rules(text: str, viewer: Any = None) -> str:
+    """``text`` without its rule citations ("(CN 5.1.1)", ", CN 6.3") for a student viewer
+    (``viewer.student``; None: always); as it is for an expert."""
+    if viewer is not None and not getattr(viewer, "student", False):
+        return text
+    return _CITATION.sub("", str(text))
 
 
 def student_line(event: Any, state: Any = None) -> str:

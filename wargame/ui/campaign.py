@@ -23,7 +23,7 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
-from wargame.student_text import glossed_html, result_sentence
+from wargame.student_text import glossed_html, result_sentence, unit_designation, without_rules
 from wargame.ui.describe import place_name, student_odds, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.model import CampaignState, and_list
@@ -167,7 +167,7 @@ class UnitCard(_View):
         if us.hex is not None:
             others = [u for u in m.s.units_at(us.hex) if u != uid]
             if others:
-                names = ", ".join(_esc(m.game.units[u].name) for u in others)
+                names = ", ".join(_esc(unit_designation(m.game.units[u].name)) for u in others)
                 stack = f"<div>{WORDS['also_in'].format(hex=us.hex.id, units=names)}</div>"
         self.pane.object = _box(f'<h4>{_esc(WORDS["unit"])}</h4><table class="wg-unit">{body}'
                                 f'</table>{stack}')
@@ -196,7 +196,7 @@ class ReinforcementPanel(_View):
     def refresh(self) -> None:
         m = self.model
         waiting = m.waiting_units()
-        opts = {f"{m.game.units[u].name} ({type_letter(m.game.units[u].type)})": u
+        opts = {f"{unit_designation(m.game.units[u].name)} ({type_letter(m.game.units[u].type)})": u
                 for u in waiting}
         self._updating = True
         try:
@@ -208,7 +208,7 @@ class ReinforcementPanel(_View):
         finally:
             self._updating = False
         upcoming = m.upcoming_units()[:8]
-        later = ", ".join(_esc(WORDS["later_unit"].format(unit=m.game.units[u].name, turn=t))
+        later = ", ".join(_esc(WORDS["later_unit"].format(unit=unit_designation(m.game.units[u].name), turn=t))
                           for t, u in upcoming)
         text = "" if waiting else _esc(UI["no_reinforcements"])
         if later:
@@ -288,7 +288,7 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return WORDS["attacker_label"].format(unit=d.name, attack=m.shown_attack(uid),
+        return WORDS["attacker_label"].format(unit=unit_designation(d.name), attack=m.shown_attack(uid),
                                               hex=m.s.units[uid].hex.id)
 
     def refresh(self) -> None:
@@ -305,7 +305,7 @@ class AttackPanel(_View):
         h = Hex.from_id(target)
         defenders = s.units_at(h)
         names = ", ".join(
-            _esc(m.game.units[u].name) + ("" if m.hidden(u) else f" ({s.defence_of(u)})")
+            _esc(unit_designation(m.game.units[u].name)) + ("" if m.hidden(u) else f" ({s.defence_of(u)})")
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
@@ -418,7 +418,8 @@ class AttackPanel(_View):
         answer = self._defence_answer(hidden)
         if hidden:
             odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
-                                                    hidden=UI["hidden"]))
+                                                    hidden=without_rules(UI["hidden"],
+                                                                         m.as_viewer())))
             self.preview.object = _box(f'<div class="wg-odds">{odds}</div>{answer}')
             self.source.data = dict(result=[], p=[], words=[], frac=[])
             self.chart.x_range.factors = []
@@ -588,7 +589,7 @@ class TurnPanel(_View):
     def _end_phase_in_language(self, confirmed: bool) -> None:
         losses = [] if confirmed else self.model.end_phase_losses()
         if losses:
-            names = ", ".join(self.model.game.units[u].name for u, _ in losses)
+            names = ", ".join(unit_designation(self.model.game.units[u].name) for u, _ in losses)
             why = "; ".join(sorted({w for _, w in losses}))
             self.end_warning.object = _box(
                 f"<div class='wg-warning wg-error'>"
@@ -628,9 +629,9 @@ class TurnPanel(_View):
                          f"{_esc(date[5:] if date else '')}</span></td>")
         vp = s.victory_points()
         carpet = m.game.rule("carpet_bombing")
-        bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
-            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
-            if carpet else ""
+        bombers = "<br>" + _esc(without_rules(WORDS["heavy_bombers"].format(
+            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"]),
+            m.as_viewer())) if carpet else ""
         lines = "".join(f"<tr><td>{_esc(side_name(side))}</td><td>{_esc(victory_line(what))}</td>"
                         f"<td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
@@ -893,7 +894,7 @@ class CampaignDashboard(pn.viewable.Viewer):
             act["reinforcements"].visible = not pending and s.phase.is_movement
         must = m.must_attack_units()
         if must:
-            names = ", ".join(_esc(m.game.units[u].name) for u in must)
+            names = ", ".join(_esc(unit_designation(m.game.units[u].name)) for u in must)
             self.must_attack.object = _box(
                 f"<details class='wg-must-attack'><summary class='wg-error'>"
                 f"{_esc(UI['must_attack'].format(n=len(must)))}</summary>{names}</details>")
@@ -938,7 +939,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         values = "?" if m.hidden(uid) else f"{m.s.attack_of(uid)}-{m.s.defence_of(uid)}-" \
                                            f"{d.movement}"
         sea = " " + MAP_WORDS["tip.at_sea"] if m.s.units[uid].status == "at_sea" else ""
-        return f"{d.name} {values}{sea}"
+        return f"{unit_designation(d.name)} {values}{sea}"
 
     def _offshore(self, h: Hex) -> tuple[float, float]:
         """A point off the beach ``h``: two thirds of the way to its first sea neighbour
