@@ -435,6 +435,10 @@ def _campaign(kind: str, data: Mapping[str, Any]) -> str:
     if msg is not None:
         return _bfn(msg, data)
     d = dict(data)
+    if "unit" in d and language() != "en":  # issue #28: the designation in the language
+        from wargame.student_text import unit_designation
+
+        d["unit"] = unit_designation(str(d["unit"]))
     if kind == "game_start":
         d["title"] = title_in_language(d["title"])
     elif kind == "phase":
@@ -484,6 +488,10 @@ def _mulberry_status(d: Mapping[str, Any]) -> str:
 def _bfn(msg: str, d: Mapping[str, Any]) -> str:
     """A Battle for Normandy event (``msg`` = its template id) in the current language."""
     b = BFN_EVENTS
+    if language() != "en" and d.get("name"):  # issue #28: designations in the language
+        from wargame.student_text import unit_designation
+
+        d = {**d, "name": unit_designation(str(d["name"]))}
     if msg == "dd":
         return b["dd"].format(beach=d["beach"], die=d["die"], value=d["value"],
                               fate=b["dd.ashore" if d["ok"] else "dd.swamped"])

@@ -181,8 +181,8 @@ STUDENT_RESULTS = Catalogue("student.results", {
     "ARI": "the attackers fall back one hex without losses",
     "ARB": "the attackers fall back one hex and one of them takes a loss",
     "AE": "the attackers fall back one hex and one of them is destroyed",
-    "EMP": "an even trade: the defender loses units and the attacker loses at least as much",
-    "IMP": "a stalemate: nobody moves and nobody takes a loss",
+    "EMP": "an exchange: the defender loses units and the attacker loses at least as much",
+    "IMP": "an impasse: nobody moves and nobody takes a loss",
     # CN/OD 6.2, 8.0 bombardment; CN 6.3 carpet bombing
     "DI": "the bombs do no harm",
     "DB": "one defending unit takes a loss",
@@ -289,7 +289,7 @@ GLOSSARY = Catalogue("glossary", {
         "DVI": "Defence holds (Vence) Intact", "AVI": "Attack wins (Vence) Intact",
         "AVB": "Attack wins (Vence) with a loss", "ARI": "Attack Retreats Intact",
         "ARB": "Attack Retreats with a loss", "AE": "Attack Eliminated",
-        "EMP": "an even trade (Empate)", "IMP": "a stalemate (Impasse)",
+        "EMP": "an exchange (Empate)", "IMP": "an impasse",
         "DI": "Defence Intact", "DB": "Defence takes a loss (Baixa)",
         "DA": "every defender destroyed (Aniquilada)"}.items()},
 })
@@ -358,6 +358,7 @@ DESIGNATIONS = Catalogue("units.designations", {
     "Infantry Division (Motorized)": "Infantry Division (Motorized)",
     "Infantry Division": "Infantry Division",
     "Ranger Battalions": "Ranger Battalions",
+    "Ranger Battalion": "Ranger Battalion",
     "Regiment": "Regiment",
     "Coastal Battery": "Coastal Battery",
     "Naval Infantry Regiment": "Naval Infantry Regiment",
