@@ -86,3 +86,56 @@ def test_memoir_seat_names_units_by_kind_and_place_and_draws_cards():
     assert "ALLIES" not in text and "A mão dos Aliados" in text
     _expert(seat, True)
     assert re.search(r"\b(Unidade|unidade) \d", _text(seat))
+
+
+def _attack_model(lang: str, student: bool):
+    from wargame.operational.actions import Attack
+    from wargame.ui.model import CampaignState
+
+    m = CampaignState("normandy", seed=1944, lang=lang, student=student)
+    bot = make_policy(m.game, "greedy")
+    for _ in range(4):  # the greedy bot's landings, to the Allied combat phase of turn 0
+        assert m.act(bot.choose(m.s)), m.message
+    attack = next(a for a in m.s.legal_actions() if isinstance(a, Attack) and a.target == "2010")
+    m.attack_target = attack.target
+    m.attack_units = list(attack.attackers)
+    return m
+
+
+def test_the_attack_panel_says_the_odds_once_in_words_for_students():
+    from wargame.student_text import column_grade, odds_words
+    from wargame.ui.campaign import AttackPanel
+
+    with using_language("pt"):
+        m = _attack_model("pt", student=True)
+        panel = AttackPanel(m)
+        panel.refresh()
+        html = panel.preview.object
+        column = m.preview().column_label
+        words = odds_words(column, column_grade(m.s, column))
+        assert f"Em palavras: {words}." in html and " contra " in words
+        assert html.count("Em palavras") == 1
+        assert '<abbr class="wg-term"' in html and "coluna</abbr>" in html  # hover glossary
+        assert not RULES.search(html)  # no rule column, no "(CN 5.1.1)" in the answer
+        assert "os defensores recuam um hexágono" in html or "a defesa aguenta" in html
+        expert = AttackPanel(_attack_model("pt", student=False))
+        expert.refresh()
+        assert "Em palavras" not in expert.preview.object
+        assert RULES.search(expert.preview.object)
+
+
+def test_the_computers_turn_is_told_in_sentences():
+    from wargame.ui.memoir_model import MemoirStore
+
+    with using_language("pt"):
+        store = MemoirStore("1", seed=4, lang="pt", computer="AXIS", student=True)
+        bot = make_policy(store.game, "random", 4)
+        for _ in range(200):
+            if "O computador (Eixo) jogou: " in store.message:
+                break
+            assert store.act(bot.choose(store.state)), store.message
+        said = store.message.split("O computador (Eixo) jogou: ", 1)[-1]
+    assert "O computador (Eixo) jogou: " in store.message, store.message
+    assert " x1" not in said and " x2" not in said and "ações" not in said
+    assert re.search(r"(Os Aliados|O Eixo|[Aa] infantaria|[Oo] tanque|[Aa] artilharia)", said)
+    assert "Agora:" in said

@@ -23,7 +23,13 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
-from wargame.student_text import glossed_html, result_sentence, unit_designation, without_rules
+from wargame.student_text import (
+    glossed,
+    glossed_html,
+    result_sentence,
+    unit_designation,
+    without_rules,
+)
 from wargame.ui.describe import place_name, student_odds, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.model import CampaignState, and_list
@@ -719,8 +725,9 @@ class LogPanel(_View):
         if key == self._key:
             return
         self._key = key
+        say = glossed if self.model.in_student_words() else _esc  # issue #28: hover glossary
         rows = "".join(
-            f"<li>{_esc(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
+            f"<li>{say(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
             for text, rule in reversed(self.model.log_lines(150)))
         self.pane.object = _box(f"<h4>{_esc(WORDS['event_log'])}</h4>"
                                 f"<ul class='wg-log'>{rows}</ul>")

@@ -35,6 +35,7 @@ from wargame.memoir import (
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.paths import MEMOIR_PREFIX
+from wargame.student_text import glossed
 from wargame.ui.describe import card_html, describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
 from wargame.ui.memoir_model import (
@@ -350,7 +351,8 @@ class LogView(_View):
         self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"})
 
     def refresh(self) -> None:
-        self.pane.object = "<br>".join(_esc(t) for t in reversed(self.store.log_lines()))
+        say = glossed if self.store.in_student_words() else _esc  # issue #28: hover glossary
+        self.pane.object = "<br>".join(say(t) for t in reversed(self.store.log_lines()))
 
     def __panel__(self):
         return self.pane

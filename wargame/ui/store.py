@@ -149,9 +149,12 @@ class GameStore(param.Parameterized):
         (``STORY_SKIPS`` left out: orders given, cards drawn, phases), the last ``most`` of
         them, for this page's viewer."""
         viewer = self.as_viewer()
-        told = [e for e in events if getattr(e, "kind", "") not in STORY_SKIPS]
-        lines = [event_line(e, viewer, self.state) for e in (told or events)[-most:]]
-        more = len(told) - most
+        told = [e for e in events if getattr(e, "kind", "") not in STORY_SKIPS] or events
+        cards = [e for e in told if getattr(e, "kind", "") == "card_played"][:1]
+        rest = [e for e in told if e not in cards]
+        chosen = cards + rest[-(most - len(cards)):]  # the card it played, then the last ones
+        lines = [event_line(e, viewer, self.state) for e in chosen]
+        more = len(told) - len(chosen)
         story = " ".join(lines)
         return story + (" " + self.TEXT["story_more"].format(n=more) if more > 0 else "")
 
