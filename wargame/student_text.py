@@ -549,12 +549,7 @@ def glossed(text: str) -> str:
     """HTML: ``text`` escaped, each glossary term (and result code) in it wrapped in
     ``<abbr class="wg-term" title="its meaning">`` so hovering it explains it. Each term is
     marked once (its first appearance)."""
-    out = html.escape(str(text))
-    for pattern, meaning in _term_patterns():
-        out = pattern.sub(lambda m, t=meaning: (
-            f"<abbr class=\"wg-term\" title=\"{html.escape(t)}\">{m.group(1)}</abbr>"), out,
-            count=1)
-    return out
+    return glossed_html(html.escape(str(text)))
 
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -622,9 +617,10 @@ def _m44_hex(where: Any) -> Any:
     return m44_to_hex(int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _m44_place(state: Any, where: Any, to: bool = False, side: str = "ALLIES") -> str:
+def _m44_place(state: Any, where: Any, to: bool = False) -> str:
     """A Memoir hex as a student sees it: its terrain and its section ("in the woods (left
-    flank)"), sections named as ``side`` sees them... always the Allied view, as drawn."""
+    flank)"; sections as the board draws them, the Allied player's left), "into the woods"
+    with ``to``."""
     h = _m44_hex(where) if not hasattr(where, "q") else where
     board = getattr(getattr(getattr(state, "game", None), "scenario", None), "board", None)
     if h is None or board is None:
