@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from wargame.designations import unit_designation
 from wargame.i18n import Catalogue, format_day, language, using_language
 
 __all__ = ["CAMPAIGN_EVENTS", "BFN_EVENTS", "MEMOIR_EVENTS", "EVENT_WORDS", "PHASES", "DECISIONS",
@@ -436,8 +437,6 @@ def _campaign(kind: str, data: Mapping[str, Any]) -> str:
         return _bfn(msg, data)
     d = dict(data)
     if "unit" in d and language() != "en":  # issue #28: the designation in the language
-        from wargame.student_text import unit_designation
-
         d["unit"] = unit_designation(str(d["unit"]))
     if kind == "game_start":
         d["title"] = title_in_language(d["title"])
@@ -489,8 +488,6 @@ def _bfn(msg: str, d: Mapping[str, Any]) -> str:
     """A Battle for Normandy event (``msg`` = its template id) in the current language."""
     b = BFN_EVENTS
     if language() != "en" and d.get("name"):  # issue #28: designations in the language
-        from wargame.student_text import unit_designation
-
         d = {**d, "name": unit_designation(str(d["name"]))}
     if msg == "dd":
         return b["dd"].format(beach=d["beach"], die=d["die"], value=d["value"],
@@ -572,6 +569,20 @@ def render_event(event: Any) -> str:
     return _memoir(event.kind, event.data)
 
 
+STUDENT_RENDERER = "wargame.student_text:student_line"
+"""The renderer of student words (issue #28), named and loaded on first use like the
+registry's describers (``wargame.registry.resolve``): ``wargame.student_text`` builds on this
+module's words, so this module does not import it."""
+
+
+@cache
+def _student_renderer() -> Any:
+    import importlib
+
+    module, _, name = STUDENT_RENDERER.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def event_line(event: Any, viewer: Any = None, state: Any = None) -> str:
     """What a viewer reads for ``event``: its stored English text in English, else the event
     rendered in the current language, or the stored text when it cannot be. ``viewer`` (a
@@ -581,10 +592,8 @@ def event_line(event: Any, viewer: Any = None, state: Any = None) -> str:
     (``wargame.student_text``; ``state``, the game now, names places and Memoir units), or
     the expert line when the event's data cannot say it."""
     if getattr(viewer, "student", False):
-        from wargame.student_text import student_line
-
         try:
-            return student_line(event, state)
+            return _student_renderer()(event, state)
         except (KeyError, IndexError, ValueError, TypeError, AttributeError, StopIteration):
             pass
     if viewer is not None and not viewer.sees_seed and getattr(event, "kind", "") == "game_start":

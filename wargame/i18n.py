@@ -106,7 +106,8 @@ CATALOGUES: dict[str, Catalogue] = {}
 """Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
 CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
                      "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts",
-                     "wargame.event_text", "wargame.class_server", "wargame.student_text")
+                     "wargame.event_text", "wargame.class_server", "wargame.student_text",
+                     "wargame.designations")
 """The modules that define catalogues (imported by ``load_catalogues``)."""
 
 

@@ -224,16 +224,15 @@ def card_html(card: Any) -> str:
     import html
 
     from wargame.student_text import STUDENT_WORDS
-    from wargame.ui.memoir_model import TEXT
-    from wargame.ui.text import CARD_TEXT
+    from wargame.ui.text import CARD_TEXT, UI
 
     esc = html.escape
-    title = CARD_TITLES[card.name] if card.name in CARD_TITLES else str(card.name)
+    title = card_title(card) if card.name in CARD_TITLES else str(card.name)
     section = ""
     if getattr(card, "section", None):
         where = STUDENT_WORDS.get(f"m44.section.{card.section}", card.section)
         section = (f"<div class='m44-card-section' style='font-size:12px;color:#445'>"
-                   f"{esc(TEXT['card.section'].format(section=where))}</div>")
+                   f"{esc(UI['card_section'].format(section=where))}</div>")
     about = CARD_TEXT.get(card.name, "")
     about = (f"<div class='m44-card-text' style='font-size:12px;color:#333;margin-top:3px'>"
              f"{esc(about)}</div>") if about else ""

@@ -45,7 +45,6 @@ TEXT = Catalogue("ui.memoir", {
     "hand": "{side}'s hand",
     "hand.ALLIES": "The Allies' hand",
     "hand.AXIS": "The Axis's hand",
-    "card.section": "Section: {section}",
     "hidden_hand": "{side} holds {n} card(s)",
     "pending": "{owner} must decide: {kind}",
     "waiting": "Waiting for {side} to decide.",

@@ -73,6 +73,7 @@ _UI: dict[str, str] = {
     "story_more": "(and {n} more: see the log)",
     "student_switch": "Expert words (rule numbers, codes)",
     "odds_words": "In words: {odds}.",
+    "card_section": "Section: {section}",
 }
 
 
