@@ -193,13 +193,13 @@ def test_the_hidden_defence_agrees_in_gender():
 
 @pytest.mark.parametrize(("kind", "data", "words"), [
     ("eliminated", {"unit": "16th Infantry Regiment", "why": ""},
-     "A unidade 16th Infantry Regiment é eliminada."),
+     "A unidade Regimento de Infantaria 16 é eliminada."),
     ("eliminated", {"unit": "8th Infantry Brigade", "why": " (second loss)"},
-     "A unidade 8th Infantry Brigade é eliminada (segunda baixa)."),
+     "A unidade Brigada de Infantaria 8 é eliminada (segunda baixa)."),
     ("withdrawn", {"unit": "101st Airborne Division"},
-     "A unidade 101st Airborne Division é retirada do mapa."),
+     "A unidade Divisão Aerotransportada 101 é retirada do mapa."),
     ("landing_failed", {"unit": "2nd Ranger Battalion", "hex": "1907"},
-     "A unidade 2nd Ranger Battalion não conseguiu desembarcar em 1907 e é destruída."),
+     "A unidade Batalhão de Rangers 2 não conseguiu desembarcar em 1907 e é destruída."),
 ])
 def test_a_unit_in_a_sentence_agrees_with_the_portuguese_noun(kind, data, words):
     """The units' names are English designations of any gender and number ("Regiment",
@@ -218,7 +218,8 @@ def test_a_unit_in_a_sentence_agrees_with_the_portuguese_noun(kind, data, words)
 def test_exchange_losses_need_no_agreement(normandy):
     said = pt(lambda: describe_action(normandy, {"kind": "emp_eliminate",
                                                  "units": ["us-16-1", "us-18-1"]}))
-    assert said.startswith("eliminação no empate (EMP): 16th Infantry Regiment")
+    assert said.startswith("eliminação no empate (EMP): Regimento de Infantaria 16, "
+                           "Regimento de Infantaria 18")  # issue #28: designations in pt
     assert "eliminadas" not in said
 
 
@@ -265,6 +266,9 @@ SAME_IN_BOTH = {
     "cli:prog": "the program's name",
     "ui.memoir:title": "Memoir '44 is the game's name in both editions",
     "events.campaign:mulberry": "Mulberry is the harbours' name in the Portuguese rulebook",
+    "glossary.terms:mulberry": "Mulberry is the harbours' name in the Portuguese rulebook",
+    "glossary.terms:bocage": "bocage: the French word both languages use for Normandy's hedges",
+    "glossary.terms:maquis": "maquis: the French word both languages use for the Resistance",
     # words Portuguese has borrowed as they are (docs/glossary.md)
     "events.words:terrain.bocage": "bocage: the Normandy hedgerow country, so in pt",
     "refusals.terms:terrain.bocage": "bocage: the Normandy hedgerow country, so in pt",

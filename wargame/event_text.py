@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from wargame.designations import unit_designation
 from wargame.i18n import Catalogue, format_day, language, using_language
 
 __all__ = ["CAMPAIGN_EVENTS", "BFN_EVENTS", "MEMOIR_EVENTS", "EVENT_WORDS", "PHASES", "DECISIONS",
@@ -435,6 +436,8 @@ def _campaign(kind: str, data: Mapping[str, Any]) -> str:
     if msg is not None:
         return _bfn(msg, data)
     d = dict(data)
+    if "unit" in d and language() != "en":  # issue #28: the designation in the language
+        d["unit"] = unit_designation(str(d["unit"]))
     if kind == "game_start":
         d["title"] = title_in_language(d["title"])
     elif kind == "phase":
@@ -484,6 +487,8 @@ def _mulberry_status(d: Mapping[str, Any]) -> str:
 def _bfn(msg: str, d: Mapping[str, Any]) -> str:
     """A Battle for Normandy event (``msg`` = its template id) in the current language."""
     b = BFN_EVENTS
+    if language() != "en" and d.get("name"):  # issue #28: designations in the language
+        d = {**d, "name": unit_designation(str(d["name"]))}
     if msg == "dd":
         return b["dd"].format(beach=d["beach"], die=d["die"], value=d["value"],
                               fate=b["dd.ashore" if d["ok"] else "dd.swamped"])
@@ -564,12 +569,33 @@ def render_event(event: Any) -> str:
     return _memoir(event.kind, event.data)
 
 
-def event_line(event: Any, viewer: Any = None) -> str:
+STUDENT_RENDERER = "wargame.student_text:student_line"
+"""The renderer of student words (issue #28), named and loaded on first use like the
+registry's describers (``wargame.registry.resolve``): ``wargame.student_text`` builds on this
+module's words, so this module does not import it."""
+
+
+@cache
+def _student_renderer() -> Any:
+    import importlib
+
+    module, _, name = STUDENT_RENDERER.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def event_line(event: Any, viewer: Any = None, state: Any = None) -> str:
     """What a viewer reads for ``event``: its stored English text in English, else the event
     rendered in the current language, or the stored text when it cannot be. ``viewer`` (a
     ``wargame.viewer.Viewer``; None: the game's owner) that may not see the seed reads the
     opening line without it (issue #27: with the seed and the log anyone knows every die to
-    come)."""
+    come). A student viewer (``viewer.student``, issue #28) reads the event in student words
+    (``wargame.student_text``; ``state``, the game now, names places and Memoir units), or
+    the expert line when the event's data cannot say it."""
+    if getattr(viewer, "student", False):
+        try:
+            return _student_renderer()(event, state)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError, StopIteration):
+            pass
     if viewer is not None and not viewer.sees_seed and getattr(event, "kind", "") == "game_start":
         try:
             return CAMPAIGN_EVENTS["game_start_public"].format(

@@ -138,7 +138,8 @@ CATALOGUES: dict[str, Catalogue] = {}
 CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
                      "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts",
                      "wargame.event_text", "wargame.class_server", "wargame.bots.memoir_hard",
-                     "wargame.ui.layout_text", "wargame.ui.session_text")
+                     "wargame.ui.layout_text", "wargame.ui.session_text",
+                     "wargame.student_text", "wargame.designations")
 """The modules that define catalogues (imported by ``load_catalogues``)."""
 
 

@@ -43,6 +43,10 @@ class Viewer:
     role: str = SOLO
     lang: str | None = None
     reveal: bool = False
+    student: bool = False
+    """Student words (issue #28): results as sentences, jargon explained, no rule citation,
+    seed or fingerprint; False: the expert's words. A property of the page, never of the
+    stored events (``wargame.event_text.event_line``)."""
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -54,16 +58,21 @@ class Viewer:
 
     # ------------------------------------------------------------------ makers
     @classmethod
-    def player(cls, side: str, lang: str | None = None) -> Viewer:
-        return cls(side, PLAYER, lang)
+    def player(cls, side: str, lang: str | None = None, student: bool = False) -> Viewer:
+        return cls(side, PLAYER, lang, student=student)
 
     @classmethod
-    def teacher(cls, lang: str | None = None, reveal: bool = False) -> Viewer:
-        return cls(None, TEACHER, lang, reveal)
+    def teacher(cls, lang: str | None = None, reveal: bool = False,
+                student: bool = False) -> Viewer:
+        return cls(None, TEACHER, lang, reveal, student)
 
     @classmethod
-    def solo(cls, lang: str | None = None) -> Viewer:
-        return cls(None, SOLO, lang)
+    def solo(cls, lang: str | None = None, student: bool = False) -> Viewer:
+        return cls(None, SOLO, lang, student=student)
+
+    def in_student_words(self, on: bool = True) -> Viewer:
+        """This viewer reading student words (or the expert's again)."""
+        return replace(self, student=bool(on))
 
     def revealing(self, on: bool = True) -> Viewer:
         """The teacher's viewer with the hands shown (or hidden again)."""

@@ -148,8 +148,9 @@ def test_the_memoir_dashboard_in_portuguese():
     shown_text = re.sub(r'\["(none|ALLIES|AXIS)",', "[", pt_doc)
     assert not re.search(r"\b(ALLIES|AXIS)\b|'s hand| as (left|center|right)\b", shown_text)
     assert "infantaria (Eixo, unidade 0)" in pt_doc  # a counter's tooltip
-    assert shown("Mão: ALIADOS", pt_doc) and shown("Assalto de Infantaria: flanco esquerdo", pt_doc)
-    assert re.search(r"ALLIES\S*s hand", en_doc) and shown("Infantry Assault as left", en_doc)
+    assert shown("A mão dos Aliados", pt_doc)  # issue #28: not "Mão: ALIADOS" (ALLIES's hand)
+    assert shown("Assalto de Infantaria: flanco esquerdo", pt_doc)
+    assert re.search(r"The Allies\S* hand", en_doc) and shown("Infantry Assault as left", en_doc)
     # the difficulty in plain words (issue #33): principiante, normal, difícil
     assert dash.computer_player.options["principiante"] == "easy"
     assert dash.computer_player.options["difícil"] == "hard"

@@ -72,7 +72,9 @@ def test_the_attack_panel_shows_the_answer_in_the_viewers_language(model):
         pt_html = pt_panel.preview.object
         pt_header = pt_panel.header.object
         reasons = [shift_reason(sh.reason) for sh in pt_model.preview().shifts]
-    assert "The defender may answer" not in pt_html and battery in pt_html
+        pt_battery = escape(pt_model.defence_answer()["artillery"][0])
+    assert pt_battery.startswith("Bateria Costeira")  # issue #28: the designation in pt
+    assert "The defender may answer" not in pt_html and pt_battery in pt_html
     assert all(r in pt_html for r in reasons)
     assert "coastal fortifications" not in pt_html
     # the hex's terrain in words of the viewer's language, not the data file's id

@@ -120,6 +120,13 @@ def new_page(browser, frames: list | None = None):
     return context, page
 
 
+def expert_words(page) -> None:
+    """Switch a room page to expert words (issue #28: a room opens in student words, where
+    the teacher's page shows no position fingerprint)."""
+    page.locator(".wg-expert-switch").first.click()
+    page.locator(".wg-fingerprint").first.wait_for()
+
+
 def create_room(page, server: RoomsServer, game_id: str, seed: int) -> dict[str, str]:
     """Create a room on the landing page; returns seat name -> link (and 'code')."""
     from wargame.ui.rooms import room_games
@@ -206,6 +213,7 @@ def test_memoir_game_between_two_seats(rooms_server, wg_browser):
             wait_for_map(page, M44_MAP)
         teacher.goto(links["teacher"])
         wait_for_map(teacher, M44_MAP)
+        expert_words(teacher)
 
         mirror = open_game(M44_GAME).new_state(M44_SEED)
         rng = random.Random(M44_POLICY_SEED)
@@ -289,6 +297,7 @@ def test_normandy_turn_between_two_seats_then_sigkill_and_resume(rooms_server, w
         teacher.goto(links["teacher"])
         for page in (allied, axis, teacher):
             wait_for_map(page)
+        expert_words(teacher)
         mirror = CampaignState("normandy", seed=1944)  # the same commands, hot-seat
         secrets_before = _allied_secrets(mirror)
 
@@ -361,6 +370,7 @@ def test_normandy_turn_between_two_seats_then_sigkill_and_resume(rooms_server, w
             page.goto(page.url)
             wait_for_map(page)
             wait_version(page, n)
+        expert_words(teacher)  # a reloaded page opens in student words again
         teacher.locator(".wg-fingerprint").filter(has_text=digest).wait_for()
         # and the game goes on: the engaged Canadians must attack 2709 (CN 4.1.2)
         click_hex(allied, "2709")

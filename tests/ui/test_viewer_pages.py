@@ -179,20 +179,21 @@ def test_each_page_reads_the_events_in_its_own_language(played):
     for name, lang in LANGS.items():
         other = "en" if lang == "pt" else "pt"
         viewer = played.stores[name].as_viewer()
+        state = played.stores[name].state  # places and Memoir units named from it (issue #28)
         page = played.pages[name]
         checked = 0
         for e in events:
             with using_language(lang):
-                mine = event_line(e, viewer)
+                mine = event_line(e, viewer, state)
             with using_language(other):
-                theirs = event_line(e, viewer)
+                theirs = event_line(e, viewer, state)
             if mine != theirs and len(theirs) > 12:
                 assert not page.holds(theirs), (name, theirs)
                 checked += 1
         assert checked, name  # the languages differ on some event: the check can fail
         # the latest events are on the page, in its language (the log or the message)
         with using_language(lang):
-            assert page.holds(event_line(events[-1], viewer)), name
+            assert page.holds(event_line(events[-1], viewer, state)), name
 
 
 def holds_widget(page: PageFrames, kind: str) -> bool:

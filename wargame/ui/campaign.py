@@ -23,7 +23,14 @@ from wargame.hexgrid import Hex, Layout
 from wargame.i18n import check_language, format_day, using_language
 from wargame.operational.state import Game
 from wargame.scenario import Scenario
-from wargame.ui.describe import place_name, terrain_name
+from wargame.student_text import (
+    glossed,
+    glossed_html,
+    result_sentence,
+    unit_designation,
+    without_rules,
+)
+from wargame.ui.describe import place_name, student_odds, terrain_name
 from wargame.ui.hexmap import NATION_COLOURS, Counter, HexMap, Highlight
 from wargame.ui.layout_text import LAYOUT_TEXT
 from wargame.ui.model import CAMPAIGN_PLAYERS, CampaignState, and_list
@@ -185,7 +192,7 @@ class UnitCard(_View):
         if us.hex is not None:
             others = [u for u in m.s.units_at(us.hex) if u != uid]
             if others:
-                names = ", ".join(_esc(m.game.units[u].name) for u in others)
+                names = ", ".join(_esc(unit_designation(m.game.units[u].name)) for u in others)
                 stack = f"<div>{WORDS['also_in'].format(hex=us.hex.id, units=names)}</div>"
         self.pane.object = _box(f'<h4>{_esc(WORDS["unit"])}</h4><table class="wg-unit">{body}'
                                 f'</table>{stack}')
@@ -253,7 +260,7 @@ class ReinforcementPanel(_View):
                     title = (LAYOUT_TEXT["group_one"] if len(units) == 1
                              else LAYOUT_TEXT["group_many"]).format(turn=turn, place=place,
                                                                     n=len(units))
-                    opts = {f"{m.game.units[u].name} ({type_letter(m.game.units[u].type)})": u
+                    opts = {f"{unit_designation(m.game.units[u].name)} ({type_letter(m.game.units[u].type)})": u
                             for u in units}
                     group = pn.widgets.RadioButtonGroup(options=opts, value=None, color="light",
                                                         orientation="vertical",
@@ -273,7 +280,7 @@ class ReinforcementPanel(_View):
         finally:
             self._updating = False
         upcoming = m.upcoming_units()[:8]
-        later = ", ".join(_esc(WORDS["later_unit"].format(unit=m.game.units[u].name, turn=t))
+        later = ", ".join(_esc(WORDS["later_unit"].format(unit=unit_designation(m.game.units[u].name), turn=t))
                           for t, u in upcoming)
         text = "" if groups else _esc(UI["no_reinforcements"])
         if later:
@@ -294,7 +301,7 @@ class AttackPanel(_View):
     distribution of results before rolling."""
 
     fields = ("state", "log", "attack_target", "attack_units", "attack_artillery", "attack_air",
-              "hide_enemy")
+              "hide_enemy", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -360,7 +367,7 @@ class AttackPanel(_View):
     def _label(self, uid: str) -> str:
         m = self.model
         d = m.game.units[uid]
-        return WORDS["attacker_label"].format(unit=d.name, attack=m.shown_attack(uid),
+        return WORDS["attacker_label"].format(unit=unit_designation(d.name), attack=m.shown_attack(uid),
                                               hex=m.s.units[uid].hex.id)
 
     def refresh(self) -> None:
@@ -388,7 +395,8 @@ class AttackPanel(_View):
         h = Hex.from_id(target)
         defenders = s.units_at(h)
         names = ", ".join(
-            _esc(m.game.units[u].name) + ("" if (v := m.values_of(u)) is None else f" ({v[1]})")
+            _esc(unit_designation(m.game.units[u].name))
+            + ("" if (v := m.values_of(u)) is None else f" ({v[1]})")
             for u in defenders)
         info = m.game.board.hexes[h]
         self.header.object = _box(
@@ -474,17 +482,20 @@ class AttackPanel(_View):
         if got["air"]:
             parts.append(WORDS["answer_air"].format(n=got["air"]))
         answer = _esc(and_list(parts))
+        rule = "" if self.model.as_viewer().student else got["rule"]  # issue #28
         if hidden:
-            text = WORDS["defence_answer_hidden"].format(rule=_esc(got["rule"]), answer=answer)
+            text = WORDS["defence_answer_hidden"].format(rule=_esc(rule), answer=answer)
         else:
             a = got["assessment"]
-            text = WORDS["defence_answer"].format(rule=_esc(got["rule"]), answer=answer,
+            text = WORDS["defence_answer"].format(rule=_esc(rule), answer=answer,
                                                   ratio=_esc(a.ratio), column=_esc(a.column_label))
+        text = text.replace(" ()", "")  # a student page cites no rule
         return f'<div class="wg-defence-answer">{text}</div>'
 
     def _preview(self) -> None:
         m = self.model
         a = m.preview()
+        student = m.as_viewer().student  # issue #28: sentences, no rule numbers
         hidden = any(m.hidden(u) for u in m.s.units_at(Hex.from_id(m.attack_target)))
         if a is None:
             self.preview.object = _box(_esc(WORDS["pick_attackers"]))
@@ -494,12 +505,14 @@ class AttackPanel(_View):
             return
         shifts = "".join(
             f"<tr><td>{_esc(shift_reason(sh.reason))}</td><td>{sh.columns:+d}</td>"
-            f"<td class='wg-rule'>{_esc(sh.rule)}</td></tr>" for sh in a.shifts) or \
+            f"<td class='wg-rule'>{'' if student else _esc(sh.rule)}</td></tr>"
+            for sh in a.shifts) or \
             f"<tr><td colspan=3>{_esc(WORDS['no_shifts'])}</td></tr>"
         answer = self._defence_answer(hidden)
         if hidden:
             odds = _esc(WORDS["odds_hidden"].format(attack=a.attack, air=a.attack_air,
-                                                    hidden=UI["hidden"]))
+                                                    hidden=without_rules(UI["hidden"],
+                                                                         m.as_viewer())))
             # the hidden values said in words, not an empty chart (issue 28)
             self.preview.object = _box(
                 f'<div class="wg-odds">{odds}</div>{answer}<div class="wg-hidden-note">'
@@ -512,10 +525,12 @@ class AttackPanel(_View):
             attack=a.attack, air=a.attack_air, defence=a.defence, ratio=_esc(a.ratio),
             base=_esc(m.game.tables.crt_columns[a.base_column]), shift=a.net_shift,
             column=_esc(a.column_label)) + "</div>" + answer
+        if student:
+            odds = glossed_html(odds) + student_odds(m.s, a.column_label)
         dist = sorted(a.distribution.items(), key=lambda kv: -kv[1])
         rows = "".join(
             f"<tr><td>{_esc(r)}</td><td>{_esc(p)} = {float(p):.1%}</td>"
-            f"<td class='wg-rule'>{_esc(result_words(r).split(': ', 1)[1])}</td></tr>"
+            f"<td class='wg-rule'>{_esc(result_sentence(r) if student else result_words(r).split(': ', 1)[1])}</td></tr>"
             for r, p in dist)
         self.preview.object = _box(
             f"{odds}<table class='wg-shifts'><tr><th>{_esc(WORDS['shift'])}</th>"
@@ -540,7 +555,7 @@ class DecisionPanel(_View):
     """The pending decision: losses, retreat (also clickable on the map), advance, EMP,
     defence declaration; "Auto" answers with the engine's auto_answer."""
 
-    fields = ("pending",)
+    fields = ("pending", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -571,7 +586,9 @@ class DecisionPanel(_View):
         self.info.object = _box(
             f"<h4>{_esc(WORDS['decision_for'].format(side=SIDE_WORDS.get(d.side, d.side)))}</h4>"
             f"{answers}<div class='wg-decision'>"
-            f"{_esc(decision_prompt(d))} <span class='wg-rule'>({_esc(d.rule)})</span>{extra}</div>")
+            f"{_esc(decision_prompt(d))} "
+            f"{'' if m.as_viewer().student else f'<span class=wg-rule>({_esc(d.rule)})</span>'}"
+            f"{extra}</div>")
         opts = {label: i for i, (label, _) in enumerate(m.decision_options())}
         self._updating = True
         try:
@@ -684,7 +701,7 @@ class TurnPanel(_View):
     def _end_phase_in_language(self, confirmed: bool) -> None:
         losses = [] if confirmed else self.model.end_phase_losses()
         if losses:
-            names = ", ".join(self.model.game.units[u].name for u, _ in losses)
+            names = ", ".join(unit_designation(self.model.game.units[u].name) for u, _ in losses)
             why = "; ".join(sorted({w for _, w in losses}))
             self.end_warning.object = _box(
                 f"<div class='wg-warning wg-error' style='{OVERLAY_LOOK}'>"
@@ -733,9 +750,9 @@ class TurnPanel(_View):
                          f"{_esc(date[5:] if date else '')}</span></td>")
         vp = s.victory_points()
         carpet = m.game.rule("carpet_bombing")
-        bombers = "<br>" + _esc(WORDS["heavy_bombers"].format(
-            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"])) \
-            if carpet else ""
+        bombers = "<br>" + _esc(without_rules(WORDS["heavy_bombers"].format(
+            used=len(s.carpet_turns), uses=carpet["uses"], turn=carpet["from_turn"]),
+            m.as_viewer())) if carpet else ""
         lines = "".join(f"<tr><td>{_esc(side_name(side))}</td><td>{_esc(victory_line(what))}</td>"
                         f"<td>{pts}</td></tr>"
                         for side, what, pts in vp["lines"] if pts)
@@ -813,7 +830,7 @@ class TurnPanel(_View):
 class LogPanel(_View):
     """The event log in plain words, newest first, with rule references."""
 
-    fields = ("log",)
+    fields = ("log", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -822,12 +839,13 @@ class LogPanel(_View):
 
     def refresh(self) -> None:
         log = self.model.log
-        key = (id(log), len(log))
+        key = (id(log), len(log), self.model.in_student_words())
         if key == self._key:
             return
         self._key = key
+        say = glossed if self.model.in_student_words() else _esc  # issue #28: hover glossary
         rows = "".join(
-            f"<li>{_esc(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
+            f"<li>{say(text)} <span class='wg-rule'>{_esc(rule)}</span></li>"
             for text, rule in reversed(self.model.log_lines(150)))
         self.pane.object = _box(f"<h4>{_esc(WORDS['event_log'])}</h4>"
                                 f"<ul class='wg-log'>{rows}</ul>")
@@ -1040,7 +1058,7 @@ class CampaignDashboard(pn.viewable.Viewer):
             act["reinforcements"].visible = not pending and s.phase.is_movement
         must = m.must_attack_units()
         if must:
-            names = ", ".join(_esc(m.game.units[u].name) for u in must)
+            names = ", ".join(_esc(unit_designation(m.game.units[u].name)) for u in must)
             self.must_attack.object = _box(
                 f"<details class='wg-must-attack'><summary class='wg-error'>"
                 f"{_esc(UI['must_attack'].format(n=len(must)))}</summary>{names}</details>")
@@ -1107,7 +1125,7 @@ class CampaignDashboard(pn.viewable.Viewer):
         seen = m.values_of(uid)
         values = "?" if seen is None else f"{seen[0]}-{seen[1]}-{d.movement}"
         sea = " " + MAP_WORDS["tip.at_sea"] if m.s.units[uid].status == "at_sea" else ""
-        return f"{d.name} {values}{sea}"
+        return f"{unit_designation(d.name)} {values}{sea}"
 
     def _offshore(self, h: Hex) -> tuple[float, float]:
         """A point off the beach ``h``: two thirds of the way to its first sea neighbour

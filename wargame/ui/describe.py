@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.error_texts import TERMS
-from wargame.event_text import DECISIONS, card_title, edge_name, side_name
+from wargame.event_text import CARD_TITLES, DECISIONS, card_title, edge_name, side_name
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS, OPTION_WORDS
 
-__all__ = ["describe_action", "describe_option", "place_name", "unit_name", "plain_words"]
+__all__ = ["describe_action", "describe_option", "place_name", "unit_name", "plain_words",
+           "card_html"]
 
 
 def plain_words(kind: str) -> str:
@@ -25,9 +26,13 @@ def plain_words(kind: str) -> str:
 
 # ---------------------------------------------------------------------- campaigns
 def unit_name(state: Any, uid: str) -> str:
+    """A campaign unit's designation in the current language ("Regimento de Infantaria 16":
+    ``wargame.student_text.unit_designation``)."""
+    from wargame.student_text import unit_designation
+
     units = getattr(getattr(state, "game", None), "units", {})
     d = units.get(uid) if isinstance(units, dict) else None
-    return d.name if d is not None else plain_words(uid)
+    return unit_designation(d.name) if d is not None else plain_words(uid)
 
 
 def terrain_name(terrain: str) -> str:
@@ -217,3 +222,40 @@ def describe_memoir_action(state: Any, d: dict[str, Any]) -> str:
 
 def describe_campaign_action(state: Any, d: dict[str, Any]) -> str:
     return _campaign(state, d)
+
+
+def card_html(card: Any) -> str:
+    """A Memoir '44 command card drawn as a card (issue #28): its title, its section and
+    what it orders (``wargame.ui.text.CARD_TEXT``), in the current language."""
+    import html
+
+    from wargame.student_text import STUDENT_WORDS
+    from wargame.ui.text import CARD_TEXT, UI
+
+    esc = html.escape
+    title = card_title(card) if card.name in CARD_TITLES else str(card.name)
+    section = ""
+    if getattr(card, "section", None):
+        where = STUDENT_WORDS.get(f"m44.section.{card.section}", card.section)
+        section = (f"<div class='m44-card-section' style='font-size:12px;color:#445'>"
+                   f"{esc(UI['card_section'].format(section=where))}</div>")
+    about = CARD_TEXT.get(card.name, "")
+    about = (f"<div class='m44-card-text' style='font-size:12px;color:#333;margin-top:3px'>"
+             f"{esc(about)}</div>") if about else ""
+    return (f"<div class='m44-card' data-card='{esc(str(card.name))}' style='border:2px solid "
+            f"#6b5b3e;border-radius:8px;background:#f6efd9;padding:5px 8px;max-width:340px;"
+            f"box-shadow:1px 1px 3px #999'><div class='m44-card-title' style='font-weight:bold;"
+            f"font-size:14px'>{esc(title)}</div>{section}{about}</div>")
+
+
+def student_odds(state: Any, column_label: str) -> str:
+    """HTML: the odds column said once in words for a student page ("Em palavras: 5 contra 1:
+    muito favorável ao atacante."), graded from the game's own CRT column."""
+    import html
+
+    from wargame.student_text import column_grade, odds_words
+    from wargame.ui.text import UI
+
+    words = odds_words(str(column_label), column_grade(state, str(column_label)))
+    return (f"<div class='wg-odds-words' style='font-size:14px'>"
+            f"{html.escape(UI['odds_words'].format(odds=words))}</div>")

@@ -35,7 +35,8 @@ from wargame.memoir import (
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.paths import MEMOIR_PREFIX
-from wargame.ui.describe import describe_action, memoir_unit
+from wargame.student_text import glossed
+from wargame.ui.describe import card_html, describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight, served_session
 from wargame.ui.memoir_model import (
     COMPUTER_PLAYERS,
@@ -45,7 +46,7 @@ from wargame.ui.memoir_model import (
     where,
 )
 from wargame.ui.store import new_seed
-from wargame.ui.text import CARD_TEXT, MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI, player_word
+from wargame.ui.text import MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI, player_word
 from wargame.ui.upload import SaveInput, tell_store
 
 __all__ = ["MemoirStore", "MemoirDashboard", "TEXT", "display_hex", "board_hex"]
@@ -254,15 +255,13 @@ class HandView(_View):
         self._key = key
         items: list[Any] = []
         for side in shown:
-            label = SIDE_LABELS.get(side, side)
-            items.append(pn.pane.HTML(f"<b>{_esc(TEXT['hand'].format(side=label))}</b>"))
+            items.append(pn.pane.HTML(f"<b>{_esc(TEXT[f'hand.{side}'])}</b>"
+                                      if f"hand.{side}" in TEXT else
+                                      f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
             for cid, title, plays in st.hand(side):
-                about = CARD_TEXT.get(card(cid).name, "")
-                about = f"<div class='m44-card-text' style='color:#555;font-size:11px'>" \
-                        f"{_esc(about)}</div>" if about else ""
+                about = card_html(card(cid))  # issue #28: a card drawn as a card
                 if not plays or s.pending or s.phase != "card":
-                    items.append(pn.pane.HTML(
-                        f"<span style='color:#777'>{_esc(title)}</span>{about}", margin=(0, 5)))
+                    items.append(pn.pane.HTML(about, margin=(0, 5)))
                     continue
                 for a in plays:
                     label = TEXT["play_as"].format(
@@ -361,14 +360,15 @@ class DiceView(_View):
 class LogView(_View):
     """The event log, newest first."""
 
-    fields = ("log",)
+    fields = ("log", "student")
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
         self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"})
 
     def refresh(self) -> None:
-        self.pane.object = "<br>".join(_esc(t) for t in reversed(self.store.log_lines()))
+        say = glossed if self.store.in_student_words() else _esc  # issue #28: hover glossary
+        self.pane.object = "<br>".join(say(t) for t in reversed(self.store.log_lines()))
 
     def __panel__(self):
         return self.pane

@@ -43,6 +43,8 @@ TEXT = Catalogue("ui.memoir", {
     "winner": "{side} wins{why}",
     "medals": "Medals: Allies {allies}/{allies_need}, Axis {axis}/{axis_need}",
     "hand": "{side}'s hand",
+    "hand.ALLIES": "The Allies' hand",
+    "hand.AXIS": "The Axis's hand",
     "hidden_hand": "{side} holds {n} card(s)",
     "pending": "{owner} must decide: {kind}",
     "waiting": "Waiting for {side} to decide.",
@@ -187,7 +189,7 @@ class MemoirStore(GameStore):
         from wargame.ui.describe import describe_action
 
         done = UI["done"].format(what=describe_action(self.state, action))
-        return event_line(events[-1], self.as_viewer()) if events else done
+        return event_line(events[-1], self.as_viewer(), self.state) if events else done
 
     def describe_logged(self, entry: dict[str, Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -351,7 +353,7 @@ class MemoirStore(GameStore):
     def log_lines(self, n: int = 60) -> list[str]:
         """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
         viewer = self.as_viewer()
-        return [event_line(e, viewer) for e in self.log[-n:]]
+        return [event_line(e, viewer, self.state) for e in self.log[-n:]]
 
     def can_end_phase(self) -> bool:
         return any(a.kind in END_KINDS for a in self.legal)

@@ -41,6 +41,7 @@ from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
 from wargame.scenario import Scenario
+from wargame.student_text import unit_designation
 from wargame.ui.describe import describe_option as describe_decision_option
 from wargame.ui.describe import place_name as describe_place
 from wargame.ui.store import GameStore, batched
@@ -351,7 +352,7 @@ class CampaignState(GameStore):
         assessment = s.preview_attack(self.attack_target, tuple(self.attack_units),
                                       tuple(self.attack_artillery), self.attack_air,
                                       strongest.air, strongest.artillery)
-        return {"artillery": [s.game.units[u].name for u in strongest.artillery],
+        return {"artillery": [unit_designation(s.game.units[u].name) for u in strongest.artillery],
                 "air": strongest.air, "assessment": assessment,
                 "rule": f"{s.rule_prefix} 5.1.1"}
 
@@ -442,7 +443,7 @@ class CampaignState(GameStore):
         div = self.game.divisions.get(d.division) if d.division else None
         mp = d.movement if values is None or us.status != "on_map" else values[2]
         return {
-            "id": uid, "name": d.name, "nation": d.nation, "side": d.side, "type": d.type,
+            "id": uid, "name": unit_designation(d.name), "nation": d.nation, "side": d.side, "type": d.type,
             "division": div.name if div else (d.division or UI["independent"]),
             "attack": "?" if values is None else values[0],
             "defence": "?" if values is None else values[1],
@@ -484,7 +485,8 @@ class CampaignState(GameStore):
     def log_lines(self, n: int = 200) -> list[tuple[str, str]]:
         """The last ``n`` events in the store's language (``wargame.event_text.event_line``)."""
         viewer = self.as_viewer()
-        return [(event_line(e, viewer), e.rule) for e in self.log[-n:]]
+        return [(event_line(e, viewer, self.state), "" if viewer.student else e.rule)
+                for e in self.log[-n:]]
 
     # ------------------------------------------------------------------ guidance (issue 15)
     def must_attack_units(self) -> list[str]:
@@ -539,7 +541,7 @@ class CampaignState(GameStore):
         support = []
         if c.artillery:
             support.append(ACTION_WORDS["with_artillery"].format(
-                units=", ".join(self.game.units[u].name for u in c.artillery)))
+                units=", ".join(unit_designation(self.game.units[u].name) for u in c.artillery)))
         if c.air:
             support.append(ACTION_WORDS["with_air"].format(n=c.air))
         a = c.assessment
@@ -553,7 +555,7 @@ class CampaignState(GameStore):
         column = getattr(a, "column_label", "?") if a is not None else "?"
         return UI["defence_attack"].format(
             target=describe_place(s, c.target),
-            units=", ".join(self.game.units[u].name for u in c.attackers)
+            units=", ".join(unit_designation(self.game.units[u].name) for u in c.attackers)
             or ACTION_WORDS["nobody"],
             support=(" " + and_list(support)) if support else "",
             ratio=ratio, column=column)
@@ -626,14 +628,14 @@ class CampaignState(GameStore):
                 self.selected_hex = us.hex.id
             n = len(self.reachable())
             if n or not self.s.phase.is_movement:
-                self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=n))
+                self._ok(UI["selected"].format(unit=unit_designation(self.game.units[uid].name), n=n))
             else:
                 refusal = self.s.move_refusal(uid) if hasattr(self.s, "move_refusal") else None
                 if refusal is not None:
                     rule = f" ({refusal.rule})" if refusal.rule else ""
-                    self.say(f"{self.game.units[uid].name} cannot move: {refusal.reason}{rule}")
+                    self.say(f"{unit_designation(self.game.units[uid].name)} cannot move: {refusal.reason}{rule}")
                 else:
-                    self._ok(UI["selected"].format(unit=self.game.units[uid].name, n=0))
+                    self._ok(UI["selected"].format(unit=unit_designation(self.game.units[uid].name), n=0))
 
     @batched
     def deselect(self) -> None:
@@ -659,7 +661,7 @@ class CampaignState(GameStore):
         self.selected_unit = None
         self.reinforcement = uid
         if uid:
-            self._ok(UI["select_entry"].format(unit=self.game.units[uid].name))
+            self._ok(UI["select_entry"].format(unit=unit_designation(self.game.units[uid].name)))
 
     @batched
     def enter_reinforcement(self, hex_id: str, uid: str | None = None) -> bool:
@@ -767,5 +769,8 @@ class CampaignState(GameStore):
         """The latest dice result in plain words (for the attack panel)."""
         for e in reversed(self.s.events):
             if e.kind == "roll":
+                viewer = self.as_viewer()
+                if viewer.student:  # issue #28: the sentence says the result
+                    return event_line(e, viewer, self.state)
                 return event_line(e) + " " + result_words(str(e.data.get("result", "")))
         return ""

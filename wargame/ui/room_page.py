@@ -35,7 +35,7 @@ import panel as pn
 from wargame.i18n import LANGUAGES, check_language, language, using_language
 from wargame.ui.seats import SeatMixin, seat_store
 from wargame.ui.store import TEACHER
-from wargame.ui.text import ROOMS, their_turn
+from wargame.ui.text import ROOMS, UI, their_turn
 
 __all__ = ["fingerprint_digest", "seat_page", "seat_page_parts", "unknown_seat_page", "seat_dashboard",
            "follow_room", "language_switch", "LANGUAGE_NAMES", "seat_language"]
@@ -108,7 +108,7 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
     text = _esc(ROOMS["seat_header"].format(code=room.code, seat=ROOMS[f"seat.{seat.name}"],
                                             turn_note=note))
     extra = ""
-    if store.viewer == TEACHER:
+    if store.viewer == TEACHER and not store.in_student_words():  # issue #28: expert words
         digest = fingerprint_digest(s)
         extra = (f"<div class='wg-fingerprint' style='color:#666;font-size:12px'>"
                  f"{_esc(ROOMS['fingerprint'].format(fingerprint=digest))}, "
@@ -201,14 +201,26 @@ def seat_page_parts(room: Any, seat: Any, lang: str) -> tuple[Any, SeatMixin]:
         with using_language(lang):
             header.object = _header_text(room, seat, store)
 
-    store.param.watch(refresh_header, ["state"])
+    store.param.watch(refresh_header, ["state", "student"])
+    # issue #28: student words by default in a room; experts switch them off on their page
+    expert = pn.widgets.Switch(value=not store.in_student_words(), width=40,
+                               css_classes=["wg-expert-switch"])
+
+    def words(event: Any) -> None:
+        with store.batch():
+            store.student = not event.new
+
+    expert.param.watch(words, "value")
+    words_row = pn.Row(expert, pn.pane.HTML(
+        f"<span style='font-family:sans-serif;font-size:13px'>{_esc(UI['student_switch'])}"
+        f"</span>"), css_classes=["wg-words"])
     doc = pn.state.curdoc
     if doc is not None and doc.session_context is not None:
         follow_room(store, doc)
         pn.state.on_session_destroyed(lambda _ctx: store.close())
     kind = "memoir" if type(dash).__name__.startswith("Memoir") else "campaign"
     top = (TEACHER_MAP_TOP if store.viewer == TEACHER else MAP_TOP)[kind]
-    return pn.Column(pn.Row(header, switch, sizing_mode="stretch_width"), dash,
+    return pn.Column(pn.Row(header, words_row, switch, sizing_mode="stretch_width"), dash,
                      sizing_mode="stretch_width",
                      stylesheets=[page_sizes_css(top, SIDE_TOP[store.viewer == TEACHER])],
                      css_classes=["wg-seat-page"]), store

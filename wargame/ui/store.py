@@ -97,6 +97,11 @@ class GameStore(param.Parameterized):
                       "may know of the position (issue #27). The page's secrets (counter "
                       "values, hands, a decision's answers) are drawn from here, never from "
                       "the state; renewed with every position and with the teacher's switch")
+    student = param.Boolean(default=None, allow_None=True, doc="student words (issue #28): "
+                            "results as sentences, jargon explained on hover, no rule "
+                            "citation, seed or fingerprint; None: on in a room's pages (seats "
+                            "and teacher), off on a solo dashboard (its owner is the hobbyist "
+                            "or the teacher preparing: docs/rooms-seats.md)")
 
     TEXT: ClassVar[dict[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
@@ -138,7 +143,25 @@ class GameStore(param.Parameterized):
         """The last events in words for this session's viewer, in its language (issue #27:
         each page renders events itself; no text made for one viewer reaches another)."""
         viewer = self.as_viewer()
-        return " ".join(event_line(e, viewer) for e in events[-3:])
+        return " ".join(event_line(e, viewer, self.state) for e in events[-3:])
+
+    def in_student_words(self) -> bool:
+        """True when this page reads student words (``student``; default: in rooms)."""
+        return self.viewer is not None if self.student is None else bool(self.student)
+
+    def turn_story(self, events: list[Any], most: int = 6) -> str:
+        """The computer's turn told in sentences (issue #28): the lines of its telling events
+        (``STORY_SKIPS`` left out: orders given, cards drawn, phases), the last ``most`` of
+        them, for this page's viewer."""
+        viewer = self.as_viewer()
+        told = [e for e in events if getattr(e, "kind", "") not in STORY_SKIPS] or events
+        cards = [e for e in told if getattr(e, "kind", "") == "card_played"][:1]
+        rest = [e for e in told if e not in cards]
+        chosen = cards + rest[-(most - len(cards)):]  # the card it played, then the last ones
+        lines = [event_line(e, viewer, self.state) for e in chosen]
+        more = len(told) - len(chosen)
+        story = " ".join(lines)
+        return story + (" " + self.TEXT["story_more"].format(n=more) if more > 0 else "")
 
     def clear_selection(self, everything: bool = True) -> None:
         """Forget what the user had selected: ``everything`` on undo, load and new game; after
@@ -171,11 +194,12 @@ class GameStore(param.Parameterized):
         """This session's viewer (``wargame.viewer``): solo for one screen that owns the game
         (hot-seat, notebook, against the computer), a player for a room's side seat, the
         teacher (hands shown only when ``reveal_hands``) for the teacher's page."""
+        student = self.in_student_words()
         if self.viewer is None:
-            return Viewer.solo(self.lang)
+            return Viewer.solo(self.lang, student=student)
         if self.viewer == TEACHER:
-            return Viewer.teacher(self.lang, bool(self.reveal_hands))
-        return Viewer.player(self.viewer, self.lang)
+            return Viewer.teacher(self.lang, bool(self.reveal_hands), student=student)
+        return Viewer.player(self.viewer, self.lang, student=student)
 
     def _viewer_changed(self) -> None:
         with self.batch():
@@ -185,7 +209,7 @@ class GameStore(param.Parameterized):
         """"Seed N, " for the status line of the game's owner; nothing on any room page: the
         seed and the action log replay the whole game, the hand and the dice to come."""
         seed = self.seen.get("seed")  # only a solo viewer's view holds it
-        if seed is None:
+        if seed is None or self.as_viewer().student:  # issue #28: the seed is expert's words
             return ""
         return UI["seed_label"].format(seed=seed)
 
@@ -478,9 +502,9 @@ class GameStore(param.Parameterized):
             with self.batch():
                 self._record(applied)
                 self._computer_runs.append((first, first + n))
-                summary = ", ".join(f"{k.replace('_', ' ')} x{v}" for k, v in sorted(kinds.items()))
-                self.say(self.TEXT["computer_played"].format(
-                    side=self.side_name(self.computer), n=n, summary=summary,
+                self.say(self.TEXT["computer_told"].format(
+                    side=self.side_name(self.computer),
+                    story=self.turn_story([e for got in applied for e in got]),
                     phase=self.phase_label()))
         return n
 
@@ -490,6 +514,11 @@ class GameStore(param.Parameterized):
             self.computer_play()
             self.say(f"{note} {self.message}".strip())
             self.clear_selection(everything=False)
+
+
+STORY_SKIPS = frozenset({"ordered", "orders_done", "draw", "keep", "phase", "air_points",
+                         "turn_end", "reshuffle"})
+"""Event kinds the computer's turn story leaves out (bookkeeping, not what happened)."""
 
 
 def new_seed() -> int:

@@ -69,6 +69,11 @@ _UI: dict[str, str] = {
     "computer_on": "The computer plays the {side}.",
     "computer_off": "Nobody is played by the computer: both sides are yours.",
     "computer_undone": "Undone: {what}, with the computer's {n} actions after it.",
+    "computer_told": "The computer ({side}) played: {story} Now: {phase}.",
+    "story_more": "(and {n} more: see the log)",
+    "student_switch": "Expert words (rule numbers, codes)",
+    "odds_words": "In words: {odds}.",
+    "card_section": "Section: {section}",
 }
 
 
