@@ -34,6 +34,7 @@ from wargame.memoir import (
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
+from wargame.memoir.text import IMPORT_TEXT_EN as TEXT_IMPORT
 from wargame.paths import MEMOIR_PREFIX
 from wargame.ui.describe import describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight
@@ -433,9 +434,14 @@ class MemoirDashboard(pn.viewable.Viewer):
         # a new game, the scenario and the computer belong to the game's owner: a room's pages
         # do not draw them (issue #27)
         owner = store.as_viewer().may_save
+        from wargame.ui.m44_upload import M44Import  # issue 32: a Scenario Editor file
+
+        self.importer = M44Import(self._imported, lang=store.lang)
         self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
                                           self.computer_player),
-                                   pn.Row(self.really, self.cancel)] if owner else []),
+                                   pn.Row(self.really, self.cancel),
+                                   pn.Card(self.importer, title=TEXT_IMPORT["ui.label"],
+                                           collapsed=True, width=SIDE_W)] if owner else []),
                                 pn.Row(side, self.map_holder))
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
@@ -445,6 +451,13 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def _ask_new(self, ask: bool) -> None:
         self.really.visible = self.cancel.visible = ask
+
+    def _imported(self, sid: str) -> None:
+        """An uploaded .m44 became scenario ``sid``: listed, chosen, New game asks."""
+        self.chooser.options = {f"{s}: {load_scenario(s).title_in(self.store.lang)}": s
+                                for s in scenario_ids() + user_scenario_ids()}
+        self.chooser.value = sid
+        self._ask_new(True)
 
     def _new_game(self) -> None:
         self._ask_new(False)
