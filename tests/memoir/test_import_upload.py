@@ -59,3 +59,12 @@ def test_the_dashboard_and_the_landing_page_offer_the_imported_scenario(tmp_path
         assert landing.importer.import_bytes(json.dumps(LAYOUT).encode(), "clube.m44") == "clube"
         assert landing.game.value == "memoir44-clube"
         assert "memoir44-clube" in landing.game.options.values()
+
+
+def test_the_counter_of_an_imported_unit_says_its_nation():
+    control = M44Import(lang="en")
+    assert control.import_bytes(json.dumps(LAYOUT).encode(), "brits.m44") == "brits"
+    board = MemoirDashboard("brits", 1)
+    titles = list(board.map.counter_source.data["title"])
+    assert any(t.endswith("(British)") for t in titles)
+    assert sum("(British)" in t for t in titles) == 1

@@ -541,13 +541,19 @@ class MemoirDashboard(pn.viewable.Viewer):
         st = self.store
         s = st.state
         counters = []
+        specs = s.scenario.units
         for u in s.live_units():
             special = {"special": "*", "elite": "*", "resistance": "R"}.get(u.special, "")
+            # issue 32: an imported British, Soviet... unit says its nation on the counter
+            nation = specs[u.id].nation if u.id < len(specs) else None
+            key = f"nation.{nation}"
+            title = memoir_unit(s, u.id) + (
+                f" ({TEXT_IMPORT[key] if key in TEXT_IMPORT else nation})" if nation else "")
             counters.append(Counter(
                 hex=display_hex(u.hex), uid=str(u.id),
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
-                side=u.side, title=memoir_unit(s, u.id)))
+                side=u.side, title=title))
         sel = str(st.selected) if st.selected is not None else None
         self.map.set_counters(counters, selected=sel)
         hl = []
