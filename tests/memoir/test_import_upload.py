@@ -68,3 +68,12 @@ def test_the_counter_of_an_imported_unit_says_its_nation():
     titles = list(board.map.counter_source.data["title"])
     assert any(t.endswith("(British)") for t in titles)
     assert sum("(British)" in t for t in titles) == 1
+
+
+def test_the_dashboard_draws_the_whole_breakthrough_board():
+    deep = dict(LAYOUT, board=dict(LAYOUT["board"], type="BRKTHRU", hexagons=[
+        {"row": 0, "col": 0, "unit": {"name": "infger"}},
+        {"row": 16, "col": 0, "unit": {"name": "infus"}}]))
+    assert M44Import(lang="en").import_bytes(json.dumps(deep).encode(), "deep.m44") == "deep"
+    board = MemoirDashboard("deep", 1)
+    assert len(board.map.hex_source.data["id"]) == 9 * 13 + 8 * 12  # 17 rows drawn

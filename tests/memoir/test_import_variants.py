@@ -240,3 +240,17 @@ def test_the_report_is_in_the_briefing_the_title_and_the_list(tmp_path, capsys):
     assert cli_main(["scenario", "list"]) == 0
     assert APPROXIMATE_MARK in next(line for line in capsys.readouterr().out.splitlines()
                                     if "memoir44-kursk" in line)
+
+
+def test_a_rule_marked_on_a_tile_or_unit_is_reported_not_silent(tmp_path):
+    data = layout([{"row": 4, "col": 4, "terrain": {"name": "river", "behavior":
+                                                    "FORDABLE_STREAM"}},
+                   {"row": 6, "col": 6, "unit": {"name": "inf2us", "behavior": "FRENCH_RESISTANCE"}},
+                   {"row": 6, "col": 8, "unit": {"name": "infus", "behavior": "IS_WITTMANN"}}])
+    result = import_m44(write(tmp_path, "marks.m44", data), "marks")
+    approximated = " ".join(result.report["approximated"])
+    assert "FORDABLE_STREAM" in approximated and "(4,4)" in approximated
+    assert "IS_WITTMANN" in approximated and "(6,8)" in approximated
+    scn = load_scenario("marks")
+    resistance = next(u for u in scn.units if u.hex == m44_to_hex(6, 6))
+    assert resistance.special == "resistance" and resistance.figures == 3

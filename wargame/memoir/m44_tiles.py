@@ -303,6 +303,10 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
         rect = tile.rect or rect
         obstacle = tile.obstacle or obstacle
         impassable = impassable or tile.impassable
+        behavior = value.get("behavior")
+        if behavior:  # a rule attached to the tile (sea wall, fordable stream, cliff...)
+            report.add("approximated", f"{name} marked {str(behavior)[:30]}: played as "
+                       f"{tile.card.split(': ')[-1]}, the mark's rule is not played", at)
         if tile.lost:
             report.add("approximated", f"{name} ({tile.card}): {tile.lost}", at)
         elif name.strip().lower() not in ("plain",):
@@ -336,6 +340,13 @@ def _unit_of(item: dict[str, Any], unit: dict[str, Any], i: int, at: tuple[int, 
     unit["_nation"] = nation
     if nation not in ("German", "American"):
         report.add("read", f"{nation} units (played as {side.lower()} units)", at)
+    behavior = unit.get("behavior")
+    if behavior == "FRENCH_RESISTANCE" and kind == "inf" and elite:
+        unit["_special"] = "resistance"
+        report.add("read", "French Resistance (inf2 marked FRENCH_RESISTANCE)", at)
+    elif behavior:
+        report.add("approximated", f"{name} marked {str(behavior)[:30]}: the mark's rule is "
+                   "not played", at)
     badge = unit.get("badge")
     number = re.sub(r"^badge", "", str(badge)) if badge not in (None, "", 0) else ""
     if number and number not in DECORATIVE_BADGES:

@@ -83,7 +83,7 @@ def face_svg(face: str, size: int = 30) -> str:
             f"stroke-width='1.5'/>{shape}</svg>")
 # The shared HexMap names hexes by four-digit ids, which need q >= 0: Memoir's axial q starts
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
-SHIFT = 5
+SHIFT = 8  # q >= 0 on every board, the Breakthrough board (17 rows) included (issue 32)
 SIDE_W = 420
 
 
