@@ -254,3 +254,24 @@ def test_a_rule_marked_on_a_tile_or_unit_is_reported_not_silent(tmp_path):
     scn = load_scenario("marks")
     resistance = next(u for u in scn.units if u.hex == m44_to_hex(6, 6))
     assert resistance.special == "resistance" and resistance.figures == 3
+
+
+def test_sudden_death_bunker_owner_equipment_and_victory_texts(tmp_path):
+    data = layout([{"row": 2, "col": 2, "rect_terrain": {"name": "bunker",
+                                                         "original_owner": "ALLIES"},
+                    "unit": {"name": "infger"}},  # the file names the owner
+                   {"row": 6, "col": 10, "unit": {"name": "infus", "equipment": "boat"}}],
+                  victory={"condition": [{"group_sudden_death": {
+                      "side": "axis", "number": 2, "group": ["G5", "g4", "H5"]}}]})
+    data["text"] = {"en": {"name": "Test", "victory": "6 Medals"}}
+    result = import_m44(write(tmp_path, "sd.m44", data), "sd")
+    scn = load_scenario("sd")
+    (sd,) = scn.opt("sudden_death")
+    assert sd["side"] == AXIS and sd["required"] == 2
+    assert sd["hexes"] == {m44_to_hex(4, 12), m44_to_hex(3, 13), m44_to_hex(4, 14)}
+    assert Terrainish(scn, {}, set(), set()).bunker_counts_for(m44_to_hex(2, 2), ALLIES)
+    assert any("boat" in a and "(6,10)" in a for a in result.report["approximated"])
+    assert not any("victory" in x for x in result.report["left_out"])  # "6 Medals" only
+    data["text"]["en"]["victory"] = "6 Medals. The Axis start with 3 medals."
+    again = import_m44(write(tmp_path, "sd2.m44", data), "sd2")
+    assert any("victory conditions written" in x for x in again.report["left_out"])

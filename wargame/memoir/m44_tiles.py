@@ -184,6 +184,7 @@ class Report:
     problems: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     problem_fields: dict[str, str] = field(default_factory=dict)
     objectives: list[dict[str, Any]] = field(default_factory=list)  # from the medal tags
+    sudden_death: list[dict[str, Any]] = field(default_factory=list)  # game_info.victory
 
     def add(self, part: str, message: str, at: tuple[int, int] | None = None) -> None:
         hexes = getattr(self, part).setdefault(message, [])
@@ -270,16 +271,53 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
         {"side": side, "hexes": sorted([r, c] for r, c in g["hexes"]),
          "permanent": g["permanent"], "medals": g["medals"]}
         for g in medal_groups.values() for side in g["sides"]]
+    _victory(info, report)
+    if board.get("groups"):
+        report.add("left_out", "the board's hex groups (rules written in words refer to them)")
+    top_options = data.get("options")
+    if isinstance(top_options, dict):
+        for key in sorted(k for k, v in top_options.items() if v):
+            report.add("left_out", f"editor option {key!r} (not played)")
     texts = data.get("text")
-    if isinstance(texts, dict) and any(
-            isinstance(b, dict) and isinstance(b.get("rules"), str) and b["rules"].strip()
-            for b in texts.values()):
+    blocks = [b for b in texts.values() if isinstance(b, dict)] if isinstance(texts, dict) else []
+    if any(isinstance(b.get("rules"), str) and b["rules"].strip() for b in blocks):
         report.add("left_out", "the special rules written in the scenario's text (not played)")
+    # a victory text that says more than "6 medals" holds conditions in words
+    if any(isinstance(b.get("victory"), str) and not re.fullmatch(
+            r"\W*\d+\s*(medals?|médailles?|medaillen?|medaglie|medallas?)?\W*", b["victory"],
+            re.I) for b in blocks):
+        report.add("left_out", "the victory conditions written in the scenario's text "
+                   "(temporary or permanent objectives, medals at start...) beyond the medal "
+                   "tags (not played)")
     conditions = info.get("victory_conditions") if isinstance(info, dict) else None
     if isinstance(conditions, list) and any(
             not (isinstance(c, dict) and set(c) <= {"standard"}) for c in conditions):
         report.add("left_out", "victory conditions other than medals (not played)")
     return data, report
+
+
+def _victory(info: Any, report: Report) -> None:
+    """``game_info.victory.condition``: group sudden death (M44 Sudden Death Victory: holding
+    ``number`` hexes of the group wins at once) is played; any other condition is left out."""
+    victory = info.get("victory") if isinstance(info, dict) else None
+    conditions = victory.get("condition") if isinstance(victory, dict) else None
+    if victory is None:
+        return
+    for cond in conditions if isinstance(conditions, list) else [victory]:
+        sd = cond.get("group_sudden_death") if isinstance(cond, dict) else None
+        side = sd.get("side") if isinstance(sd, dict) else None
+        hexes = [label_to_hex(g) for g in sd.get("group") or [] if isinstance(g, str)] \
+            if isinstance(sd, dict) and isinstance(sd.get("group"), list) else []
+        number = sd.get("number") if isinstance(sd, dict) else None
+        number = int(number) if isinstance(number, int | str) and str(number).isdigit() else 0
+        if isinstance(side, str) and side.upper() in (AXIS, ALLIES) and hexes \
+                and all(hexes) and 1 <= number <= len(hexes):
+            report.sudden_death.append({"side": side.upper(), "hexes": sorted(
+                [r, c] for r, c in set(hexes)), "required": number})
+            report.add("read", f"sudden death: the {side.lower()} win holding {number} of "
+                       f"{len(set(hexes))} hexes")
+        else:
+            report.add("left_out", f"victory condition {str(cond)[:60]} (not played)")
 
 
 def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report) -> None:
@@ -301,9 +339,12 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
         if tile.terrain is not None and (terrain is None or key == "terrain"):
             terrain = tile.terrain
         rect = tile.rect or rect
+        if tile.rect == "bunker" and value.get("original_owner") in (AXIS, ALLIES):
+            item["_bunker_owner"] = value["original_owner"]
         obstacle = tile.obstacle or obstacle
         impassable = impassable or tile.impassable
-        behavior = value.get("behavior")
+        behavior = " ".join(str(value[k]) for k in ("behavior", "behavior2", "properties")
+                            if value.get(k))
         if behavior:  # a rule attached to the tile (sea wall, fordable stream, cliff...)
             report.add("approximated", f"{name} marked {str(behavior)[:30]}: played as "
                        f"{tile.card.split(': ')[-1]}, the mark's rule is not played", at)
@@ -347,6 +388,9 @@ def _unit_of(item: dict[str, Any], unit: dict[str, Any], i: int, at: tuple[int, 
     elif behavior:
         report.add("approximated", f"{name} marked {str(behavior)[:30]}: the mark's rule is "
                    "not played", at)
+    if unit.get("equipment"):
+        report.add("approximated", f"{name} with equipment {str(unit['equipment'])[:20]!r}: "
+                   "the equipment is not played", at)
     badge = unit.get("badge")
     number = re.sub(r"^badge", "", str(badge)) if badge not in (None, "", 0) else ""
     if number and number not in DECORATIVE_BADGES:
@@ -421,7 +465,10 @@ def bunker_sides(raw: dict[str, Any]) -> dict[tuple[int, int], str]:
             continue
         at = (int(item["row"]), int(item["col"]))
         unit = item.get("unit")
-        if isinstance(unit, dict) and unit.get("_side"):
+        owner = item.get("_bunker_owner")
+        if owner in (AXIS, ALLIES):  # the file says whose bunker it is
+            out[at] = owner
+        elif isinstance(unit, dict) and unit.get("_side"):
             out[at] = unit["_side"]
         else:
             out[at] = top if at[0] < rows // 2 else bottom
