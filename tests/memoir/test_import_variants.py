@@ -275,3 +275,24 @@ def test_sudden_death_bunker_owner_equipment_and_victory_texts(tmp_path):
     data["text"]["en"]["victory"] = "6 Medals. The Axis start with 3 medals."
     again = import_m44(write(tmp_path, "sd2.m44", data), "sd2")
     assert any("victory conditions written" in x for x in again.report["left_out"])
+
+
+def test_a_side_with_no_unit_left_loses_an_imported_game(tmp_path):
+    # one Allied unit against four Axis ones; the Axis needs 6 medals, so wiping the Allies
+    # out does not reach it: without the rule the game could never end
+    data = layout([{"row": 1, "col": 1, "unit": {"name": "infger"}},
+                   {"row": 1, "col": 3, "unit": {"name": "infger"}},
+                   {"row": 1, "col": 5, "unit": {"name": "tankger"}}])
+    import_m44(write(tmp_path, "alone.m44", data), "alone")
+    scn = load_scenario("alone")
+    assert scn.opt("last_unit_loses") and sum(u.side == ALLIES for u in scn.units) == 1
+    st = open_game("memoir44-alone").new_state(5)
+    allied = next(u for u in st.live_units(ALLIES))
+    st.set_figures(allied, 0)  # as if eliminated in battle
+    rng = random.Random(5)
+    for _ in range(400):
+        if st.is_terminal:
+            break
+        st.apply(rng.choice(list(st.legal_actions())))
+    assert st.is_terminal and st.outcome().winner == AXIS
+    assert not load_scenario("1").opt("last_unit_loses")  # the bundled scenarios: unchanged

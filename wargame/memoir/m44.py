@@ -252,6 +252,8 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         special["impassable"] = sorted(special.get("impassable", []) + impassable)
     if entry is None and report is not None and report.sudden_death:
         special["sudden_death"] = report.sudden_death  # game_info.victory (m44_tiles)
+    if entry is None and report is not None:
+        special["last_unit_loses"] = True  # docs/rules-notes.md (issue 32)
     objectives: list[dict[str, Any]] = []
     if objectives_spec == "from_tags" and entry is None and report is not None:
         objectives = report.objectives  # every medal tag (wargame.memoir.m44_tiles)

@@ -139,6 +139,8 @@ class MemoirSpecial(Model):
     exit_medals: MSide | None = None
     objectives: Literal["from_tags"] | list[ObjectiveSpec] | None = None
     sudden_death: list[SuddenDeath] = []
+    last_unit_loses: Bool = Field(False, description="a side with no unit on the board loses "
+                                                     "(imported layouts)")
 
     _hexes = _hexes_check("cliffs", "impassable", "wide_river", "bridge_deck")
 
