@@ -346,7 +346,7 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
         behavior = " ".join(str(value[k]) for k in ("behavior", "behavior2", "properties")
                             if value.get(k))
         if behavior:  # a rule attached to the tile (sea wall, fordable stream, cliff...)
-            report.add("approximated", f"{name} marked {str(behavior)[:30]}: played as "
+            report.add("approximated", f"{name} marked {str(behavior)[:60]}: played as "
                        f"{tile.card.split(': ')[-1]}, the mark's rule is not played", at)
         if tile.lost:
             report.add("approximated", f"{name} ({tile.card}): {tile.lost}", at)
