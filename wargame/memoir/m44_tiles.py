@@ -15,7 +15,6 @@ the file format); the effects are cited per tile in docs/memoir44-import.md.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -196,6 +195,22 @@ class Report:
         self.problem_fields.setdefault(message, where)
 
 
+def _copy(raw: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the parts ``normalize`` changes (a shallow one elsewhere: a hostile file's
+    deep nesting is left for the schema to refuse, never walked here)."""
+    data = dict(raw)
+    if isinstance(data.get("game_info"), dict):
+        data["game_info"] = dict(data["game_info"])
+    board = data.get("board")
+    if isinstance(board, dict):
+        board = data["board"] = dict(board)
+        if isinstance(board.get("hexagons"), list):
+            board["hexagons"] = [
+                {k: dict(v) if isinstance(v, dict) else v for k, v in h.items()}
+                if isinstance(h, dict) else h for h in board["hexagons"]]
+    return data
+
+
 def _upper(d: dict[str, Any], key: str) -> None:
     if isinstance(d.get(key), str):
         d[key] = d[key].strip().upper()
@@ -224,7 +239,7 @@ def label_to_hex(label: str) -> tuple[int, int] | None:
 def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
     """A copy of ``raw`` in the base-game form the reader checks, and the import report. Only
     well-formed parts are changed; the schema reports the rest afterwards."""
-    data = copy.deepcopy(raw)
+    data = _copy(raw)
     report = Report()
     info = data.get("game_info")
     if isinstance(info, dict):
