@@ -237,9 +237,15 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
     for sid, path in _memoir_files(root).items():
         data = _memoir_file(path)
         title = _title(data, sid, lang) if isinstance(data.get("title"), str) else sid
+        report = data.get("import_report") if isinstance(data.get("import_report"), dict) else {}
+        date = data.get("date") if isinstance(data.get("date"), str) else ""
         out.append({"id": MEMOIR_PREFIX + sid, "game": MEMOIR_GAME, "title": title,
                     "number": sid,
-                    "source": "bundled" if path.parent == bundled else "imported"})
+                    "source": "bundled" if path.parent == bundled else "imported",
+                    # issue 32: the front, the year and whether an import plays approximately
+                    "front": data.get("front") if isinstance(data.get("front"), str) else None,
+                    "year": date[:4] or None,
+                    "approximated": bool(report.get("approximated") or report.get("left_out"))})
     return out
 
 

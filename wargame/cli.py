@@ -806,6 +806,10 @@ def _cmd_scenario_import(args: argparse.Namespace, out: TextIO) -> int:
                                      units=result.units, path=result.path), file=out)
     for note in result.notes:
         print(TEXT["import.note"].format(note=note), file=out)
+    from wargame.memoir.imports import report_text
+
+    if result.recognised is None and any(result.report.values()):
+        print(report_text(result.report), file=out)  # read, approximated, left out (issue 32)
     print(TEXT["import.play"].format(id=result.scenario_id), file=out)
     return 0
 

@@ -159,6 +159,7 @@ EVENT_WORDS = Catalogue("events.words", {
     "m44.how.takes": "takes",
     "m44.why.sudden_death": " (sudden death)",
     "m44.why.deck": " (command deck exhausted)",
+    "m44.why.no_units": " (no units left)",
     "m44.unit.card": "card",
     "outcome.vp": "{rule} 11.2 victory points",
     "outcome.medals": "M44 p.14 Victory medals",
@@ -646,7 +647,7 @@ def outcome_reason(reason: str) -> str:
         return EVENT_WORDS["outcome.vp"].format(rule=found.group(1))
     if text == EVENT_WORDS.english["outcome.medals"]:
         return EVENT_WORDS["outcome.medals"]
-    for key in ("m44.why.sudden_death", "m44.why.deck"):
+    for key in ("m44.why.sudden_death", "m44.why.deck", "m44.why.no_units"):
         if text == EVENT_WORDS.english[key]:
             return EVENT_WORDS[key]
     return text

@@ -109,23 +109,24 @@ def test_imports_are_listed_described_and_kept_apart_from_the_bundled(tmp_path):
 def test_unsupported_things_are_named_with_their_hexes(tmp_path, capsys):
     data = to_m44(index()["14"])
     hexes = data["board"]["hexagons"]
-    hexes += [{"row": 4, "col": 0, "terrain": {"name": "marshes"}},
-              {"row": 4, "col": 2, "terrain": {"name": "marshes"}},
+    hexes += [{"row": 4, "col": 0, "terrain": {"name": "price"}},
+              {"row": 4, "col": 2, "terrain": {"name": "price"}},
               {"row": 3, "col": 1, "obstacle": {"name": "mines"}},
               {"row": 3, "col": 3, "unit": {"name": "cavger"}},
-              {"row": 3, "col": 5, "unit": {"name": "infjp"}}]
+              {"row": 3, "col": 5, "unit": {"name": "infxx"}}]
     path = write(tmp_path, "expansion.m44", data)
     with pytest.raises(UnsupportedM44) as exc:
         import_m44(path)
     problems = exc.value.problems
-    assert "terrain 'marshes' at (4,0), (4,2)" in problems
-    assert "obstacle 'mines' at (3,1)" in problems
+    # issue 32: rice paddies and mines have no effect we can cite; cavalry is no unit we play
+    assert "terrain 'price' (no known effect) at (4,0), (4,2)" in problems
+    assert "obstacle 'mines' (no known effect) at (3,1)" in problems
     assert any("'cavger'" in p and "(3,3)" in p for p in problems)
-    assert any("'infjp'" in p and "nation" in p for p in problems)
+    assert any("'infxx'" in p and "nation" in p for p in problems)
     assert exc.value.file == str(path) and exc.value.field.startswith("board.hexagons[")
     assert cli_main(["scenario", "import", str(path)]) == 2
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "marshes" in err and "(3,1)" in err
+    assert len(err.strip().splitlines()) == 1 and "price" in err and "(3,1)" in err
     assert not user_memoir_dir().exists() or not list(user_memoir_dir().iterdir())
 
 

@@ -51,7 +51,10 @@ def _plain(value: Any) -> Any:
         return {(k if isinstance(k, str) else f"#{k!r}"): _plain(v)
                 for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))}
     if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
+        # fields added later that the bundled scenarios leave unset (issue 32: a hex's
+        # bunker_side, a unit's nation) do not change what was recorded
+        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__
+                if not (k in ("bunker_side", "nation") and getattr(value, k) is None)}
     return value
 
 

@@ -79,6 +79,7 @@ class BoardHex:
     bridge: bool = False
     bunker: bool = False
     hedgehog: bool = False
+    bunker_side: str | None = None  # who may claim the bunker, when the hex says (imports)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from wargame.paths import user_memoir_dir
 from wargame.schema.common import validate
 from wargame.schema.memoir import MemoirScenarioFile
 
-from .m44 import convert, m44_notes, read_m44_file
+from .m44 import _where, convert, m44_notes, read_m44_report
+from .m44_tiles import Report
 from .scenario import RESERVED_IDS, index
 from .text import IMPORT_TEXT_EN as TEXT
 
@@ -42,6 +43,33 @@ class ImportResult:
     units: int
     notes: list[str] = field(default_factory=list)
     recognised: str | None = None  # the bundled scenario the layout is
+    report: dict[str, list[str]] = field(default_factory=dict)  # read, approximated, left_out
+
+    @property
+    def approximated(self) -> bool:
+        return bool(self.report.get("approximated") or self.report.get("left_out"))
+
+
+APPROXIMATE_MARK = "≈"  # after the title of a scenario that plays with approximations
+
+
+def report_lists(report: Report) -> dict[str, list[str]]:
+    """The import report as the scenario file keeps it: each message with its hexes."""
+    return {part: [m + (f" at {_where(h)}" if h else "") for m, h in getattr(report,
+                                                                           part).items()]
+            for part in ("read", "approximated", "left_out")}
+
+
+def report_text(report: dict[str, list[str]]) -> str:
+    """The report as a few lines of text (the briefing of an imported scenario: shown by the
+    dashboard before the game starts, and by ``wargame scenario import``)."""
+    lines = []
+    for part in ("approximated", "left_out", "read"):
+        items = report.get(part) or []
+        if items:
+            lines.append(TEXT[f"report.{part}"].format(count=len(items)))
+            lines.extend(f"- {item}" for item in items)
+    return "\n".join(lines)
 
 
 def default_id(path: Path) -> str:
@@ -87,19 +115,30 @@ def import_m44(file: str | Path, scenario_id: str | None = None, *, title: str |
     target = folder / f"{sid}.json"
     if target.exists() and not replace:
         raise ValueError(TEXT["id.exists"].format(id=sid, path=target))
-    raw = read_m44_file(path)
+    raw, report = read_m44_report(path)
     name = title if title else _title(raw, path)
+    lists = report_lists(report)
+    approximated = bool(lists["approximated"] or lists["left_out"])
+    if approximated and not name.endswith(APPROXIMATE_MARK):
+        name = f"{name[:117]} {APPROXIMATE_MARK}"
     with using_language("en"):  # the file holds English, whatever the import's language
         provenance = TEXT["provenance"].format(file=path.name)
         briefing = TEXT["briefing"].format(file=path.name)
     # what the engine cannot play is refused in the current language (``wargame --lang``)
-    data = convert(raw, scenario_id=sid, title=name, provenance=provenance, briefing=briefing)
+    data = convert(raw, scenario_id=sid, title=name, provenance=provenance, briefing=briefing,
+                   report=report)
+    info = raw.get("game_info") or {}
+    if isinstance(info.get("front"), str) and info["front"].strip():
+        data["front"] = info["front"].strip()[:20]
+    data["import_report"] = lists
     recognised, recognised_title = None, ""
     for bundled_id, bundled in index().items():
         if _layout(bundled) == _layout(data):
             recognised, recognised_title = bundled_id, bundled["title"]
             data = {**bundled, "id": sid, "title": title or bundled["title"], "number": None,
                     "provenance": data["provenance"] + "; " + bundled["provenance"]}
+            lists = {"read": lists["read"], "approximated": [], "left_out": []}
+            data["import_report"] = lists
             break
 
     def import_notes() -> list[str]:
@@ -114,6 +153,12 @@ def import_m44(file: str | Path, scenario_id: str | None = None, *, title: str |
 
     with using_language("en"):
         data["notes"] = import_notes()  # stored in English, as the provenance
+        if recognised is None:
+            data["briefing"] = briefing + "\n\n" + report_text(lists)
+    if recognised is None:
+        with using_language("pt"):
+            data["pt"] = {"title": data["title"], "briefing": TEXT["briefing"].format(
+                file=path.name) + "\n\n" + report_text(lists)}
     notes = import_notes()  # shown in the current language
     validate(MemoirScenarioFile, data, path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -126,4 +171,5 @@ def import_m44(file: str | Path, scenario_id: str | None = None, *, title: str |
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return ImportResult(sid, target, data["title"], len(data["units"]), notes, recognised)
+    return ImportResult(sid, target, data["title"], len(data["units"]), notes, recognised,
+                        lists)

@@ -25,11 +25,12 @@ from wargame.schema.common import validate
 from wargame.schema.memoir import M44File
 
 from .board import Board, BoardHex, hex_to_m44, m44_to_hex
+from .m44_tiles import BOARD_SIZE, Report, bunker_sides, normalize
 from .text import IMPORT_TEXT_EN as TEXT
 
 __all__ = [
     "UnsupportedM44", "check_m44", "m44_notes", "read_m44_file", "convert", "BASE_FIGURES",
-    "TERRAIN_ALIASES", "NATION_SIDE", "FORMAT_VERSION", "to_m44",
+    "TERRAIN_ALIASES", "NATION_SIDE", "FORMAT_VERSION", "to_m44", "read_m44_report",
 ]
 
 FORMAT_VERSION = 1
@@ -46,9 +47,11 @@ PLAYED_RECT = ("bunker", "bridge")
 PLAYED_OBSTACLES = ("wire", "sand", "hedgehog")
 # the nations of the base game's figures in the editor's unit names (infger, tank2us)
 NATION_SIDE = {"ger": AXIS, "us": ALLIES}
-UNIT_NAME = re.compile(r"^(inf|tank|gun)(2?)([a-z]+)$")
+from .m44_tiles import MEDAL_TAG, NATIONS, UNIT_NAME  # noqa: E402
+
+NATION_SIDE.update({code: side for code, (side, _) in NATIONS.items()})
 MEDAL_TAGS = {"medal1": ALLIES, "medal2": AXIS}
-BOARD_WIDTH = {"STANDARD": 13, "OVERLORD": 26}
+BOARD_WIDTH = {"STANDARD": 13, "OVERLORD": 26, "BRKTHRU": 13}
 MAX_LISTED = 6  # hexes named per problem
 MAX_PROBLEMS = 8  # problems named in the one-line message (all are in .problems)
 MAX_PLACES = 120  # place names kept from a layout
@@ -89,50 +92,21 @@ def _name(item: Any, key: str) -> str | None:
 
 def check_m44(raw: Any) -> list[str]:
     """What the engine cannot play in a parsed ``.m44`` (only well-formed parts are looked at;
-    the schema reports the rest): each unknown terrain, rectangular terrain, obstacle and unit
-    name with the hexes it stands on, and a board type other than standard and Overlord."""
+    the schema reports the rest): each tile, obstacle and unit with no known effect, with the
+    hexes it stands on, and a board type other than standard, Overlord and Breakthrough."""
     return [message for _, message in _unsupported(raw)]
 
 
 def _unsupported(raw: Any) -> list[tuple[str, str]]:
     """(field path of the first occurrence, message) of each unsupported thing."""
-    board = raw.get("board") if isinstance(raw, dict) else None
-    if not isinstance(board, dict):
+    if not isinstance(raw, dict):
         return []
-    problems: list[tuple[str, str]] = []
-    kind = board.get("type")
-    if isinstance(kind, str) and kind not in BOARD_WIDTH:
-        problems.append(("board.type", TEXT["unsupported.board"].format(name=short_repr(kind))))
-    found: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    first: dict[tuple[str, str], str] = {}
-    hexagons = board.get("hexagons")
-    for i, item in enumerate(hexagons if isinstance(hexagons, list) else []):
-        if not isinstance(item, dict):
-            continue
-        at = (item.get("row"), item.get("col"))
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
-            continue
-        seen: list[tuple[tuple[str, str], str]] = []
-        for key, known, label in (("terrain", PLAYED_TERRAIN, "terrain"),
-                                  ("rect_terrain", PLAYED_RECT, "terrain"),
-                                  ("obstacle", PLAYED_OBSTACLES, "obstacle")):
-            name = _name(item, key)
-            if name is not None and name not in known:
-                seen.append(((label, name), f"board.hexagons[{i}].{key}.name"))
-        name = _name(item, "unit")
-        if name is not None:
-            m = UNIT_NAME.match(name)
-            if m is None:
-                seen.append((("unit", name), f"board.hexagons[{i}].unit.name"))
-            elif m.group(3) not in NATION_SIDE:
-                seen.append((("nation", name), f"board.hexagons[{i}].unit.name"))
-        for key, where in seen:
-            found[key].append(at)  # type: ignore[arg-type]
-            first.setdefault(key, where)
-    for (label, name), hexes in found.items():
-        problems.append((first[(label, name)], TEXT[f"unsupported.{label}"].format(
-            name=short_repr(name, 40), hexes=_where(hexes))))
-    return problems
+    return _problems(normalize(raw)[1])
+
+
+def _problems(report: Report) -> list[tuple[str, str]]:
+    return [(report.problem_fields[m], m + (f" at {_where(h)}" if h else ""))
+            for m, h in report.problems.items()]
 
 
 def m44_notes(raw: dict[str, Any]) -> list[str]:
@@ -144,7 +118,7 @@ def m44_notes(raw: dict[str, Any]) -> list[str]:
     tags: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for item in raw["board"]["hexagons"]:
         for tag in item.get("tags") or []:
-            if tag.get("name") not in MEDAL_TAGS:
+            if not MEDAL_TAG.match(str(tag.get("name")).lower()):
                 tags[str(tag.get("name"))].append((item["row"], item["col"]))
     for name, hexes in tags.items():
         notes.append(TEXT["note.tag"].format(name=short_repr(name, 40), hexes=_where(hexes)))
@@ -161,17 +135,23 @@ def m44_notes(raw: dict[str, Any]) -> list[str]:
 
 def read_m44_file(path: str | Path) -> dict[str, Any]:
     """A parsed ``.m44`` checked for what the engine plays (``UnsupportedM44``) and against the
-    schema (``ScenarioError`` naming the field). Returns the JSON data (tags and sub-objects as
-    plain dicts)."""
+    schema (``ScenarioError`` naming the field). Returns the JSON data of any editor version in
+    the base-game form (``wargame.memoir.m44_tiles.normalize``)."""
+    return read_m44_report(path)[0]
+
+
+def read_m44_report(path: str | Path) -> tuple[dict[str, Any], Report]:
+    """``read_m44_file`` and the import report (what is read, approximated, left out)."""
     path = Path(path)
     data = load_json(path)
     if not isinstance(data, dict):
         raise ScenarioError.keyed(path, "(top level)", "m44.layout", type(data).__name__)
-    problems = _unsupported(data)
+    data, report = normalize(data)
+    problems = _problems(report)
     if problems:  # all of them at once, before the schema names the first
         raise UnsupportedM44(path, [m for _, m in problems], problems[0][0])
     validate(M44File, data, path)
-    return data
+    return data, report
 
 
 def _background(face: str, row: int) -> str:
@@ -190,14 +170,17 @@ def _unit(raw: dict[str, Any], at: list[int], resistance_side: str | None) -> di
     m = UNIT_NAME.match(raw["name"])
     assert m is not None  # check_m44 refused the others
     kind, elite, nation = m.groups()
-    side = NATION_SIDE[nation]
+    side = raw.get("_side") or NATION_SIDE[nation]
     figures = int(raw.get("nbr_units") or BASE_FIGURES[kind])
     special = None
     if elite:
         if kind == "inf":
             # M44 Appendix 1: French Resistance (3 figures) in the scenarios that say so,
             # otherwise special forces (Rangers, Commandos, Panzer Grenadiers...).
-            special = "resistance" if resistance_side == side else "special"
+            special = "resistance" if (resistance_side == side
+                                       or raw.get("_special") == "resistance") else "special"
+            if special == "resistance" and resistance_side != side:
+                figures = int(raw.get("nbr_units") or 3)  # M44 Appendix 1: 3 figures
         elif kind == "tank":
             special = "elite"  # M44 Appendix 1 Elite Armor: 4 figures
             figures = int(raw.get("nbr_units") or 4)
@@ -206,6 +189,8 @@ def _unit(raw: dict[str, Any], at: list[int], resistance_side: str | None) -> di
         out["special"] = special
     if raw.get("badge"):
         out["badge"] = raw["badge"]
+    if raw.get("_nation") not in (None, "German", "American"):
+        out["nation"] = raw["_nation"]  # shown on the counter; plays as its side's unit
     return out
 
 
@@ -215,7 +200,8 @@ def _sorted_hexes(hexes: Any) -> list[list[int]]:
 
 def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: str,
             entry: dict[str, Any] | None = None, number: int | None = None,
-            briefing: str = "", notes: list[str] | None = None) -> dict[str, Any]:
+            briefing: str = "", notes: list[str] | None = None,
+            report: Report | None = None) -> dict[str, Any]:
     """The scenario file (``MemoirScenarioFile`` dict) of a checked ``.m44`` layout.
 
     ``entry`` holds the instructions as in scenarios.yaml (cards, starts, medals, special rules
@@ -233,6 +219,10 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
     terrain: dict[tuple[int, int], dict[str, Any]] = {}
     units: list[dict[str, Any]] = []
     tag_objectives: list[dict[str, Any]] = []
+    impassable: list[list[int]] = []
+    # M44 Bunkers: the side that may claim a bunker; an import's bunkers belong to the side of
+    # the unit on them (docs/rules-notes.md, "Imported bunkers")
+    sides = bunker_sides(raw) if entry is None and not special.get("bunker_owner") else {}
     for item in board_raw["hexagons"]:
         row, col = int(item["row"]), int(item["col"])
         name = (item.get("terrain") or {}).get("name")
@@ -241,6 +231,10 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         rect = (item.get("rect_terrain") or {}).get("name")
         if rect in PLAYED_RECT:
             spec[rect] = True
+        if rect == "bunker" and (row, col) in sides:
+            spec["bunker_side"] = sides[(row, col)]
+        if item.get("_impassable"):
+            impassable.append([row, col])
         obstacle = (item.get("obstacle") or {}).get("name")
         if obstacle:
             spec["obstacle"] = obstacle
@@ -258,8 +252,16 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
                 if (row, col) not in terrain:
                     terrain[(row, col)] = {"at": [row, col], "terrain": _background(face, row)}
 
+    if impassable:
+        special["impassable"] = sorted(special.get("impassable", []) + impassable)
+    if entry is None and report is not None and report.sudden_death:
+        special["sudden_death"] = report.sudden_death  # game_info.victory (m44_tiles)
+    if entry is None and report is not None:
+        special["last_unit_loses"] = True  # docs/rules-notes.md (issue 32)
     objectives: list[dict[str, Any]] = []
-    if objectives_spec == "from_tags":
+    if objectives_spec == "from_tags" and entry is None and report is not None:
+        objectives = report.objectives  # every medal tag (wargame.memoir.m44_tiles)
+    elif objectives_spec == "from_tags":
         objectives = tag_objectives
     elif objectives_spec:
         for o in objectives_spec:
@@ -297,7 +299,7 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         "number": number,
         "date": date if isinstance(date, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", date)
         else None,
-        "board": {"size": size.lower(), "face": face},
+        "board": {"size": BOARD_SIZE[size], "face": face},
         "first_player": starts,
         "cards": {AXIS: int(cards[AXIS]), ALLIES: int(cards[ALLIES])},
         "medals_to_win": {AXIS: int(medals[AXIS]), ALLIES: int(medals[ALLIES])},

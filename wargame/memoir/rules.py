@@ -73,8 +73,10 @@ class Terrainish:
         return self.scenario.board
 
     def bunker_counts_for(self, h: Hex, side: str) -> bool:
-        # M44 Bunkers: only the player named by the scenario may claim a bunker.
-        return self.board.at(h).bunker and self.scenario.opt("bunker_owner") == side
+        # M44 Bunkers: only the player named by the scenario may claim a bunker; an imported
+        # bunker names its side itself (docs/rules-notes.md, "Imported bunkers").
+        bh = self.board.at(h)
+        return bh.bunker and (bh.bunker_side or self.scenario.opt("bunker_owner")) == side
 
     def seawall_for(self, h: Hex, side: str) -> bool:
         walls = self.scenario.opt("seawalls") or {}

@@ -44,6 +44,7 @@ class UnitSpec:
     figures: int
     special: str | None = None  # "special" forces, "resistance", "elite" armour
     badge: str | None = None
+    nation: str | None = None  # on the counter (British, Soviet...): plays as its side's unit
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,14 @@ class Scenario:
     provenance: str = ""
     number: int | None = None
     translations: dict[str, dict[str, str]] = field(default_factory=dict)  # wargame.localized
+    import_report: dict[str, list[str]] | None = None  # an import's (wargame.memoir.imports)
+    front: str | None = None
+
+    @property
+    def approximated(self) -> bool:
+        """An import that plays with approximations or leaves rules out (its report says)."""
+        r = self.import_report or {}
+        return bool(r.get("approximated") or r.get("left_out"))
 
     def opt(self, name: str, default: Any = None) -> Any:
         return self.special.get(name, default)
@@ -223,20 +232,24 @@ def scenario_from_data(data: Any, source: str | Path) -> Scenario:
     ``ScenarioError`` names ``source`` and the field)."""
     validate(MemoirScenarioFile, data, source)
     data = renamed_sides(data)  # the file's side words (AXIS, ALLIES) -> the ids (issue #27)
-    overlord = data["board"]["size"] == "overlord"
+    size = data["board"]["size"]
     hexes: dict[Hex, BoardHex] = {}
     obstacles: list[tuple[str, Hex]] = []
     for t in data["terrain"]:
         h = m44_to_hex(*t["at"])
         obstacle = t.get("obstacle")
         hexes[h] = BoardHex(terrain=t.get("terrain", "plain"), bridge=bool(t.get("bridge")),
-                            bunker=bool(t.get("bunker")), hedgehog=obstacle == "hedgehog")
+                            bunker=bool(t.get("bunker")), hedgehog=obstacle == "hedgehog",
+                            bunker_side=t.get("bunker_side"))
         if obstacle in ("sand", "wire"):
             obstacles.append((obstacle, h))
-    board = Board(width=26 if overlord else 13, rows=9, hexes=hexes,
-                  boundaries=(15, 35) if overlord else (7, 17))
+    # M44 Breakthrough: 13 x 17 hexes, the standard board's section lines
+    board = Board(width=26 if size == "overlord" else 13,
+                  rows=17 if size == "breakthrough" else 9, hexes=hexes,
+                  boundaries=(15, 35) if size == "overlord" else (7, 17))
     units = tuple(UnitSpec(u["side"], u["kind"], m44_to_hex(*u["at"]), int(u["figures"]),
-                           u.get("special"), u.get("badge")) for u in data["units"])
+                           u.get("special"), u.get("badge"), u.get("nation"))
+                  for u in data["units"])
     objectives = tuple(Objective(o["side"], _hexes(o["hexes"]), bool(o.get("permanent", False)),
                                  int(o.get("medals", 1))) for o in data.get("objectives", []))
     return Scenario(
@@ -256,6 +269,8 @@ def scenario_from_data(data: Any, source: str | Path) -> Scenario:
         provenance=data["provenance"],
         number=data.get("number"),
         translations=translations_of(data, ("title", "briefing")),
+        import_report=data.get("import_report"),
+        front=data.get("front"),
     )
 
 

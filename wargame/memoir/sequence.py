@@ -269,6 +269,16 @@ class SequenceMixin(StateBase):
         ev += self._check_victory()
         if self.winner:
             return ev
+        if self.scenario.opt("last_unit_loses"):
+            # imported layouts (docs/rules-notes.md, issue 32): a side with no unit left on the
+            # board loses (its reinforcements come by rules in words we do not play)
+            for side in (other_side(self.active), self.active):
+                if not self.live_units(side):
+                    self.winner = other_side(side)
+                    self.win_reason = " (no units left)"
+                    ev.append(Event("victory", {"side": self.winner, "medals": self.medals(
+                        self.winner), "why": self.win_reason}))
+                    return ev
         if not self.deck and self.scenario.opt("no_reshuffle"):
             # Vassieux victory conditions: "Deverá o baralho de Cartas de Comando esgotar-se e o
             # jogador aliado não ganhou, o combate termina como uma vitória do jogador Alemão":

@@ -29,7 +29,20 @@ from wargame.i18n import Catalogue  # noqa: E402 - here to keep this table's lin
 
 IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "unsupported": "cannot play {count} thing(s) of this layout: {problems}",
-    "unsupported.board": "board type {name} (only STANDARD and OVERLORD)",
+    "unsupported.board": "board type {name} (only STANDARD, OVERLORD and BRKTHRU)",
+    "report.approximated": "Plays approximately ({count}):",
+    "report.left_out": "Left out, not played ({count}):",
+    "report.read": "Read as in the file ({count}):",
+    "ui.label": "Import scenario (.m44)",
+    "nation.British": "British",
+    "nation.Commonwealth": "Commonwealth",
+    "nation.Soviet": "Soviet",
+    "nation.French": "French",
+    "nation.Italian": "Italian",
+    "nation.Japanese": "Japanese",
+    "nation.Chinese": "Chinese",
+    "ui.done": "Imported: {title} (memoir44-{id}).",
+    "ui.too_large": "the file is larger than {mb} MB",
     "unsupported.terrain": "terrain {name} at {hexes}",
     "unsupported.obstacle": "obstacle {name} at {hexes}",
     "unsupported.unit": "unit {name} (expansion figures) at {hexes}",
@@ -43,7 +56,8 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "note.victory": "victory conditions other than medals ignored",
     "note.recognised": "recognised as the bundled scenario {number} ({title}): its rulebook "
                        "set-up, special rules and briefing are used",
-    "note.tags_objectives": "medal tags read as objectives held by medal1 Allies, medal2 Axis",
+    "note.tags_objectives": "medal tags read as objectives: medal0 for either side, medal1, "
+                            "medal4 and medal6 for the Allies, the others for the Axis",
     "provenance": "imported by wargame scenario import from {file} (a Scenario Editor layout)",
     "briefing": "A scenario imported from {file}.",
     "id.bad": "a scenario name of lower-case letters, digits, - and _ (at most 40), got {id!r}",

@@ -51,7 +51,8 @@ def _hex(v: Any) -> Any:
         and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
     ):
         row, col = v
-        if not 0 <= row <= 8 or col < 0 or (row + col) % 2:
+        # rows 0-8; 0-16 on the Breakthrough board (its files are checked against their size)
+        if not 0 <= row <= 16 or col < 0 or (row + col) % 2:
             raise expect("m44.hex", list(v))
     return v
 
@@ -138,6 +139,8 @@ class MemoirSpecial(Model):
     exit_medals: MSide | None = None
     objectives: Literal["from_tags"] | list[ObjectiveSpec] | None = None
     sudden_death: list[SuddenDeath] = []
+    last_unit_loses: Bool = Field(False, description="a side with no unit on the board loses "
+                                                     "(imported layouts)")
 
     _hexes = _hexes_check("cliffs", "impassable", "wide_river", "bridge_deck")
 
@@ -251,8 +254,8 @@ class M44Unit(OpenModel):
     name: Annotated[
         Str,
         Field(
-            pattern=r"^(inf|tank|gun)2?(ger|[a-z]{2})$",
-            description="kind, 2 for elite/special, then nation: infger, tank2us",
+            pattern=r"^(inf|tank|gun)2?[a-z]{2,4}$",
+            description="kind, 2 for elite/special, then nation: infger, tank2us, infbrit",
         ),
     ]
     nbr_units: Annotated[Int, Field(ge=1, le=4, description="figures: 1 to 4")] | None = None
@@ -260,7 +263,7 @@ class M44Unit(OpenModel):
 
 
 class M44Hexagon(OpenModel):
-    row: Annotated[Int, Field(ge=0, le=8)]
+    row: Annotated[Int, Field(ge=0, le=16, description="0-8; 0-16 on the Breakthrough board")]
     col: NonNegInt
     terrain: M44Terrain | None = None
     rect_terrain: M44Rect | None = None
@@ -276,11 +279,13 @@ class M44Hexagon(OpenModel):
 
 
 # the largest doubled column of each board: 13 hexes a row (standard), 26 (Overlord)
-MAX_COL = {"STANDARD": 24, "OVERLORD": 50}
+MAX_COL = {"STANDARD": 24, "OVERLORD": 50, "BRKTHRU": 24}
+# rows of each board: 9; the Breakthrough board 17 (M44 Breakthrough)
+MAX_ROW = {"STANDARD": 8, "OVERLORD": 8, "BRKTHRU": 16}
 
 
 class M44Board(OpenModel):
-    type: Literal["STANDARD", "OVERLORD"]
+    type: Literal["STANDARD", "OVERLORD", "BRKTHRU"]
     face: Literal["COUNTRY", "BEACH", "WINTER", "DESERT"] = "COUNTRY"
     hexagons: list[M44Hexagon]
 
@@ -292,6 +297,9 @@ class M44Board(OpenModel):
             if h.col > last:
                 raise expect("m44.board_column", h.col, f"hexagons[{i}].col",
                              board=self.type.lower(), last=last)
+            if h.row > MAX_ROW[self.type]:
+                raise expect("m44.board_row", h.row, f"hexagons[{i}].row",
+                             board=self.type.lower(), last=MAX_ROW[self.type])
             if (h.row, h.col) in seen:
                 raise expect("m44.hex_once", [h.row, h.col], f"hexagons[{i}]")
             seen.add((h.row, h.col))
@@ -335,8 +343,9 @@ FigureCount = Annotated[Int, Field(ge=1, le=4, description="figures: 1 to 4")]
 
 
 class ScenarioBoard(Model):
-    size: Literal["standard", "overlord"] = Field(
-        description="standard: 13 x 9 hexes; overlord: two boards side by side, 26 x 9")
+    size: Literal["standard", "overlord", "breakthrough"] = Field(
+        description="standard: 13 x 9 hexes; overlord: two boards side by side, 26 x 9; "
+                    "breakthrough: 13 x 17")
     face: Literal["COUNTRY", "BEACH", "WINTER", "DESERT"] = Field(
         "COUNTRY", description="the printed side of the board (drawing only: terrain is listed)")
 
@@ -346,6 +355,8 @@ class ScenarioHex(Model):
     terrain: Literal[SCENARIO_TERRAIN] = "plain"  # type: ignore[valid-type]
     bridge: Bool = False
     bunker: Bool = False
+    bunker_side: MSide | None = Field(
+        None, description="the side that may claim this bunker (imports: the unit on it)")
     obstacle: Literal[M44_OBSTACLES] | None = Field(  # type: ignore[valid-type]
         None, description="wire and sand (sandbags) can be removed in play; hedgehog stays")
 
@@ -360,8 +371,18 @@ class ScenarioUnit(Model):
     special: Literal[UNIT_SPECIAL] | None = Field(  # type: ignore[valid-type]
         None, description="special forces, French Resistance or elite armour (M44 Appendix 1)")
     badge: Str | None = None
+    nation: Annotated[Str, Field(max_length=20)] | None = Field(
+        None, description="the nation on the counter (British, Soviet...): plays as its side's")
 
     _one = field_validator("at")(lambda cls, v: _hex(v))
+
+
+class ImportReport(Model):
+    """What ``wargame scenario import`` read, played approximately and left out (issue 32)."""
+
+    read: list[Str] = []
+    approximated: list[Str] = []
+    left_out: list[Str] = []
 
 
 class ScenarioObjective(Model):
@@ -411,6 +432,10 @@ class MemoirScenarioFile(Model):
     briefing: Str = ""
     pt: MemoirScenarioTexts | None = Field(None, description="title and briefing in Portuguese")
     notes: list[Str] = []
+    front: Str | None = Field(None, description="the editor's front: WESTERN, EASTERN...")
+    import_report: ImportReport | None = Field(
+        None, description="an import's report; approximated or left out non-empty: the "
+                          "scenario plays with approximations")
     provenance: Annotated[Str, Field(min_length=1)]
 
     @field_validator("cards", "medals_to_win")
@@ -430,12 +455,16 @@ class MemoirScenarioFile(Model):
 
     @model_validator(mode="after")
     def _on_board_once(self) -> MemoirScenarioFile:
-        last = MAX_COL[self.board.size.upper()]
+        key = {"breakthrough": "BRKTHRU"}.get(self.board.size, self.board.size.upper())
+        last, last_row = MAX_COL[key], MAX_ROW[key]
         for name, items in (("terrain", self.terrain), ("units", self.units),
                             ("places", self.places)):
             seen: set[tuple[int, int]] = set()
             for i, item in enumerate(items):
                 row, col = item.at
+                if row > last_row:
+                    raise expect("m44.board_row", row, f"{name}[{i}].at", board=self.board.size,
+                                 last=last_row)
                 if col > last:
                     raise expect("m44.board_hex", item.at, f"{name}[{i}].at", board=self.board.size,
                                  last=last)
@@ -443,8 +472,8 @@ class MemoirScenarioFile(Model):
                     raise expect("m44.hex_once", item.at, f"{name}[{i}].at")
                 seen.add((row, col))
         for i, o in enumerate(self.objectives):
-            for j, (_, col) in enumerate(o.hexes):
-                if col > last:
+            for j, (row, col) in enumerate(o.hexes):
+                if col > last or row > last_row:
                     raise expect("m44.board_hex", o.hexes[j], f"objectives[{i}].hexes[{j}]",
                                  board=self.board.size, last=last)
         return self

@@ -34,6 +34,7 @@ from wargame.memoir import (
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
+from wargame.memoir.text import IMPORT_TEXT_EN as TEXT_IMPORT
 from wargame.paths import MEMOIR_PREFIX
 from wargame.student_text import glossed
 from wargame.ui.describe import card_html, describe_action, memoir_unit
@@ -85,7 +86,7 @@ def face_svg(face: str, size: int = 30) -> str:
             f"stroke-width='1.5'/>{shape}</svg>")
 # The shared HexMap names hexes by four-digit ids, which need q >= 0: Memoir's axial q starts
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
-SHIFT = 5
+SHIFT = 8  # q >= 0 on every board, the Breakthrough board (17 rows) included (issue 32)
 SIDE_W = 420
 # served, the board fills the window's height less what is above it (a room's page sets
 # --wg-map-top: room_page.MAP_TOP) and the width the side column leaves (issue 28: the board was
@@ -460,9 +461,14 @@ class MemoirDashboard(pn.viewable.Viewer):
         # a new game, the scenario and the computer belong to the game's owner: a room's pages
         # do not draw them (issue #27)
         owner = store.as_viewer().may_save
+        from wargame.ui.m44_upload import M44Import  # issue 32: a Scenario Editor file
+
+        self.importer = M44Import(self._imported, lang=store.lang)
         self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
                                           self.computer_player),
-                                   pn.Row(self.really, self.cancel)] if owner else []),
+                                   pn.Row(self.really, self.cancel),
+                                   pn.Card(self.importer, title=TEXT_IMPORT["ui.label"],
+                                           collapsed=True, width=SIDE_W)] if owner else []),
                                 pn.Row(side, self.map_holder, sizing_mode="stretch_width",
                                        styles={} if self._served else {"flex-wrap": "wrap"},
                                        stylesheets=[SHRINK_CSS]),
@@ -487,6 +493,13 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def _ask_new(self, ask: bool) -> None:
         self.really.visible = self.cancel.visible = ask
+
+    def _imported(self, sid: str) -> None:
+        """An uploaded .m44 became scenario ``sid``: listed, chosen, New game asks."""
+        self.chooser.options = {f"{s}: {load_scenario(s).title_in(self.store.lang)}": s
+                                for s in scenario_ids() + user_scenario_ids()}
+        self.chooser.value = sid
+        self._ask_new(True)
 
     def _new_game(self) -> None:
         self._ask_new(False)
@@ -573,14 +586,20 @@ class MemoirDashboard(pn.viewable.Viewer):
         st = self.store
         s = st.state
         counters = []
+        specs = s.scenario.units
         for u in s.live_units():
             special = {"special": "*", "elite": "*", "resistance": "R"}.get(u.special, "")
+            # issue 32: an imported British, Soviet... unit says its nation on the counter
+            nation = specs[u.id].nation if u.id < len(specs) else None
+            key = f"nation.{nation}"
+            title = memoir_unit(s, u.id) + (
+                f" ({TEXT_IMPORT[key] if key in TEXT_IMPORT else nation})" if nation else "")
             counters.append(Counter(
                 hex=display_hex(u.hex), uid=str(u.id), symbol=KIND_SYMBOL[u.kind],
                 tag=special,
                 letter=KIND_LETTER[u.kind] + special, values=f"{u.figures}/{u.max_figures}",
                 colour=SIDE_COLOUR[u.side], reduced=u.figures < u.max_figures,
-                side=u.side, title=memoir_unit(s, u.id)))
+                side=u.side, title=title))
         sel = str(st.selected) if st.selected is not None else None
         self.map.set_counters(counters, selected=sel)
         hl = []

@@ -235,6 +235,9 @@ class Landing(param.Parameterized):
         self.code = pn.widgets.TextInput(label=ROOMS["join"], placeholder="ABC234", width=160)
         self.join = pn.widgets.Button(label=ROOMS["join_button"])
         self.joined = pn.pane.HTML("", width=W + 200, css_classes=["wg-rooms-joined"])
+        from wargame.ui.m44_upload import M44Import  # issue 32: a Scenario Editor file
+
+        self.importer = M44Import(self._imported, lang=self.lang, width=W)
         self.game.param.watch(in_language(self.lang, lambda _e: self._game_changed()), "value")
         self.create.on_click(in_language(self.lang, lambda _e: self.do_create()))
         self.join.on_click(in_language(self.lang, lambda _e: self.do_join()))
@@ -256,6 +259,11 @@ class Landing(param.Parameterized):
         self.variants.visible = offers_variants(str(self.game.value))
         if not self.variants.visible:
             self.variants.value = []
+
+    def _imported(self, sid: str) -> None:
+        """An uploaded .m44 became scenario ``sid``: offered and chosen for the new room."""
+        self.game.options = room_games()
+        self.game.value = f"memoir44-{sid}"
 
     @in_page_language
     def say(self, text: str, error: bool = False) -> None:
@@ -303,7 +311,7 @@ class Landing(param.Parameterized):
                 pn.pane.HTML(switch, width=W, css_classes=["wg-lang"]),
                 pn.pane.HTML(f"<h2>{_esc(ROOMS['title'])}</h2><p>{_esc(ROOMS['intro'])}</p>",
                              width=W),
-                self.game, self.variants, self.seed,
+                self.game, self.importer, self.variants, self.seed,
                 pn.Row(self.computer_allied, self.computer_axis), self.seat_lang, self.create,
                 self.message, self.links, pn.layout.Divider(), pn.Row(self.code, self.join),
                 self.joined)
