@@ -117,12 +117,12 @@ def test_scenario_import_in_portuguese_writes_english_into_the_file(capsys, tmp_
     status, _, err = run(capsys, "--lang", "pt", "scenario", "import", str(layout))
     assert status == 2 and "já existe um cenário importado" in err and "--replace" in err
     data = to_m44(index()["14"])
-    data["board"]["hexagons"].append({"row": 4, "col": 0, "terrain": {"name": "marshes"}})
+    data["board"]["hexagons"].append({"row": 4, "col": 0, "terrain": {"name": "price"}})
     bad = tmp_path / "expansion.m44"
     bad.write_text(json.dumps(data), encoding="utf-8")
     status, _, err = run(capsys, "--lang", "pt", "scenario", "import", str(bad))
     assert status == 2 and "não é possível jogar 1 elemento(s)" in err
-    assert "terreno 'marshes' em (4,0)" in err and len(err.strip().splitlines()) == 1
+    assert "terreno 'price' (sem efeito conhecido) em (4,0)" in err and len(err.strip().splitlines()) == 1
 
 
 def test_serve_rooms_passes_the_language_down(monkeypatch, tmp_path):

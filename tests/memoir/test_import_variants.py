@@ -11,7 +11,7 @@ import pytest
 from wargame.catalog import memoir_scenarios
 from wargame.cli import main as cli_main
 from wargame.games import open_game
-from wargame.memoir.board import ALLIES, AXIS, m44_to_hex
+from wargame.memoir.board import ALLIES, AXIS, OLD_SIDE_IDS, m44_to_hex
 from wargame.memoir.imports import APPROXIMATE_MARK, import_m44
 from wargame.memoir.m44 import UnsupportedM44
 from wargame.memoir.m44_tiles import NATIONS, TILES, label_to_hex
@@ -100,7 +100,8 @@ def test_every_objective_tag_is_read(tmp_path):
     ])
     result = import_m44(write(tmp_path, "medals.m44", data), "medals")
     objectives = saved(result)["objectives"]
-    by = {(o["side"], tuple(map(tuple, o["hexes"]))): o for o in objectives}
+    # the written file keeps the editor's side words; they are the ids once read (issue #27)
+    by = {(OLD_SIDE_IDS[o["side"]], tuple(map(tuple, o["hexes"]))): o for o in objectives}
     assert (AXIS, ((4, 12),)) in by and (ALLIES, ((4, 12),)) in by
     assert (ALLIES, ((3, 3),)) in by
     assert by[(AXIS, ((3, 9),))]["permanent"] and by[(AXIS, ((3, 9),))]["medals"] == 2
@@ -115,7 +116,8 @@ def test_every_objective_tag_is_read(tmp_path):
 # --- 2. nations --------------------------------------------------------------------------------
 @pytest.mark.parametrize("code", sorted(NATIONS))
 def test_each_nation_plays_as_its_side_with_the_nation_on_the_counter(tmp_path, code):
-    side, nation = NATIONS[code]
+    file_side, nation = NATIONS[code]
+    side = OLD_SIDE_IDS[file_side]  # the file's word as the engine's id (issue #27)
     row = 2 if side == AXIS else 6
     data = layout([{"row": row, "col": 10, "unit": {"name": f"inf{code}"}},
                    {"row": row, "col": 12, "unit": {"name": f"tank2{code}"}}])

@@ -128,7 +128,7 @@ def test_the_computers_turn_is_told_in_sentences():
     from wargame.ui.memoir_model import MemoirStore
 
     with using_language("pt"):
-        store = MemoirStore("1", seed=4, lang="pt", computer="AXIS", student=True)
+        store = MemoirStore("1", seed=4, lang="pt", computer="axis", student=True)
         bot = make_policy(store.game, "random", 4)
         for _ in range(200):
             if "O computador (Eixo) jogou: " in store.message:

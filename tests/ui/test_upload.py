@@ -118,7 +118,7 @@ def test_the_campaign_dashboard_loads_through_the_chunked_input():
     d = CampaignDashboard("demo", seed=3)
     text = d.turn._save().getvalue()
     d.model.end_phase()
-    assert d.model.s.log != []
+    assert d.model.s.action_log != []
     d.turn.load._send_msg = lambda data: None
     send(d.turn.load, text.encode())
     assert not d.model.error and "Game loaded" in d.model.message

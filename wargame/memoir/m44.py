@@ -104,8 +104,23 @@ def _unsupported(raw: Any) -> list[tuple[str, str]]:
     return _problems(normalize(raw)[1])
 
 
+# the importer's problems (wargame.memoir.m44_tiles, in English) said in the reader's words
+_PROBLEM = re.compile(r"^(terrain|obstacle|unit) ('.*') \((no known effect|expansion figures|"
+                      r"unknown nation)\)$")
+
+
+def _problem_text(message: str, hexes: list[tuple[int, int]]) -> str:
+    where = _where(hexes) if hexes else ""
+    m = _PROBLEM.match(message)
+    if m is None:
+        return message + (f" at {where}" if where else "")
+    kind, name, why = m.groups()
+    key = {"unknown nation": "unsupported.nation"}.get(why, f"unsupported.{kind}")
+    return TEXT[key].format(name=name, hexes=where or "?")
+
+
 def _problems(report: Report) -> list[tuple[str, str]]:
-    return [(report.problem_fields[m], m + (f" at {_where(h)}" if h else ""))
+    return [(report.problem_fields[m], _problem_text(m, h))
             for m, h in report.problems.items()]
 
 
