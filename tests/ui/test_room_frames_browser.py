@@ -1,5 +1,5 @@
-"""What each room page's browser receives (issue #27), in Debian chromium: a Dragoon room and
-a Memoir '44 room served in this process, the Allied seat's page in Portuguese, the Axis
+"""What each room page's browser receives (issue #27), in Debian chromium: a Normandy room, a
+Dragoon room and a Memoir '44 room served in this process, the Allied seat's page in Portuguese, the Axis
 seat's in English and the teacher's in Portuguese, open at once, while the game is played on
 the room by seeded computer players (the room's own ``act``, as a seat's click would).
 
@@ -134,9 +134,11 @@ def button_labels(text: str) -> set[str]:
     return set(re.findall(r'"name":"panel\.models\.widgets\.Button".*?"label":"([^"]*)"', text))
 
 
-def test_dragoon_room_pages_receive_only_what_their_viewer_may_know(served, wg_browser):
+@pytest.mark.parametrize("game_id", ["normandy", "dragoon"])
+def test_campaign_room_pages_receive_only_what_their_viewer_may_know(served, wg_browser,
+                                                                     game_id):
     manager, base = served
-    room = manager.create("dragoon", seed=SEED)
+    room = manager.create(game_id, seed=SEED)
     pages, frames, contexts = open_pages(wg_browser, base, room)
     try:
         state = room.state()
