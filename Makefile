@@ -7,9 +7,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 5006
 SEED ?= 1944
-# every extra of pyproject.toml: tests, notebooks, studies (Dask), Binder's packages, bench/,
+# every extra of pyproject.toml: tests, notebooks, studies (Dask), Binder's packages, bench/, the Memoir evaluation's training (scikit-learn),
 # the map builds
-EXTRAS := test,notebooks,study,binder,bench,build-maps
+EXTRAS := test,notebooks,study,binder,bench,build-maps,train
 
 .PHONY: play test test-fast fuzz lint lock lab bench chromium clean wheel-check
 

@@ -144,7 +144,7 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
     page.get_by_role("button", name=re.compile("Really start a new game")).click()
     page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
     wait_unit_at(page, "us-inf-1", "0405")
-    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator("input[type=file][accept='.json']").set_input_files(str(path))
     page.locator(".wg-message").filter(has_text="Game loaded").wait_for()
     page.locator(".wg-decision").filter(has_text="advance into 0705").wait_for()
     wait_unit_at(page, "de-inf-1", "0806")

@@ -176,7 +176,7 @@ def test_a_campaign_turn_with_an_attack_in_portuguese(dashboard_server, wg_page,
     state = save_until_decision(scenario, seed, path)
     page.goto(f"{dashboard_server}?scenario={scenario}&seed={seed}&lang=pt")
     wait_for_map(page, timeout=60000)
-    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator("input[type=file][accept='.json']").set_input_files(str(path))
     page.locator(".wg-decision").filter(
         has_text=decision_prompt_pt(state.pending)).wait_for(timeout=30000)
     assert english_on(page) == []
@@ -200,7 +200,7 @@ def test_the_check_finds_english_on_an_english_page(dashboard_server, wg_page, t
     save_until_decision("normandy", SEED, path)
     page.goto(f"{dashboard_server}?scenario=normandy&seed={SEED}&lang=en")
     wait_for_map(page, timeout=60000)
-    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator("input[type=file][accept='.json']").set_input_files(str(path))
     page.locator(".wg-decision").first.wait_for(timeout=30000)
     found = {key.split(":")[0] for key, _ in english_on(page)}
     assert {"events.campaign", "decisions", "ui.campaign"} <= found
@@ -213,7 +213,7 @@ def test_memoir_turn_with_a_battle_in_portuguese(dashboard_server, wg_page, tmp_
     page.goto(f"{dashboard_server}?scenario=memoir44-1&seed=44&lang=pt")
     wait_for_map(page, "memoir-map", timeout=60000)
     assert english_on(page, MEMOIR_DOMAINS) == []
-    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator("input[type=file][accept='.json']").set_input_files(str(path))
     prompt = _pt(DECISIONS, f"m44.{state.pending[-1].kind}")
     page.get_by_text(prompt).first.wait_for(timeout=30000)
     assert english_on(page, MEMOIR_DOMAINS) == []

@@ -113,7 +113,7 @@ def test_memoir_flow(memoir_server, wg_page, tmp_path):
     page.locator(".m44-actions").filter(has_text="0 actions").wait_for()
     page.locator(".m44-actions").filter(has_text="Seed 44,").wait_for(state="detached")
     page.get_by_text("phase play a card").first.wait_for()
-    page.locator("input[type=file]").set_input_files(str(path))
+    page.locator("input[type=file][accept='.json']").set_input_files(str(path))
     page.locator(".m44-message").filter(has_text="Game loaded").wait_for()
     page.locator(".m44-actions").filter(has_text=f"{len(engine.history)} actions").wait_for()
     page.get_by_text("phase move").first.wait_for()

@@ -72,11 +72,11 @@ def test_a_file_over_the_limit_is_refused_before_it_is_sent(app_port, wg_browser
         big = tmp_path / "big.json"
         with big.open("wb") as fh:
             fh.truncate(MAX_SAVE_BYTES + 1_000_000)  # 21 MB (sparse: nothing is written)
-        page.locator("input[type=file]").set_input_files(str(big))
+        page.locator("input[type=file][accept='.json']").set_input_files(str(big))
         page.locator(".m44-message").filter(has_text="larger than the 20 MB").wait_for()
         assert max(sent) < 100_000, max(sent)  # nothing of the file left the page
         path, history = saved_game(tmp_path / "small.json", 5)
-        page.locator("input[type=file]").set_input_files(path)  # the session goes on
+        page.locator("input[type=file][accept='.json']").set_input_files(path)  # the session goes on
         page.locator(".m44-message").filter(has_text="Game loaded").wait_for()
         page.locator(".m44-actions").filter(has_text=f"{history} actions").wait_for()
     finally:
@@ -89,7 +89,7 @@ def test_a_solo_game_survives_a_server_restart_in_the_browser(app_port, wg_brows
     context, page = open_page(wg_browser, url)
     try:
         path, history = saved_game(tmp_path / "game.json", 7)
-        page.locator("input[type=file]").set_input_files(path)
+        page.locator("input[type=file][accept='.json']").set_input_files(path)
         page.locator(".m44-actions").filter(has_text=f"{history} a").wait_for()
         key = f"wargame.kept.{SCENARIO}"
         page.wait_for_function(

@@ -547,7 +547,10 @@ class AttackPanel(_View):
             words=[result_words(r) for r in results], frac=[str(p) for _, p in dist])
 
     def __panel__(self):
+        # never taller than the window (a notebook cell, a 720-px seat): it scrolls instead,
+        # its Roll button first (issue 28: the student sentences made it longer)
         return pn.Column(self.header, self._controls, self.result, width=SIDE_W,
+                         styles={"max-height": "calc(100vh - 120px)", "overflow-y": "auto"},
                          css_classes=["wg-attack-panel"])
 
 

@@ -240,7 +240,10 @@ class HandView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.column = pn.Column(width=SIDE_W, css_classes=["m44-hand"])
+        # at most 45% of the window: the cards drawn as cards scroll inside it, so the hand
+        # stays on a 720-px seat with the board (issue 28)
+        self.column = pn.Column(width=SIDE_W, css_classes=["m44-hand"],
+                                styles={"max-height": "45vh", "overflow-y": "auto"})
 
     def refresh(self) -> None:
         st = self.store
