@@ -46,14 +46,12 @@ from wargame.bots.campaign_eval import (
     step_vp,
     victory_hexes,
 )
-from wargame.bots.campaign_random import auto_answer
-from wargame.bots.greedy import GreedyPolicy, _checked, _still_legal
+from wargame.bots.greedy import GreedyPolicy, _checked
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
     Attack,
     Bombard,
-    EndPhase,
     Enter,
     Move,
 )
@@ -101,28 +99,8 @@ class HardPolicy(GreedyPolicy):
         super().__init__()
         self.seed = int(seed)  # accepted as every policy's; the play is deterministic anyway
 
-    # ------------------------------------------------------------------ entry point
-    def choose(self, state: State) -> Action:
-        if state.pending is not None:
-            return auto_answer(state)
-        phase = (state.turn, state.phase)
-        entry = self._memo.get(self._key(state))
-        if entry is not None and entry[0] == phase:
-            done, plan = set(entry[1]), list(entry[2])
-        else:
-            done = {u for u, us in state.units.items() if us.moved and us.status == "on_map"}
-            plan = []
-        while plan:  # a queued move whose hex filled up is skipped, not the rest of the plan
-            action = plan.pop(0)
-            if _still_legal(state, action):
-                return self._remember(state, action, phase, done, plan)
-        if state.phase.is_movement:
-            plan = self._movement_plan(state, done)
-        else:
-            plan = self._combat_choice(state)
-        if not plan:
-            return EndPhase()
-        return self._remember(state, plan[0], phase, done, plan[1:])
+    # a queued action whose hex filled up is skipped, not the rest of the plan (GreedyPolicy.choose)
+    SKIPS_STALE_ACTIONS = True
 
     def explain(self, state: State) -> str:
         """One line on how the position stands for the side to act, in points."""

@@ -114,6 +114,11 @@ class GreedyPolicy:
     the side that invaded (the scenario's first mover) attacks, the other defends.
     """
 
+    # True: a queued action no longer legal is skipped and the next one tried; False (greedy's
+    # own play, unchanged): the plan is made again from the position
+    SKIPS_STALE_ACTIONS = False
+
+
     def __init__(self, postures: dict[str, Posture] | None = None) -> None:
         self.postures = postures or {}
         # A cache, not a memory: position key -> (turn and phase, units done this phase, the
@@ -149,10 +154,12 @@ class GreedyPolicy:
         else:  # the first call of a phase (or a game loaded mid-phase): units that moved
             done = {u for u, us in state.units.items() if us.moved and us.status == "on_map"}
             plan = []
-        if plan:
+        while plan:
             action = plan.pop(0)
             if _still_legal(state, action):
                 return self._remember(state, action, phase, done, plan)
+            if not self.SKIPS_STALE_ACTIONS:
+                break  # the plan is made again from this position
         if state.phase.is_movement:
             plan = self._movement_plan(state, done)
         else:
