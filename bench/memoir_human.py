@@ -24,7 +24,7 @@ except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from memoir_strength import Timed, _value, interval  # noqa: E402
+from memoir_strength import Timed, interval, parse_options  # noqa: E402
 
 from wargame.bots.memoir_hard import MemoirHardPolicy  # noqa: E402
 from wargame.bots.play import play  # noqa: E402
@@ -58,12 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
-        options[key] = _value(value)
+    options = parse_options(ap, args.option)
     jobs = [(sid, seed, options) for seed in range(args.seed, args.seed + args.games)
             for sid in HUMAN]
     start = time.perf_counter()

@@ -115,6 +115,17 @@ def interval(won: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+def parse_options(ap: argparse.ArgumentParser, items: list[str]) -> dict:
+    """The ``--option KEY=VALUE`` items as the player's keyword options (``_value``)."""
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
+        options[key] = _value(value)
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="seeds per scenario and side")
@@ -131,13 +142,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="its opponent")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            ap.error(f"--option: expected KEY=VALUE, got {item!r:.40}")
-        options[key] = _value(value)
-        if key in WEIGHT_KEYS and not isinstance(options[key], (int, float)):
+    options = parse_options(ap, args.option)
+    for key, value in options.items():
+        if key in WEIGHT_KEYS and not isinstance(value, (int, float)):
             ap.error(f"--option {key}: expected a number of medals, got {value!r:.40}")
     scenarios = [s for s in args.scenarios.split(",") if s] or scenario_ids()
     jobs = [(sid, seed, side, options, args.heuristic_only, args.player, args.opponent)
