@@ -46,6 +46,7 @@ from wargame.ui.memoir_model import (
     MemoirStore,
     where,
 )
+from wargame.ui.slots import Slot, SlotColumn
 from wargame.ui.store import new_seed
 from wargame.ui.text import MAP_WORDS, MEMOIR_LEGEND, SIDE_WORDS, UI, player_word
 from wargame.ui.upload import SaveInput, tell_store
@@ -88,6 +89,11 @@ def face_svg(face: str, size: int = 30) -> str:
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 8  # q >= 0 on every board, the Breakthrough board (17 rows) included (issue 32)
 SIDE_W = 420
+# places made once in the hand and the decision columns (wargame.ui.slots, issue #31): a hand
+# of 6 cards, each a play button and the card drawn, with its heading and the other hand's line;
+# a retreat's hexes. A page needing more grows them once.
+HAND_PLACES = 16
+PENDING_PLACES = 8
 # served, the board fills the window's height less what is above it (a room's page sets
 # --wg-map-top: room_page.MAP_TOP) and the width the side column leaves (issue 28: the board was
 # a fixed 1000 px, 1365 px on the zoomed teacher's page); in a notebook cell, the cell's width
@@ -242,8 +248,11 @@ class HandView(_View):
         super().__init__(store, **params)
         # at most 45% of the window: the cards drawn as cards scroll inside it, so the hand
         # stays on a 720-px seat with the board (issue 28)
-        self.column = pn.Column(width=SIDE_W, css_classes=["m44-hand"],
+        self.slots = SlotColumn(self.store.act, places=HAND_PLACES, width=SIDE_W,
+                                buttons=store.as_viewer().acts,  # none on the teacher's page
+                                css_classes=["m44-hand"],
                                 styles={"max-height": "45vh", "overflow-y": "auto"})
+        self.column = self.slots.column
 
     def refresh(self) -> None:
         st = self.store
@@ -257,31 +266,29 @@ class HandView(_View):
         if key == getattr(self, "_key", None):
             return  # the same cards and buttons: new buttons cost ~0.1 s per refresh
         self._key = key
-        items: list[Any] = []
+        items: list[Slot] = []
         for side in shown:
-            items.append(pn.pane.HTML(f"<b>{_esc(TEXT[f'hand.{side}'])}</b>"
-                                      if f"hand.{side}" in TEXT else
-                                      f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
+            items.append(Slot(f"<b>{_esc(TEXT[f'hand.{side}'])}</b>"
+                              if f"hand.{side}" in TEXT else
+                              f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
             for cid, title, plays in st.hand(side):
                 about = card_html(card(cid))  # issue #28: a card drawn as a card
                 if not plays or s.pending or s.phase != "card":
-                    items.append(pn.pane.HTML(about, margin=(0, 5)))
+                    items.append(Slot(about, margin=(0, 5)))
                     continue
                 for a in plays:
                     label = TEXT["play_as"].format(
                         title=title, option=TEXT.get(f"option.{a.option}", a.option)) \
                         if a.option else title
-                    b = pn.widgets.Button(label=label, color="light", width=360)
-                    b.on_click(lambda _e, a=a: self.store.act(a))
-                    items.append(b)
+                    items.append(Slot(label=label, payload=a, color="light"))
                 if about:
-                    items.append(pn.pane.HTML(about, margin=(0, 5)))
+                    items.append(Slot(about, margin=(0, 5)))
         teacher = st.as_viewer().role == "teacher"
         for other in counted:
             text = UI["hands_hidden"] if teacher else TEXT["hidden_hand"]
-            items.append(pn.pane.HTML(_esc(text.format(
+            items.append(Slot(_esc(text.format(
                 side=SIDE_LABELS.get(other, other), n=st.hand_size(other)))))
-        self.column[:] = items
+        self.slots.show(items)
 
     def __panel__(self):
         return self.column
@@ -295,30 +302,26 @@ class PendingView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.column = pn.Column(width=SIDE_W)
+        self.slots = SlotColumn(self.store.act, places=PENDING_PLACES, width=SIDE_W,
+                                buttons=store.as_viewer().acts)
+        self.column = self.slots.column
 
     def refresh(self) -> None:
         s = self.store.state
-        items: list[Any] = []
+        items: list[Slot] = []
         answers = self.store.pending_actions()  # none for the other side's seat
         if s.pending:
             p = s.pending[-1]
             prompt = TEXT["pending"].format(owner=SIDE_WORDS.get(p.owner, p.owner),
                                             kind=memoir_prompt(p.kind))
-            items.append(pn.pane.HTML(f"<b>{_esc(prompt)}</b>"))
+            items.append(Slot(f"<b>{_esc(prompt)}</b>"))
             if not answers:
-                items.append(pn.pane.HTML(_esc(TEXT["waiting"].format(
+                items.append(Slot(_esc(TEXT["waiting"].format(
                     side=SIDE_WORDS.get(p.owner, p.owner)))))
-            for a in answers:
-                b = pn.widgets.Button(label=describe_action(s, a), width=360)
-                b.on_click(lambda _e, a=a: self.store.act(a))
-                items.append(b)
+            items += [Slot(label=describe_action(s, a), payload=a) for a in answers]
         elif s.phase in ("medics",):
-            for a in answers:
-                b = pn.widgets.Button(label=describe_action(s, a), width=360)
-                b.on_click(lambda _e, a=a: self.store.act(a))
-                items.append(b)
-        self.column[:] = items
+            items += [Slot(label=describe_action(s, a), payload=a) for a in answers]
+        self.slots.show(items)
 
     def __panel__(self):
         return self.column
@@ -518,12 +521,14 @@ class MemoirDashboard(pn.viewable.Viewer):
         return self.controls.undo
 
     @property
-    def hand(self) -> pn.Column:
-        return self.hand_view.column
+    def hand(self) -> list[Any]:
+        """The hand's panes and buttons shown now (``SlotColumn.shown``)."""
+        return self.hand_view.slots.shown
 
     @property
-    def pending(self) -> pn.Column:
-        return self.pending_view.column
+    def pending(self) -> list[Any]:
+        """The pending decision's panes and buttons shown now."""
+        return self.pending_view.slots.shown
 
     @property
     def log(self) -> pn.pane.HTML:

@@ -1,0 +1,106 @@
+"""A column of text panes and buttons that keeps its Bokeh models across refreshes (issue #31).
+
+Replacing a Panel layout's children (``column[:] = items``) makes Bokeh recompute every model
+of the page's document (``Document.models.recompute`` walks them all). On a Memoir seat page
+that was about 0.25 s of the server's one thread for each played card or battle, twice (the
+acting seat and the other seat), so with 15 rooms acting at once the last room's other seat
+waited over a second (``bench/rooms.py``). Here each place of the column holds one HTML pane
+and one button, made once: a refresh only sets their text, label and visibility (property
+patches), and the column's children change only when it needs more places than it ever had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import escape as html_escape
+from typing import Any
+
+import panel as pn
+
+__all__ = ["Slot", "SlotColumn"]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place of a ``SlotColumn``: ``html`` shown as text, or a button with ``label`` that
+    hands ``payload`` to the column's ``on_click``."""
+
+    html: str | None = None
+    label: str | None = None
+    payload: Any = None
+    margin: tuple[int, int] = (5, 10)
+    color: str = "default"
+
+
+class SlotColumn(pn.viewable.Viewer):
+    """A ``pn.Column`` showing a list of ``Slot`` (module doc). ``on_click(payload)`` runs when a
+    button is pressed, with the payload its place holds now. ``places``: how many places to
+    make at the start (enough for what the page usually shows). ``buttons=False`` for a viewer
+    who never acts (the teacher, issue #27): its places hold no button at all, hidden or not,
+    and a slot with a label is shown as text."""
+
+    def __init__(self, on_click: Callable[[Any], Any], *, places: int = 0, buttons: bool = True,
+                 button_width: int = 360, **column_params: Any) -> None:
+        super().__init__()
+        self._on_click = on_click
+        self._buttons = buttons
+        self._button_width = button_width
+        # ``places`` made at once, hidden: a page that never needs more never recomputes
+        self._places = [self._new_place(i) for i in range(places)]
+        self._payloads: list[Any] = []
+        self.column = pn.Column(*self._parts(), **column_params)
+
+    def _new_place(self, index: int) -> tuple[pn.pane.HTML, pn.widgets.Button | None]:
+        text = pn.pane.HTML("", visible=False)
+        if not self._buttons:
+            return text, None
+        button = pn.widgets.Button(label="", width=self._button_width, visible=False)
+        button.on_click(lambda _event, i=index: self._clicked(i))
+        return text, button
+
+    def _clicked(self, index: int) -> None:
+        button = self._places[index][1]
+        if index < len(self._payloads) and button is not None and button.visible:
+            self._on_click(self._payloads[index])
+
+    def show(self, slots: Sequence[Slot]) -> None:
+        """Show ``slots`` in order; places beyond them are hidden."""
+        grew = len(slots) > len(self._places)
+        while len(self._places) < len(slots):
+            self._places.append(self._new_place(len(self._places)))
+        self._payloads = [slot.payload for slot in slots]
+        for i, (text, button) in enumerate(self._places):
+            slot = slots[i] if i < len(slots) else None
+            is_button = slot is not None and slot.label is not None and button is not None
+            is_text = slot is not None and not is_button
+            # a hidden place keeps no text: nothing stale stays in the page (issue #27)
+            html = "" if slot is None or is_button else (
+                slot.html if slot.label is None else html_escape(slot.label)) or ""
+            if text.object != html:
+                text.object = html
+            if is_text and text.margin != slot.margin:
+                text.margin = slot.margin
+            if button is not None:
+                label = slot.label if is_button else ""
+                if button.label != label:
+                    button.label = label
+                if is_button and button.color != slot.color:
+                    button.color = slot.color
+                if button.visible != is_button:
+                    button.visible = is_button
+            if text.visible != is_text:
+                text.visible = is_text
+        if grew:
+            self.column[:] = self._parts()
+
+    def _parts(self) -> list[Any]:
+        return [part for place in self._places for part in place if part is not None]
+
+    @property
+    def shown(self) -> list[Any]:
+        """The panes and buttons visible now, in order (for tests and pages)."""
+        return [part for part in self._parts() if part.visible]
+
+    def __panel__(self) -> pn.Column:
+        return self.column
