@@ -37,7 +37,7 @@ def test_memoir_on_a_projector(dashboard_server, wg_browser, size):
         wait_for_map(page, MAP, timeout=60000)
         page.get_by_text("ALLIES to act").first.wait_for()
         hand = page.locator(".m44-hand")
-        hand.locator("button").first.wait_for()  # the playable cards
+        hand.locator("button:visible").first.wait_for()  # the playable cards (hidden places too)
         page.wait_for_timeout(500)
         page.screenshot(path=f"test-artifacts/memoir-projector-{width}.png")
         assert page.evaluate(
