@@ -28,10 +28,20 @@ def test_a_slot_column_shows_text_and_buttons_and_hands_back_the_payload():
     assert pressed == [7, 8]
     col.show([Slot("x"), Slot("y"), Slot(label="z", payload=9)])  # more than ever: grows once
     assert len(col.shown) == 3 and len(col.column.objects) == 6
-    hidden_button = col._places[0][1]
+    hidden_button = col._places[0][0]
     assert not hidden_button.visible
     hidden_button.clicks += 1  # a stale click on a place showing text now: nothing
     assert pressed == [7, 8]
+    col.show([Slot("card", label="play", payload=10)])  # a button above its card's text
+    assert [getattr(p, "label", None) or p.object for p in col.shown] == ["play", "card"]
+    assert all(not p.object for p in col.column.objects if hasattr(p, "object") and not p.visible)
+
+
+def test_a_teachers_slot_column_has_no_button_at_all():
+    col = SlotColumn(print, places=3, buttons=False)
+    col.show([Slot("<b>h</b>"), Slot("card", label="<play>", payload=1)])
+    assert [type(p).__name__ for p in col.column.objects] == ["HTML"] * 3
+    assert col.shown[1].object == "&lt;play&gt;<br>card"
 
 
 def test_a_memoir_page_keeps_its_hand_models_while_cards_are_played():

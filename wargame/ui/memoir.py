@@ -272,17 +272,19 @@ class HandView(_View):
                               if f"hand.{side}" in TEXT else
                               f"<b>{_esc(TEXT['hand'].format(side=side))}</b>"))
             for cid, title, plays in st.hand(side):
-                about = card_html(card(cid))  # issue #28: a card drawn as a card
+                about = card_html(card(cid)) or None  # issue #28: a card drawn as a card
                 if not plays or s.pending or s.phase != "card":
                     items.append(Slot(about, margin=(0, 5)))
                     continue
-                for a in plays:
-                    label = TEXT["play_as"].format(
-                        title=title, option=TEXT.get(f"option.{a.option}", a.option)) \
-                        if a.option else title
-                    items.append(Slot(label=label, payload=a, color="light"))
-                if about:
-                    items.append(Slot(about, margin=(0, 5)))
+                labels = [TEXT["play_as"].format(
+                    title=title, option=TEXT.get(f"option.{a.option}", a.option))
+                    if a.option else title for a in plays]
+                # the card keeps its place whether it can be played or not (wargame.ui.slots):
+                # its last play button shares the place with the card's text
+                items += [Slot(label=lb, payload=a, color="light")
+                          for lb, a in zip(labels[:-1], plays[:-1], strict=True)]
+                items.append(Slot(about, label=labels[-1], payload=plays[-1], color="light",
+                                  margin=(0, 5)))
         teacher = st.as_viewer().role == "teacher"
         for other in counted:
             text = UI["hands_hidden"] if teacher else TEXT["hidden_hand"]

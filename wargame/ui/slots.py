@@ -23,8 +23,10 @@ __all__ = ["Slot", "SlotColumn"]
 
 @dataclass(frozen=True)
 class Slot:
-    """One place of a ``SlotColumn``: ``html`` shown as text, or a button with ``label`` that
-    hands ``payload`` to the column's ``on_click``."""
+    """One place of a ``SlotColumn``: a button with ``label`` that hands ``payload`` to the
+    column's ``on_click``, above ``html`` shown as text; either may be None. Keep a thing in the
+    same place from one refresh to the next (a card's text in its card's place, its play button
+    beside it) so that a refresh only changes what changed."""
 
     html: str | None = None
     label: str | None = None
@@ -51,16 +53,16 @@ class SlotColumn(pn.viewable.Viewer):
         self._payloads: list[Any] = []
         self.column = pn.Column(*self._parts(), **column_params)
 
-    def _new_place(self, index: int) -> tuple[pn.pane.HTML, pn.widgets.Button | None]:
+    def _new_place(self, index: int) -> tuple[pn.widgets.Button | None, pn.pane.HTML]:
         text = pn.pane.HTML("", visible=False)
         if not self._buttons:
-            return text, None
+            return None, text
         button = pn.widgets.Button(label="", width=self._button_width, visible=False)
         button.on_click(lambda _event, i=index: self._clicked(i))
-        return text, button
+        return button, text
 
     def _clicked(self, index: int) -> None:
-        button = self._places[index][1]
+        button = self._places[index][0]
         if index < len(self._payloads) and button is not None and button.visible:
             self._on_click(self._payloads[index])
 
@@ -70,27 +72,27 @@ class SlotColumn(pn.viewable.Viewer):
         while len(self._places) < len(slots):
             self._places.append(self._new_place(len(self._places)))
         self._payloads = [slot.payload for slot in slots]
-        for i, (text, button) in enumerate(self._places):
+        for i, (button, text) in enumerate(self._places):
             slot = slots[i] if i < len(slots) else None
-            is_button = slot is not None and slot.label is not None and button is not None
-            is_text = slot is not None and not is_button
-            # a hidden place keeps no text: nothing stale stays in the page (issue #27)
-            html = "" if slot is None or is_button else (
-                slot.html if slot.label is None else html_escape(slot.label)) or ""
-            if text.object != html:
-                text.object = html
-            if is_text and text.margin != slot.margin:
+            label = None if slot is None else slot.label
+            html = None if slot is None else slot.html
+            if label is not None and button is None:  # a viewer with no buttons: words
+                html = html_escape(label) + (f"<br>{html}" if html else "")
+                label = None
+            # a hidden part keeps no text: nothing stale stays in the page (issue #27)
+            if text.object != (html or ""):
+                text.object = html or ""
+            if html is not None and text.margin != slot.margin:
                 text.margin = slot.margin
+            if text.visible != (html is not None):
+                text.visible = html is not None
             if button is not None:
-                label = slot.label if is_button else ""
-                if button.label != label:
-                    button.label = label
-                if is_button and button.color != slot.color:
+                if button.label != (label or ""):
+                    button.label = label or ""
+                if label is not None and button.color != slot.color:
                     button.color = slot.color
-                if button.visible != is_button:
-                    button.visible = is_button
-            if text.visible != is_text:
-                text.visible = is_text
+                if button.visible != (label is not None):
+                    button.visible = label is not None
         if grew:
             self.column[:] = self._parts()
 
