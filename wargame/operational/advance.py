@@ -10,9 +10,10 @@ from __future__ import annotations
 from wargame.errors import DecisionRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Advance
+from wargame.operational.state_protocol import RulesBase
 
 
-class AdvanceRules:
+class AdvanceRules(RulesBase):
     """Advance after combat (CN/OD 5.2)."""
 
     def advance_options(self) -> list[Advance]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from wargame.errors import MalformedAction, SupportRefused, refuse
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 
 
-class ArtilleryRules:
+class ArtilleryRules(RulesBase):
     """Artillery in range (CN/OD 8.0)."""
 
     def artillery_in_range(self, side: str, target: Hex) -> list[str]:

@@ -33,11 +33,12 @@ from wargame.operational.actions import (
     EndAdvance,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Combat, Decision
 from wargame.operational.tables import split_result
 
 
-class CombatSteps:
+class CombatSteps(RulesBase):
     """Attacks and the combat step machine (CN/OD 5.x)."""
 
     def turn_shifts(self, attacking_side: str) -> list[Shift]:

@@ -7,9 +7,10 @@ Rules: CN/OD 5.1.2 (losses on the armoured unit against bocage or anti-tank defe
 from __future__ import annotations
 
 from wargame.operational.actions import EmpEliminate
+from wargame.operational.state_protocol import RulesBase
 
 
-class LossRules:
+class LossRules(RulesBase):
     """Losses and eliminations (CN/OD 5.1.6, 7.0)."""
 
     def _loss_candidates(self, role: str) -> list[str]:

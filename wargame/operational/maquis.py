@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from wargame.errors import SupportRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.combat import Shift
+from wargame.operational.state_protocol import RulesBase
 
 
-class MaquisRules:
+class MaquisRules(RulesBase):
     """Maquis areas and guerrillas (OD 10.0)."""
 
     def maquis_forbidden(self, side: str) -> frozenset[Hex]:

@@ -21,12 +21,13 @@ from wargame.errors import (
 from wargame.hexgrid import Hex
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
+from wargame.operational.state_protocol import RulesBase
 
 _REACH_MEMO = 1024
 """Searches one state remembers (``MovementRules.reach``); past that the memo starts afresh."""
 
 
-class MovementRules:
+class MovementRules(RulesBase):
     """Moving units (CN/OD 4.0-4.1)."""
 
     def reach(self, uid: str) -> dict[Hex, Reach]:

@@ -13,9 +13,10 @@ from contextlib import contextmanager
 
 from wargame.hexgrid import Hex
 from wargame.operational.combat import terrain_columns
+from wargame.operational.state_protocol import RulesBase
 
 
-class BoardQueries:
+class BoardQueries(RulesBase):
     """Read-only questions about the position, shared by every rule area."""
 
     @property

@@ -19,10 +19,11 @@ from wargame.errors import (
 )
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, Enter, Exit, Move
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Phase
 
 
-class ReinforcementRules:
+class ReinforcementRules(RulesBase):
     """Entry, landings and exits (CN/OD 4.2, 11.1)."""
 
     def _paradrop_dice(self) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Retreat
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.tables import split_result
 
 
-class RetreatRules:
+class RetreatRules(RulesBase):
     """Retreats (CN/OD 5.3)."""
 
     def retreat_options(self, uid: str) -> list[Retreat]:

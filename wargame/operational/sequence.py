@@ -34,11 +34,12 @@ from wargame.operational.actions import (
     Move,
     check_fields,
 )
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import PHASES, Event, Phase, UnitState
 from wargame.protocol import Decision as DecisionView
 
 
-class SequenceRules:
+class SequenceRules(RulesBase):
     """Turns and phases (CN/OD 3.0), ``apply`` and ``legal_actions``."""
 
     @property

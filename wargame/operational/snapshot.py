@@ -12,11 +12,12 @@ from typing import Any, Self
 
 from wargame.dice import Dice
 from wargame.event_text import campaign_text
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Event
 from wargame.viewer import Viewer
 
 
-class SnapshotRules:
+class SnapshotRules(RulesBase):
     """Events, snapshot/restore, clone, fingerprint."""
 
     def _emit(self, kind: str, rule: str, **data: Any) -> None:

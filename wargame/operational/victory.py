@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 from wargame.protocol import Outcome
 
 
-class VictoryRules:
+class VictoryRules(RulesBase):
     """Control and victory points (CN/OD 11.2)."""
 
     def outcome(self) -> Outcome:
