@@ -19,7 +19,7 @@ class BombardmentRules(RulesBase):
 
     def _bombard_refusal(self, target: Hex, artillery: tuple[str, ...], air: int) -> IllegalAction | None:
         p = self.rule_prefix
-        side = self.phase.side
+        side = self.phase.acting
         if bool(artillery) == bool(air):
             if artillery and air:
                 return refuse(SupportRefused, "campaign.bombard.no_air_with_artillery", f"{p} 8.0")

@@ -73,7 +73,7 @@ class BoardQueries(RulesBase):
         occ: dict[Hex, list[str]] = {}
         for uid, us in self.units.items():
             if us.status == "on_map":
-                occ.setdefault(us.hex, []).append(uid)
+                occ.setdefault(us.at, []).append(uid)
         self._cache["occ"] = occ  # dropped by _positions_changed when a unit moves
         return occ
 

@@ -22,7 +22,7 @@ class VictoryRules(RulesBase):
         the game goes on this is the score if it ended now (``final`` False)."""
         vp = self.victory_points()
         scores = {"allied": int(vp["allied"]), "axis": int(vp["axis"])}
-        winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.get)
+        winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.__getitem__)
         losses = dict.fromkeys(scores, 0)
         for uid, us in self.units.items():
             if us.status == "eliminated":
