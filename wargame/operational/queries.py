@@ -50,6 +50,12 @@ class BoardQueries(RulesBase):
         (occupancy, occupied hexes, zones of engagement, movement obstacles) are dropped."""
         self._cache.clear()
 
+    def edited(self) -> None:
+        """Call after setting a position's fields by hand rather than through ``apply`` (a
+        test's or a bench's position, a unit put back to wait): the position caches are
+        dropped, so every query reads the fields as they are now."""
+        self._cache.clear()
+
     @contextmanager
     def position_unchanged(self) -> Iterator[None]:
         """Inside ``apply``, a block that only reads the position (the checks before a move)
