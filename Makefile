@@ -36,10 +36,13 @@ play: $(STAMP)
 chromium:
 	bash tools/ensure_chromium.sh
 
-# ruff, then the import contracts of pyproject's [tool.importlinter] (docs/DESIGN.md's layers)
+# ruff, the import contracts of pyproject's [tool.importlinter] (docs/DESIGN.md's layers), then
+# mypy over what pyproject's [tool.mypy] lists (the two engines; protocol, saves and errors
+# strictly): about 19 s of CPU from cold, under 1 s with its cache (.mypy_cache)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check wargame tests bench tools
 	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(VENV)/bin/mypy
 
 test: $(STAMP) chromium lint wheel-check
 	$(PY) -m pytest -q

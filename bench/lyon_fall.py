@@ -40,7 +40,7 @@ def one_game(game, seed: int, allied: str, axis: str, garrison: bool) -> dict:
     state = game.new_state(seed)
     if garrison:
         state.units["de-759-338"].hex = lyon
-        state._cache.clear()
+        state.edited()
     # the players and their seeds as in wargame.analysis.study (seed * 2 + 1 + k)
     policies = {"allied": make_policy(game, allied, seed * 2 + 1),
                 "axis": make_policy(game, axis, seed * 2 + 2)}

@@ -65,7 +65,7 @@ def _carpet_events():
     base = Game("normandy").new_state(1)
     base.turn = 14
     base.air_points["allied"] = 50
-    base._cache.clear()
+    base.edited()
     carpet = next(a for a in base.legal_actions() if isinstance(a, CarpetBomb))
     base.apply(carpet)
     s = Game("normandy", variants=["bfn-19.3"]).new_state(1)
@@ -78,7 +78,7 @@ def _carpet_events():
              and not s.units_at(h) and any(n in area for n in board.neighbours(h))]
     for uid, h in zip(("us-8-4", "us-12-4"), spots[:2], strict=True):
         s.units[uid].status, s.units[uid].hex = "on_map", h
-    s._cache.clear()
+    s.edited()
     s.apply(CarpetBombArea(targets))
     s.apply(EndPhase())
     return list(base.events) + list(s.events)

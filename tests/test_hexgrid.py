@@ -111,7 +111,7 @@ def test_hex_pickles_copies_and_stays_immutable():
     for back in (pickle.loads(pickle.dumps(h)), copy.copy(h), copy.deepcopy(h)):
         assert back == h and type(back) is Hex and back.id == h.id
     with pytest.raises(AttributeError):
-        h.q = 4  # type: ignore[misc]
+        h.q = 4  # type: ignore[misc]  # the test checks that assigning fails
     with pytest.raises(AttributeError):
         h.x = 1  # type: ignore[attr-defined]  # no per-hex dict
     match h:

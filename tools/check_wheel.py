@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COPY_IGNORE = shutil.ignore_patterns(
     ".git", ".venv", "test-artifacts", "__pycache__", "build", "dist", "*.egg-info",
-    ".pytest_cache", ".ruff_cache", ".hypothesis", ".ipynb_checkpoints", "*.mo")
+    ".pytest_cache", ".ruff_cache", ".mypy_cache", ".hypothesis", ".ipynb_checkpoints", "*.mo")
 LANGUAGES = ("pt",)  # the catalogues besides English (wargame.i18n.LANGUAGES less "en")
 
 

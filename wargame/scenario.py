@@ -18,6 +18,7 @@ from wargame.hexgrid import Hex
 from wargame.localized import pick, translations_of
 from wargame.operational.board import Board, board_from_dict
 from wargame.operational.tables import Tables, load_tables, tables_from_dict
+from wargame.operational.variants import normalize_variants
 from wargame.paths import scenario_dir, scenarios_root
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 from wargame.schema.campaign import (
@@ -303,6 +304,7 @@ def _context(tables: Tables, board: Board, units: dict[str, UnitDef],
         "terrain_or_feature": set(tables.terrain) | set(tables.features),
         "unit_types": set(tables.unit_types),
         "movement_classes": set(tables.movement_classes),
+        "normalize_variants": normalize_variants,
     }
 
 

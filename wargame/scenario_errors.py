@@ -129,7 +129,7 @@ class NoAliasLoader(yaml.SafeLoader):
     """A SafeLoader that refuses YAML aliases (``*name``): data files never need them, and
     refusing them stops "billion laughs" expansion before it starts."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]  # yaml's stub types differ; same call as SafeLoader's
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(

@@ -39,7 +39,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 BASE_ENV = ["jupyterlab==4.6.6"]
 COPY_IGNORE = shutil.ignore_patterns(
     ".git", ".venv", "test-artifacts", "__pycache__", "build", "*.egg-info", ".pytest_cache",
-    ".ruff_cache", ".hypothesis", ".ipynb_checkpoints")
+    ".ruff_cache", ".mypy_cache", ".hypothesis", ".ipynb_checkpoints")
 
 
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:

@@ -153,7 +153,7 @@ def test_carpet_bombing_goes_where_most_germans_are():
     game = Game("normandy")
     state = game.new_state(5)
     state.turn = 8  # CN 6.3: from turn 8
-    state._cache.clear()
+    state.edited()
     targets = state.carpet_targets()
     assert targets
     action = GreedyPolicy().choose(state)
@@ -218,7 +218,7 @@ def test_normandy_allies_with_every_german_unit_gone_play_their_turn():
         if v.get("kind") == "city":
             for h in game.board.places[v["place"]]:
                 state.control[h] = "allied"
-    state._cache.clear()
+    state.edited()
     assert bot.objectives(state, "allied") == {}
     waiting = [u for u, us in state.units.items() if us.status == "waiting"
                and state.side_of(u) == "allied" and state.legal_entry_hexes(u)]

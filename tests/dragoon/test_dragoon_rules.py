@@ -44,7 +44,7 @@ def position(game, placements, phase=Phase.ALLIED_MOVEMENT, turn=2, reduced=()):
         us.status, us.hex, us.reduced = "on_map", H(hid), uid in reduced
     state.turn, state.phase = turn, phase
     state.flags["contacted"] = ["us-517-abtf", "gb-2para-abtf"]
-    state._cache.clear()
+    state.edited()
     state._start_phase()
     return state
 
@@ -92,7 +92,7 @@ def _landing_attack(game, want_defender_stays: bool):
         # there by hand for the test), 12 defence against 18 (the column 5-1 has an impasse)
         for uid in ("de-932-244", "de-933-244", "de-934-244"):
             state.units[uid].hex = H("1323")
-        state._cache.clear()
+        state.edited()
     state.apply(EndPhase())
     assert set(forty_fifth) <= state.must_attack
     with pytest.raises(IllegalAction):
@@ -176,7 +176,7 @@ def test_british_para_withdrawn_turn_4_and_148th_turn_5_unless_encircled(game):
     assert state.units["gb-2para-abtf"].status == "withdrawn"
     assert state.units["de-ri1-148"].status == "on_map"  # not yet
     state.turn = 5
-    state._cache.clear()
+    state.edited()
     state._withdrawals()
     assert state.units["de-ri3-148"].status == "withdrawn"  # Nice: free to leave
     encircled = [u for u in ("de-ri1-148", "de-ri2-148") if state.units[u].status == "on_map"]
@@ -283,7 +283,7 @@ def test_germans_forced_into_maquis_lose_a_column_no_artillery_then_loss_and_eli
     state.units["de-art-lxii"].hex = None
     state.units["de-art-lxii"].status = "waiting"
     state.units["de-765-242"].in_maquis = True
-    state._cache.clear()
+    state.edited()
     shifts = state.preview_attack(m.id, ("us-7-3",)).shifts
     assert any(s.rule == "OD 10.0" and s.columns == 1 for s in shifts)
     # OD 10.0: the maquis unit's own artillery cannot support it
@@ -292,7 +292,7 @@ def test_germans_forced_into_maquis_lose_a_column_no_artillery_then_loss_and_eli
     state2.units["de-765-242"].in_maquis = True
     state2.units["de-art-19a"].hex = next(n for n in game.board.neighbours(m) if n != outside
                                           and game.board.is_land(n) and not game.board.hexes[n].maquis)
-    state2._cache.clear()
+    state2.edited()
     state2.apply(Attack(m.id, ("us-7-3",)))
     if state2.pending is not None and state2.pending.kind == "defence":
         with pytest.raises(IllegalAction) as exc:
@@ -394,7 +394,7 @@ def test_victory_points_both_sides(game):
     for e in exits:
         state.units[e["unit"]].status = "exited"
     state.flags["exits"] = exits
-    state._cache.clear()
+    state.edited()
     vp = state.victory_points()
     cities = sum(1 for h, info in game.board.hexes.items() if info.terrain == "city") - 5
     allied = 20 + 20 + 1 * 2 + 1 * 3  # Marseille, Toulon, one German destroyed, the 3rd ID out
@@ -403,7 +403,7 @@ def test_victory_points_both_sides(game):
     # OD 11.2.1: no German unit left on the board: 20 more
     state.units["de-ri-157"].status = "eliminated"
     state.units["de-ri-157"].hex = None
-    state._cache.clear()
+    state.edited()
     vp2 = state.victory_points()
     assert vp2["allied"] == allied + 2 + 20 and vp2["axis"] == axis - 2
 

@@ -190,7 +190,7 @@ def _od_4_0_state():
     state.units["us-517-abtf"].status = "on_map"
     state.units["us-517-abtf"].hex = H("1122")
     state.units["us-517-abtf"].reduced = False
-    state._cache.clear()
+    state.edited()
     return game, state
 
 

@@ -34,7 +34,7 @@ def only_the_ffi_and_the_germans(game, seed: int = 7):
     for uid, us in state.units.items():
         if state.side_of(uid) == "allied" and game.units[uid].type != "guerrilla":
             us.status, us.hex, us.available = "waiting", None, 99
-    state._cache.clear()
+    state.edited()
     return state
 
 

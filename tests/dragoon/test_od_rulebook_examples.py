@@ -41,7 +41,7 @@ def od_game(units, setup, **kw) -> Game:
 
 def jump_to(state, phase: Phase):
     state.phase = phase
-    state._cache.clear()
+    state.edited()
     state._start_phase()
     return state
 
@@ -174,14 +174,14 @@ def test_od_4_2_2_encircled_148th_withdrawn_as_soon_as_freed():
     for uid, hid in placements.items():
         state.units[uid].status, state.units[uid].hex = "on_map", H(hid)
     state.turn = 5
-    state._cache.clear()
+    state.edited()
     state._start_turn()
     held = [u for u in ("de-ri1-148", "de-ri2-148") if state.units[u].status == "on_map"]
     assert held and all(state.encircled(state.units[u].hex, "axis") for u in held)
     for uid in ("us-7-3", "us-15-3", "us-30-3", "us-141-36", "us-142-36"):
         state.units[uid].status, state.units[uid].hex = "waiting", None
     state.turn = 6
-    state._cache.clear()
+    state.edited()
     state._start_turn()
     assert all(state.units[u].status == "withdrawn" for u in ("de-ri1-148", "de-ri2-148", "de-ri3-148"))
     assert any(e.kind == "withdrawn" and e.rule == "OD 4.2.2" for e in state.events)
@@ -338,14 +338,14 @@ def test_od_7_0_a_loss_halves_rounded_up_keeps_movement_second_loss_eliminates()
         us.status, us.hex = "waiting", None
     state.units["fr-6rts-9dic"].status, state.units["fr-6rts-9dic"].hex = "on_map", H("0911")
     state.units["de-765-242"].status, state.units["de-765-242"].hex = "on_map", H("0305")
-    state._cache.clear()
+    state.edited()
     intact_reach = {h: r.cost for h, r in state.reach("fr-6rts-9dic").items()}
     assert (state.attack_of("fr-6rts-9dic"), state.defence_of("fr-6rts-9dic")) == (3, 4)
     state.take_loss("fr-6rts-9dic", "OD 7.0")
     assert state.units["fr-6rts-9dic"].reduced
     assert (state.attack_of("fr-6rts-9dic"), state.defence_of("fr-6rts-9dic")) == (2, 2)
     assert state.movement_of("fr-6rts-9dic")[0] == 5
-    state._cache.clear()
+    state.edited()
     assert {h: r.cost for h, r in state.reach("fr-6rts-9dic").items()} == intact_reach
     state.take_loss("fr-6rts-9dic", "OD 7.0")
     assert state.units["fr-6rts-9dic"].status == "eliminated"

@@ -82,7 +82,7 @@ def bare(game_: Game, placement: dict[str, str], *, turn: int = 2, phase: Phase 
             us.status, us.hex = "eliminated", None
     state.turn, state.phase = turn, phase
     state.must_attack = set()
-    state._cache.clear()
+    state.edited()
     return state
 
 
@@ -487,7 +487,7 @@ def test_cn_7_0_losses_do_not_affect_movement():
     state = g.new_state()
     full = {h: r.cost for h, r in state.reach("a").items()}
     state.units["a"].reduced = True
-    state._cache.clear()
+    state.edited()
     assert (state.attack_of("a"), state.defence_of("a")) == (2, 2)
     assert {h: r.cost for h, r in state.reach("a").items()} == full
 
@@ -596,7 +596,7 @@ def test_cn_9_0_landing_at_cherbourg_is_free_once_taken():
     end_turn(state)
     assert H("0909") not in state.entry_hexes("late")
     state.control[H("0909")] = "allied"
-    state._cache.clear()
+    state.edited()
     assert H("0909") in state.entry_hexes("late")
     assert state._entry_cost("late", H("0909")) == 0
     state.apply(Enter("late", "0909"))

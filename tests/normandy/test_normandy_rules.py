@@ -42,7 +42,7 @@ def test_commando_lands_after_combat_at_3011_and_joins_the_6th_airborne(game):
     state.units["de-736-716"].status = "eliminated"
     state.units["de-736-716"].hex = None
     state.control[H("3011")] = "allied"
-    state._cache.clear()
+    state.edited()
     assert state.entry_hexes("gb-1sb") == [H("3011")]
     airborne = {state.units[u].hex for u in game.scenario.division_units("gb-6ab") if state.units[u].status == "on_map"}
     options = [a for a in state.legal_actions() if isinstance(a, Enter) and a.unit == "gb-1sb"]
@@ -61,7 +61,7 @@ def test_commando_lands_on_another_british_beach_if_sword_holds(game):
     for u in state.units_at(juno):  # Juno taken, Sword still German
         state.units[u].status = "eliminated"
         state.units[u].hex = None
-    state._cache.clear()
+    state.edited()
     hexes = state.entry_hexes("gb-1sb")
     assert H("3011") not in hexes  # still German
     gold_juno = set(game.board.places["Gold"]) | set(game.board.places["Juno"])
@@ -83,7 +83,7 @@ def test_commando_landing_never_offered_on_a_full_beach(game):
     for u in allied:  # fill Juno to the stacking limit
         state.units[u].status = "on_map"
         state.units[u].hex = juno
-    state._cache.clear()
+    state.edited()
     assert juno in state.entry_hexes("gb-1sb")
     offered = [a for a in state.legal_actions() if isinstance(a, Enter) and a.unit == "gb-1sb"]
     assert all(H(a.hex) != juno for a in offered)
@@ -103,7 +103,7 @@ def test_commando_landing_offered_only_in_the_allied_combat_phase_of_turn_0(game
     if state.units["gb-1sb"].status != "waiting":  # landed on turn 0: put it back to wait
         state.units["gb-1sb"].status = "waiting"
         state.units["gb-1sb"].hex = None
-        state._cache.clear()
+        state.edited()
     while state.turn == 1:
         if state.phase.is_combat:
             offered = [a for a in state.legal_actions() if isinstance(a, Enter)]
@@ -125,7 +125,7 @@ def test_turn_1_drop_on_division_hexes_or_beach_on_turn_2(game):
         if state.units[u].status == "on_map":
             state.units[u].status = "eliminated"
             state.units[u].hex = None
-    state._cache.clear()
+    state.edited()
     assert state.entry_hexes("us-325-82") == []
     state.turn = 2
     beaches = set(game.board.places["Omaha"]) | set(game.board.places["Utah"])
@@ -163,7 +163,7 @@ def test_offmap_road_from_avranches_to_south_of_vire(game):
     state.units["de-901-lehr"].status = "on_map"
     state.units["de-901-lehr"].hex = H("1125")
     state.units["de-901-lehr"].spent = 0
-    state._cache.clear()
+    state.edited()
     reach = state.reach("de-901-lehr")
     assert reach[H("1825")].cost == 11 and reach[H("1825")].prev == H("1125")  # half-points
     # the arrows are German only (scenario rule offmap_road_sides: [axis])
@@ -172,7 +172,7 @@ def test_offmap_road_from_avranches_to_south_of_vire(game):
     state.units[allied].status = "on_map"
     state.units[allied].hex = H("1125")
     state.units[allied].spent = 0
-    state._cache.clear()
+    state.edited()
     allied_reach = state.reach(allied)
     assert H("1825") not in allied_reach or allied_reach[H("1825")].prev != H("1125")
 
@@ -187,7 +187,7 @@ def test_cn_9_0_british_and_canadians_land_at_the_british_mulberry_2410(game):
     state.flags["mulberries"] = {"American": "operating", "British": "operating"}
     for uid in state.units_at(H("2010")):  # the 916th still at Colleville: gone, for the test
         state.units[uid].status, state.units[uid].hex = "eliminated", None
-    state._cache.clear()
+    state.edited()
 
     def waiting(nation):
         return next(r.unit for r in game.scenario.reinforcements if r.turn <= 4 and r.entry.kind == "beach"

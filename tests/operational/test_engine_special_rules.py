@@ -101,7 +101,7 @@ def test_maquis_closed_to_axis_and_loss_then_elimination():
     # a retreat put it there: loss at the end of its movement phase, then elimination
     state.units["g"].hex = H("0506")
     state.units["g"].in_maquis = True
-    state._cache.clear()
+    state.edited()
     state.apply(EndPhase())
     assert state.units["g"].reduced
     state.apply(EndPhase())

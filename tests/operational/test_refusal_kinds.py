@@ -30,7 +30,7 @@ def _refused(state: State, action: object, kind: type[errors.IllegalAction], rul
     before = json.dumps(state.fingerprint(), sort_keys=True)
     log, events = len(state.action_log), len(state.events)
     with pytest.raises(errors.IllegalAction) as exc:
-        state.apply(action)  # type: ignore[arg-type]
+        state.apply(action)  # type: ignore[arg-type]  # the test feeds non-actions on purpose
     assert type(exc.value) is kind, f"{exc.value!r} is {type(exc.value).__name__}, not {kind.__name__}"
     assert exc.value.rule == rule
     assert json.dumps(state.fingerprint(), sort_keys=True) == before

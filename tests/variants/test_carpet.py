@@ -67,7 +67,7 @@ def test_friendly_fire_pins_and_the_bombs_fall_at_the_end_of_movement():
     for uid, h in zip(("us-8-4", "us-12-4"), spots[:2], strict=True):
         us = s.units[uid]
         us.status, us.hex = "on_map", h
-    s._cache.clear()
+    s.edited()
     near = [u for u in sorted(s.units) if s.units[u].status == "on_map" and s.side_of(u) == "allied"
             and (s.units[u].hex in area or any(n in area for n in board.neighbours(s.units[u].hex)))]
     assert "us-8-4" in near and "us-12-4" in near

@@ -85,7 +85,7 @@ def test_commandos_never_recover():
         for u in ("gb-4sb", "gb-69-50"):
             us = s.units[u]
             us.status, us.hex, us.reduced, us.started_engaged = "on_map", h, True, False
-        s._cache.clear()
+        s.edited()
         s._end_of_movement("allied")
         assert s.units["gb-69-50"].reduced is False
         assert s.units["gb-4sb"].reduced is (not commando_recovers)

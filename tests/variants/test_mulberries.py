@@ -17,7 +17,7 @@ def _held(state, *hexes):
             if state.side_of(u) == "axis":
                 state.units[u].status, state.units[u].hex = "eliminated", None
         state.control[h] = "allied"
-    state._cache.clear()
+    state.edited()
 
 
 def test_construction_storm_and_repair_in_the_engine():
@@ -139,7 +139,7 @@ def test_germans_who_never_left_the_landing_hex_delay_the_harbour_and_retaking_c
     s.control[omaha] = "axis"
     s.units["de-916-352"].status, s.units["de-916-352"].hex = "on_map", omaha  # never left
     _held(s, "2410")
-    s._cache.clear()
+    s.edited()
     s.turn = 2
     load(s, 6, 6)            # 8 and 9 June: only the British harbour rolls
     s._start_turn()
@@ -149,7 +149,7 @@ def test_germans_who_never_left_the_landing_hex_delay_the_harbour_and_retaking_c
     # the Germans come back onto Gold after the Allies had it: that harbour is lost
     s.units["de-915-352"].status, s.units["de-915-352"].hex = "on_map", gold
     s.control[gold] = "axis"
-    s._cache.clear()
+    s.edited()
     s.turn = 3
     load(s)
     s._start_turn()

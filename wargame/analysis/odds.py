@@ -191,7 +191,7 @@ def _normalise_shifts(shifts: Iterable[Shift | int] | None) -> tuple[Shift, ...]
         if isinstance(item, int) and not isinstance(item, bool):
             out.append(("shift", item))
             continue
-        reason, columns = item  # type: ignore[misc]
+        reason, columns = item  # type: ignore[misc]  # a (reason, columns) pair from the caller; checked on the next lines
         if isinstance(columns, bool) or not isinstance(columns, int):
             raise TypeError(f"a shift is (reason, whole number of columns), got {item!r}")
         out.append((str(reason), columns))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.operational.variants import normalize_variants
 from wargame.scenario import Entry, Scenario
 from wargame.scenario_errors import ScenarioError, load_yaml
 from wargame.schema.common import Model, validate
@@ -69,6 +70,7 @@ def _context(scenario: Scenario) -> dict[str, Any]:
         "terrain_or_feature": set(tables.terrain) | set(tables.features),
         "unit_types": set(tables.unit_types),
         "movement_classes": set(tables.movement_classes),
+        "normalize_variants": normalize_variants,
     }
 
 

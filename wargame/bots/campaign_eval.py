@@ -97,7 +97,7 @@ class Belief:
                        artillery: tuple[str, ...] = (), air: int = 0, defence_air: int = 0,
                        defence_artillery: tuple[str, ...] = ()) -> Assessment:
         """``State.preview_attack`` with the believed values (odds rounded as the engine's)."""
-        return assess_attack(self, Hex.from_id(target), tuple(attackers), tuple(artillery),  # type: ignore[arg-type]
+        return assess_attack(self, Hex.from_id(target), tuple(attackers), tuple(artillery),  # type: ignore[arg-type]  # the belief has the State queries assess_attack reads
                              air, defence_air, tuple(defence_artillery))
 
 

@@ -24,8 +24,10 @@ __all__ = ["Action", "Event", "Unit", "GameSpec"]
 class GameSpec(Protocol):
     """What a state reads of its game: the scenario and the rule options."""
 
-    scenario: Scenario
-    options: tuple[tuple[str, Any], ...]
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def options(self) -> tuple[tuple[str, Any], ...]: ...
 
     def option(self, name: str, default: Any = None) -> Any: ...
 

@@ -8,8 +8,9 @@ only here, at the edge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, overload
 
 from wargame.hexgrid import Hex, Layout, hex_round
 
@@ -36,6 +37,10 @@ OLD_SIDE_IDS = {"AXIS": AXIS, "ALLIES": ALLIES}
 files and rooms written before issue #27 -> today's ids."""
 
 
+@overload
+def renamed_sides(data: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def renamed_sides(data: object) -> object: ...
 def renamed_sides(data: object) -> object:
     """``data`` (plain JSON) with every string and key that is an old side word
     (``OLD_SIDE_IDS``) replaced by today's id; other values unchanged (a new copy)."""
@@ -208,17 +213,17 @@ def line_interiors(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
                 tuple((h.q, h.r) for h in line[1:-1]) for line in lines)
         q, r = a.q, a.r
         get = _HEXES.get
-        lines = []
+        moved: list[tuple[Hex, ...]] = []
         for part in rel:
-            line = []
+            line: list[Hex] = []
             for x, y in part:
                 qr = (q + x, r + y)
                 h = get(qr)
                 if h is None:
                     h = _HEXES[qr] = Hex(*qr)
                 line.append(h)
-            lines.append(tuple(line))
-        cached = _INTERIORS[(a, b)] = (lines[0], lines[1])
+            moved.append(tuple(line))
+        cached = _INTERIORS[(a, b)] = (moved[0], moved[1])
     return cached
 
 
@@ -289,7 +294,7 @@ def _sampled_line_variants(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     return out[0], out[1]
 
 
-def line_blocked(a: Hex, b: Hex, blocks: Iterable[Hex] | callable) -> bool:
+def line_blocked(a: Hex, b: Hex, blocks: Iterable[Hex] | Callable[[Hex], bool]) -> bool:
     """True if every nudged line from a to b crosses a blocking hex (endpoints excluded)."""
     test = blocks if callable(blocks) else set(blocks).__contains__
     for inner in line_interiors(a, b):

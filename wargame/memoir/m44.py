@@ -229,7 +229,9 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
     face = board_raw.get("face", "COUNTRY")
     width = BOARD_WIDTH[size]
     special = copy.deepcopy(dict((entry or {}).get("special") or {}))
-    objectives_spec = special.pop("objectives", None) if entry is not None else "from_tags"
+    # the entry's objective list, or "from_tags"
+    objectives_spec: list[dict[str, Any]] | str | None = (
+        special.pop("objectives", None) if entry is not None else "from_tags")
 
     terrain: dict[tuple[int, int], dict[str, Any]] = {}
     units: list[dict[str, Any]] = []
@@ -242,7 +244,8 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         row, col = int(item["row"]), int(item["col"])
         name = (item.get("terrain") or {}).get("name")
         spec: dict[str, Any] = {"at": [row, col],
-                                "terrain": TERRAIN_ALIASES.get(name, name) or _background(face, row)}
+                                "terrain": (TERRAIN_ALIASES.get(name, name) if name else None)
+                                or _background(face, row)}
         rect = (item.get("rect_terrain") or {}).get("name")
         if rect in PLAYED_RECT:
             spec[rect] = True
@@ -278,7 +281,7 @@ def convert(raw: dict[str, Any], *, scenario_id: str, title: str, provenance: st
         objectives = report.objectives  # every medal tag (wargame.memoir.m44_tiles)
     elif objectives_spec == "from_tags":
         objectives = tag_objectives
-    elif objectives_spec:
+    elif isinstance(objectives_spec, list):
         for o in objectives_spec:
             hexes = o["hexes"]
             if hexes == "adjacent_to_river_row_0":

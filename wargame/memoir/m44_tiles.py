@@ -273,14 +273,16 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
             continue
         _number(item, "row")
         _number(item, "col")
-        at = (item.get("row"), item.get("col"))
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in at):
+        row, col = item.get("row"), item.get("col")
+        if not (isinstance(row, int) and not isinstance(row, bool)
+                and isinstance(col, int) and not isinstance(col, bool)):
             continue
-        _tiles_of(item, i, at, report)  # type: ignore[arg-type]
+        at = (row, col)
+        _tiles_of(item, i, at, report)
         unit = item.get("unit")
         if isinstance(unit, dict) and isinstance(unit.get("name"), str):
-            _unit_of(item, unit, i, at, report, nations_seen)  # type: ignore[arg-type]
-        _tags_of(item, i, at, report, medal_groups)  # type: ignore[arg-type]
+            _unit_of(item, unit, i, at, report, nations_seen)
+        _tags_of(item, i, at, report, medal_groups)
     for nation in nations_seen:
         rule = NATION_RULES.get(nation)
         if rule:
@@ -328,10 +330,11 @@ def _victory(info: Any, report: Report) -> None:
             if isinstance(sd, dict) and isinstance(sd.get("group"), list) else []
         number = sd.get("number") if isinstance(sd, dict) else None
         number = int(number) if isinstance(number, int | str) and str(number).isdigit() else 0
+        cells = [h for h in hexes if h is not None]
         if isinstance(side, str) and side.upper() in (AXIS, ALLIES) and hexes \
-                and all(hexes) and 1 <= number <= len(hexes):
+                and len(cells) == len(hexes) and 1 <= number <= len(hexes):
             report.sudden_death.append({"side": side.upper(), "hexes": sorted(
-                [r, c] for r, c in set(hexes)), "required": number})
+                [r, c] for r, c in set(cells)), "required": number})
             report.add("read", f"sudden death: the {side.lower()} win holding {number} of "
                        f"{len(set(hexes))} hexes")
         else:
@@ -346,8 +349,7 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
         return  # malformed: left as it is for the schema to name
     for key in ("terrain", "rect_terrain", "obstacle"):
         value = item.get(key)
-        name = value.get("name") if isinstance(value, dict) else None
-        if not isinstance(name, str):
+        if not isinstance(value, dict) or not isinstance(name := value.get("name"), str):
             continue
         tile = TILES.get(name.strip().lower())
         if tile is None:

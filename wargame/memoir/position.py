@@ -19,11 +19,12 @@ from .actions import Action, Event, GameSpec, Unit
 from .board import ALLIES, AXIS
 from .context import PendingDecision, PlayedCard, TurnContext
 from .scenario import Scenario
+from .state_protocol import RulesBase
 
 __all__ = ["StateBase"]
 
 
-class StateBase:
+class StateBase(RulesBase):
     """The state's data, its position queries and medals (the mixins add the rules)."""
 
     def __init__(self, game: GameSpec, seed: int, dice_version: int = DICE_VERSION) -> None:

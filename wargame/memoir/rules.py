@@ -6,6 +6,7 @@ Combat p.10 ranges, Line of Sight p.11, Resolving Combat / Retreat p.12, Terrain
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from wargame.hexgrid import Hex
@@ -63,7 +64,7 @@ class Terrainish:
     """What the rules need to know about the current position (board + removable obstacles)."""
 
     scenario: Scenario
-    occupied: dict[Hex, object]  # hex -> unit
+    occupied: Mapping[Hex, object]  # hex -> unit
     sandbags: set[Hex]
     wire: set[Hex]
     occupied_ix: set[int] | None = None  # the same hexes as static(t).index numbers (speed)
@@ -155,8 +156,8 @@ class _Static:
         for kind in ("inf", "tank", "gun"):
             enter, costs = self.i_enter[kind], self.i_cost[kind]
             self.i_steps[kind] = [
-                tuple((b, costs.get((a, b), 1)) for b in self.i_nbrs[a]
-                      if enter[b] and costs.get((a, b), 1) is not None)
+                tuple((b, cost) for b in self.i_nbrs[a]
+                      if enter[b] and (cost := costs.get((a, b), 1)) is not None)
                 for a in range(len(hexes))]
         self.i_cap: list[int] = [1 if x == "ocean" else 2 if x == "beach" else 99
                                  for x in self.i_terrain]
@@ -302,7 +303,7 @@ def has_line_of_sight(t: Terrainish, a: Hex, b: Hex,
                 hits += 1
         return hits < 2
     st = static(t)
-    plateau = frozenset()
+    plateau: frozenset[Hex] = frozenset()
     comp = st.hill_comp.get(a)
     if comp and b in comp:
         plateau = comp

@@ -300,6 +300,7 @@ def custom_scenario(
         if isinstance(u, UnitSpec):
             specs.append(u)
             continue
+        rest: list[Any]
         side, kind, (row, col), *rest = u
         kind_special = rest[0] if rest else None
         figures = rest[1] if len(rest) > 1 else (

@@ -37,7 +37,7 @@ class Action:
     kind: ClassVar[str] = "action"
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"kind": self.kind}
+        data: dict[str, Any] = {"kind": self.kind}
         for f in fields(self):
             value = getattr(self, f.name)
             data[f.name] = list(value) if isinstance(value, tuple) else value

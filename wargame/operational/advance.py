@@ -10,9 +10,10 @@ from __future__ import annotations
 from wargame.errors import DecisionRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Advance
+from wargame.operational.state_protocol import RulesBase
 
 
-class AdvanceRules:
+class AdvanceRules(RulesBase):
     """Advance after combat (CN/OD 5.2)."""
 
     def advance_options(self) -> list[Advance]:
@@ -38,13 +39,13 @@ class AdvanceRules:
             us = self.units[uid]
             if uid in c.advanced or us.status not in ("on_map", "at_sea"):
                 continue
-            if us.status == "on_map" and target not in board.neighbours(us.hex):
+            if us.status == "on_map" and target not in board.neighbours(us.at):
                 continue
             ut = self.unit_type(uid)
             if ut.advance < 1:
                 continue
             _, mclass = self.movement_of(uid)
-            steps = dict(self.game.steps.for_class(mclass).get(us.hex, ())) if us.status == "on_map" else {target: 0}
+            steps = dict(self.game.steps.for_class(mclass).get(us.at, ())) if us.status == "on_map" else {target: 0}
             if target not in steps and us.status == "on_map":
                 continue
             if self.stack_room(target, c.side, uid) <= 0:
@@ -70,7 +71,7 @@ class AdvanceRules:
 
     def _apply_advance(self, a: Advance) -> None:
         p = self.rule_prefix
-        c = self.combat
+        c = self._in_combat()
         if a not in self.advance_options():
             raise refuse(DecisionRefused, "campaign.advance.not_legal", f"{p} 5.2")
         us = self.units[a.unit]
@@ -82,6 +83,6 @@ class AdvanceRules:
         if us.status == "at_sea":
             us.status = "on_map"
             self._positions_changed()
-            self._emit("landing", self.landing_rule, unit=self.game.units[a.unit].name, hex=us.hex.id)
+            self._emit("landing", self.landing_rule, unit=self.game.units[a.unit].name, hex=us.at.id)
         c.advanced.add(a.unit)
-        self._emit("advance", f"{p} 5.2", unit=self.game.units[a.unit].name, to=us.hex.id)
+        self._emit("advance", f"{p} 5.2", unit=self.game.units[a.unit].name, to=us.at.id)

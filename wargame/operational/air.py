@@ -7,9 +7,10 @@ Rules: CN/OD 6.0 (no air power on some turns), 6.1 (air points available), 6.2 /
 from __future__ import annotations
 
 from wargame.errors import SupportRefused, refuse
+from wargame.operational.state_protocol import RulesBase
 
 
-class AirRules:
+class AirRules(RulesBase):
     """Air power checks (CN/OD 6.x)."""
 
     def _check_air(self, side: str, air: int, rule_min: bool) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from wargame.errors import MalformedAction, SupportRefused, refuse
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 
 
-class ArtilleryRules:
+class ArtilleryRules(RulesBase):
     """Artillery in range (CN/OD 8.0)."""
 
     def artillery_in_range(self, side: str, target: Hex) -> list[str]:
@@ -32,11 +33,11 @@ class ArtilleryRules:
         if us.hex == target:
             # docs/rules-notes.md: artillery attacked in its hex defends, no more
             return refuse(SupportRefused, "campaign.artillery.in_target_hex", f"{p} 8.0", unit=name)
-        if us.hex.distance(target) > d.range:
+        if us.at.distance(target) > d.range:
             return refuse(SupportRefused, "campaign.artillery.out_of_range", f"{p} 8.0",
                           hex=target.id, unit=name, range=d.range)
         if self.phase.is_combat and side == self.phase.side:
-            if us.hex.distance(target) == 1:
+            if us.at.distance(target) == 1:
                 # CN/OD 8.0: "Caso engaje, sofre os efeitos de terreno e combate normalmente":
                 # next to the hex it fights, it attacks as a unit (docs/rules-notes.md)
                 return refuse(SupportRefused, "campaign.artillery.adjacent", f"{p} 8.0", unit=name,

@@ -8,6 +8,7 @@ loss. The registry, calendar and dice procedures are in ``variants.py``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -59,22 +60,23 @@ from wargame.operational.variants import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wargame.operational.state import Game, State
+    from wargame.operational.state import Game
+    from wargame.operational.state_protocol import CampaignSelf
 
 
 # ------------------------------------------------------------------------------ engine hooks
-def _flags(state: State) -> dict[str, Any]:
+def _flags(state: CampaignSelf) -> dict[str, Any]:
     return state.flags.setdefault("bfn", {})
 
 
-def _emit(state: State, kind: str, rule: str, msg: str, **data: Any) -> None:
+def _emit(state: CampaignSelf, kind: str, rule: str, msg: str, **data: Any) -> None:
     """An event of template ``msg`` (``wargame.event_text.BFN_EVENTS``): its English text
     made from ``data``, which keeps ``msg`` so that it can be said in another language."""
     data = {"msg": msg, **data}
     state.events.append(Event(kind, bfn_text(data), rule, data))
 
 
-def _mulberry_cancel(state: State, f: dict) -> None:
+def _mulberry_cancel(state: CampaignSelf, f: dict) -> None:
     """CN 9.0 kept, read as the campaign reads it (docs/rules-notes.md): a harbour is lost when
     German units are back on its landing hex after turn 0, once the Allies had taken it;
     Germans who never left only delay it (no progress while the hex is not Allied)."""
@@ -93,7 +95,7 @@ def _mulberry_cancel(state: State, f: dict) -> None:
             _emit(state, "mulberry", "CN 9.0", "mulberry_cancelled", name=m["name"], status="cancelled")
 
 
-def _dd_rolls(state: State, f: dict) -> None:
+def _dd_rolls(state: CampaignSelf, f: dict) -> None:
     """BFN 19.6.2: one DD landing roll per beach with turn-0 landings and a DD value."""
     if "dd" in f:
         return
@@ -108,7 +110,7 @@ def _dd_rolls(state: State, f: dict) -> None:
         _emit(state, "bfn", "BFN 19.6.2", "dd", beach=beach, die=die, ok=ok, value=DD_VALUES[beach])
 
 
-def _beach_of(state: State, uid: str) -> str | None:
+def _beach_of(state: CampaignSelf, uid: str) -> str | None:
     us = state.units[uid]
     if us.hex is None:
         return None
@@ -119,7 +121,7 @@ def _beach_of(state: State, uid: str) -> str | None:
 
 
 # --- BFN 19.3 carpet bombing ----------------------------------------------------------------
-def carpet_refusal(state: State, targets: tuple[str, ...]) -> IllegalAction | None:
+def carpet_refusal(state: CampaignSelf, targets: tuple[str, ...]) -> IllegalAction | None:
     r = "BFN 19.3"
     if not enabled(state.game, "bfn-19.3"):
         return refuse(CombatRefused, "campaign.carpet.bfn_off", r)
@@ -150,7 +152,7 @@ def carpet_refusal(state: State, targets: tuple[str, ...]) -> IllegalAction | No
     return None
 
 
-def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
+def _do_carpet_area(state: CampaignSelf, a: CarpetBombArea) -> None:
     refusal = carpet_refusal(state, a.targets)
     if refusal:
         raise refusal
@@ -163,7 +165,7 @@ def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
         us = state.units[uid]
         if us.status != "on_map" or state.side_of(uid) != "allied":
             continue
-        if us.hex in targets or any(n in targets for n in state.game.board.neighbours(us.hex)):
+        if us.at in targets or any(n in targets for n in state.game.board.neighbours(us.at)):
             hit, die = friendly_fire_pinned(state.dice)
             if hit:
                 pinned.append(uid)
@@ -173,7 +175,7 @@ def _do_carpet_area(state: State, a: CarpetBombArea) -> None:
     _emit(state, "bfn", "BFN 19.3", "carpet_declared", targets=sorted(a.targets), cost=CARPET_AIR_COST)
 
 
-def _carpet_roll(state: State, h: Hex, victims: list[str], friendly: bool = False) -> None:
+def _carpet_roll(state: CampaignSelf, h: Hex, victims: list[str], friendly: bool = False) -> None:
     d1, d2 = state.dice.two_d6()
     result = state.game.tables.carpet_result(d1 + d2)
     rule = "BFN 19.3.3" if friendly else "CN 6.3"
@@ -224,7 +226,7 @@ class BattleForNormandyRules(RuleHooks):
     def replaces_mulberries(self, game: Game) -> bool:
         return enabled(game, "bfn-19.4")
 
-    def on_turn_start(self, state: State) -> None:
+    def on_turn_start(self, state: CampaignSelf) -> None:
         """The daily BFN rolls for the days of the turn just played (19.1, 19.2, 19.4), the
         turn-5 storm (19.4.2) and, on the first turn, the DD landing rolls (19.6.2)."""
         game = state.game
@@ -291,7 +293,7 @@ class BattleForNormandyRules(RuleHooks):
                           status="operating", hex=m["hex"])
                 statuses[m["name"]] = "operating" if h["status"] == "working" else h["status"]
 
-    def on_movement_end(self, state: State, side: str) -> None:
+    def on_movement_end(self, state: CampaignSelf, side: str) -> None:
         """BFN 19.3.3: at the end of Allied movement the bombs fall on the targets and on Allied
         units next to them, each through CN 6.3's carpet bombing table."""
         f = state.flags.get("bfn", {})
@@ -306,45 +308,45 @@ class BattleForNormandyRules(RuleHooks):
             if victims:
                 _carpet_roll(state, h, victims)
         near = sorted(u for u, us in state.units.items() if us.status == "on_map" and state.side_of(u) == "allied"
-                      and us.hex not in targets and any(n in targets for n in board.neighbours(us.hex)))
+                      and us.at not in targets and any(n in targets for n in board.neighbours(us.at)))
         for uid in near:
             if state.units[uid].status == "on_map":
-                _carpet_roll(state, state.units[uid].hex, [uid], friendly=True)
+                _carpet_roll(state, state.units[uid].at, [uid], friendly=True)
 
-    def extra_actions(self, state: State) -> list[Action]:
+    def extra_actions(self, state: CampaignSelf) -> list[Action]:
         """Legal BFN actions to list: one canonical carpet area around each German-held hex."""
         if not enabled(state.game, "bfn-19.3") or state.turn < CARPET_FROM_TURN:
             return []
-        out = []
+        out: list[Action] = []
         for h in sorted(state.occupied_by("axis")):
             a = CarpetBombArea(carpet_area_around(state, h))
             if len(a.targets) == CARPET_HEXES and carpet_refusal(state, a.targets) is None:
                 out.append(a)
         return out
 
-    def action_handler(self, state: State, action: Action):
+    def action_handler(self, state: CampaignSelf, action: Action) -> Callable[[Action], None] | None:
         if isinstance(action, CarpetBombArea):
-            return lambda a: _do_carpet_area(state, a)
+            return lambda _same: _do_carpet_area(state, action)  # called with this action
         return None
 
-    def move_refusal(self, state: State, uid: str) -> IllegalAction | None:
+    def move_refusal(self, state: CampaignSelf, uid: str) -> IllegalAction | None:
         carpet = state.flags.get("bfn", {}).get("carpet")
         if carpet and uid in carpet["pinned"]:
             return refuse(MovementRefused, "campaign.move.pinned", "BFN 19.3.3")
         return None
 
-    def movement_class(self, state: State, uid: str, default: str) -> str:
+    def movement_class(self, state: CampaignSelf, uid: str, default: str) -> str:
         """BFN 19.5: Rangers and Commandos pay half for hills."""
         if default == "non_motorized" and state.game.units[uid].type == DATA.commando_type \
                 and enabled(state.game, "bfn-19.5") and "commando" in state.game.tables.movement_classes:
             return "commando"
         return default
 
-    def no_recovery(self, state: State, uid: str) -> bool:
+    def no_recovery(self, state: CampaignSelf, uid: str) -> bool:
         """BFN 19.5: Rangers and Commandos never receive replacements: no CN 7.0 recovery."""
         return enabled(state.game, "bfn-19.5") and state.game.units[uid].type == DATA.commando_type
 
-    def withdrawal_rules(self, state: State, rules: list[dict]) -> list[dict]:
+    def withdrawal_rules(self, state: CampaignSelf, rules: list[dict]) -> list[dict]:
         """BFN 19.2: the airborne divisions' turn comes from their rolled day, not CN's turn 13."""
         if not enabled(state.game, "bfn-19.2"):
             return rules
@@ -363,7 +365,7 @@ class BattleForNormandyRules(RuleHooks):
                 out.append({"turn": turn, "divisions": [d], "rule": "BFN 19.2"})
         return out
 
-    def drop_override(self, state: State, uid: str, h: Hex) -> bool:
+    def drop_override(self, state: CampaignSelf, uid: str, h: Hex) -> bool:
         """BFN 19.8: the Pegasus Bridge coup de main; True when it decided the drop."""
         if uid != PEGASUS_UNIT or not enabled(state.game, "bfn-19.8"):
             return False
@@ -374,7 +376,7 @@ class BattleForNormandyRules(RuleHooks):
                   die=die, outcome="intact")
         return ok
 
-    def naval_rule(self, state: State, rule: dict) -> dict:
+    def naval_rule(self, state: CampaignSelf, rule: dict) -> dict:
         """BFN 19.1: once the battleships leave, CN 10.0's column only off the British sector."""
         if not enabled(state.game, "bfn-19.1"):
             return rule
@@ -385,7 +387,7 @@ class BattleForNormandyRules(RuleHooks):
         american = [h.id for h in coast if int(h.id[:2]) < BRITISH_SECTOR_FROM_COLUMN]
         return {**rule, "places": [], "landing_turns": [], "excluded": [*rule.get("excluded", []), *american]}
 
-    def combat_shifts(self, state: State, attackers: tuple[str, ...], defenders: list[str]) -> list:
+    def combat_shifts(self, state: CampaignSelf, attackers: tuple[str, ...], defenders: list[str]) -> list:
         """Column shifts of BFN 19.5, 19.6 and 19.7 for an attack (CN has no DRMs)."""
         game = state.game
         out: list = []
@@ -394,7 +396,7 @@ class BattleForNormandyRules(RuleHooks):
         side = state.side_of(attackers[0])
         if side != "allied":
             return out
-        target = state.units[defenders[0]].hex
+        target = state.units[defenders[0]].at
         fortified = game.board.hexes[target].fortification or (
             bool(game.rule("coastal_fortification")) and target in game.board.coast)
         if enabled(game, "bfn-19.5") and fortified and any(game.units[u].type == DATA.commando_type for u in attackers):

@@ -10,15 +10,16 @@ from wargame.errors import CombatRefused, SupportRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Bombard, CarpetBomb, IllegalAction
 from wargame.operational.combat import assess_bombardment
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Combat, Phase
 
 
-class BombardmentRules:
+class BombardmentRules(RulesBase):
     """Bombardment and carpet bombing (CN/OD 6.2, 6.3, 8.0)."""
 
     def _bombard_refusal(self, target: Hex, artillery: tuple[str, ...], air: int) -> IllegalAction | None:
         p = self.rule_prefix
-        side = self.phase.side
+        side = self.phase.acting
         if bool(artillery) == bool(air):
             if artillery and air:
                 return refuse(SupportRefused, "campaign.bombard.no_air_with_artillery", f"{p} 8.0")

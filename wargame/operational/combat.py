@@ -15,7 +15,7 @@ from wargame.hexgrid import Hex
 from wargame.operational.tables import odds_ratio, ratio_column, ratio_label
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wargame.operational.state import State
+    from wargame.operational.state_protocol import CampaignSelf
 
 __all__ = ["Shift", "Assessment", "assess_attack", "terrain_columns", "BombardAssessment", "assess_bombardment"]
 
@@ -49,7 +49,7 @@ class Assessment:
         return sum(s.columns for s in self.shifts)
 
 
-def terrain_columns(state: State, target: Hex, attacker_hexes: set[Hex] | None = None, *, bombardment: bool = False) -> tuple[int, str]:
+def terrain_columns(state: CampaignSelf, target: Hex, attacker_hexes: set[Hex] | None = None, *, bombardment: bool = False) -> tuple[int, str]:
     """Best terrain of the defender's hex (CN/OD 5.1.2, OD: "the terrain giving most columns").
 
     Hex terrain, village and fortification count; a river or canal counts when every
@@ -81,10 +81,10 @@ def terrain_columns(state: State, target: Hex, attacker_hexes: set[Hex] | None =
     return best, name
 
 
-def _full_divisions(state: State, units: set[str]) -> list[str]:
+def _full_divisions(state: CampaignSelf, units: set[str]) -> list[str]:
     """CN/OD 5.1.4: divisions taking part with all their elements (none lost, all present)."""
     out = []
-    divisions = {state.game.units[u].division for u in units if state.game.units[u].division}
+    divisions = {div for u in units if (div := state.game.units[u].division)}
     for div in sorted(divisions):
         d = state.game.divisions.get(div)
         if d is None or not d.divisional_bonus:
@@ -96,7 +96,7 @@ def _full_divisions(state: State, units: set[str]) -> list[str]:
 
 
 def assess_attack(
-    state: State,
+    state: CampaignSelf,
     target: Hex,
     attackers: tuple[str, ...],
     artillery: tuple[str, ...] = (),
@@ -114,7 +114,7 @@ def assess_attack(
     ratio = odds_ratio(attack, defence)
     base = ratio_column(ratio, tables.crt_columns)
     shifts: list[Shift] = []
-    attacker_hexes = {state.position(u) for u in attackers if state.position(u) is not None}
+    attacker_hexes = {h for h in map(state.position, attackers) if h is not None}
     cols, name = terrain_columns(state, target, attacker_hexes)
     if cols:
         shifts.append(Shift(f"terrain: {name}", -cols, f"{state.rule_prefix} 5.1.2"))
@@ -167,7 +167,7 @@ class BombardAssessment:
     distribution: dict[str, Fraction]
 
 
-def assess_bombardment(state: State, target: Hex, artillery: tuple[str, ...], air: int) -> BombardAssessment:
+def assess_bombardment(state: CampaignSelf, target: Hex, artillery: tuple[str, ...], air: int) -> BombardAssessment:
     """CN/OD 6.2 (air) and 8.0 (artillery): strength x sum of vulnerabilities, terrain columns
     to the left except rivers."""
     tables = state.game.tables

@@ -25,19 +25,22 @@ from wargame.event_text import DECISIONS
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
+    Advance,
     Attack,
     Bombard,
     ChooseLoss,
     DeclareDefence,
     EmpEliminate,
     EndAdvance,
+    Retreat,
 )
 from wargame.operational.combat import Assessment, Shift, assess_attack
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Combat, Decision
 from wargame.operational.tables import split_result
 
 
-class CombatSteps:
+class CombatSteps(RulesBase):
     """Attacks and the combat step machine (CN/OD 5.x)."""
 
     def turn_shifts(self, attacking_side: str) -> list[Shift]:
@@ -103,7 +106,7 @@ class CombatSteps:
         p = self.rule_prefix
         if not self.phase.is_combat:
             raise refuse(WrongPhase, "campaign.combat.wrong_phase", f"{p} 3.0")
-        side = self.phase.side
+        side = self.phase.acting
         target = self._hex_arg(target_id, "target")
         defenders = self.units_at(target)
         if not defenders or all(self.side_of(u) == side for u in defenders):
@@ -151,7 +154,7 @@ class CombatSteps:
         if set(a.artillery) & set(a.attackers):
             raise refuse(SupportRefused, "campaign.artillery.attack_and_fire", f"{p} 8.0")
         self._check_air(side, a.air, rule_min=False)
-        refusal = self.support_refusal(a.attackers, a.air, a.artillery)  # OD 10.0
+        refusal: IllegalAction | None = self.support_refusal(a.attackers, a.air, a.artillery)  # OD 10.0
         if refusal is not None:
             raise refusal
         refusal = self.left_behind_refusal(side, target, a.attackers)  # CN/OD 4.1.2, 5.0
@@ -222,7 +225,7 @@ class CombatSteps:
 
     def _do_declare_defence(self, a: DeclareDefence) -> None:
         p = self.rule_prefix
-        c = self.combat
+        c = self._in_combat()
         dside = self.other(c.side)
         refusal = self.defence_refusal(c.target, c.defenders, a)
         if refusal is not None:
@@ -239,7 +242,7 @@ class CombatSteps:
 
     def _roll_attack(self) -> None:
         p = self.rule_prefix
-        c = self.combat
+        c = self._in_combat()
         assessment = assess_attack(self, c.target, tuple(c.attackers), tuple(c.artillery), c.air,
                                    c.defence_air, tuple(c.defence_artillery))
         c.assessment = assessment
@@ -277,8 +280,14 @@ class CombatSteps:
         c.steps = steps
         self._run_combat()
 
+    def _in_combat(self) -> Combat:
+        """The combat being resolved, for its steps (called only while one is)."""
+        if self.combat is None:
+            raise RuntimeError("no combat is being resolved (engine bug)")
+        return self.combat
+
     def _combat_units(self, role: str) -> list[str]:
-        c = self.combat
+        c = self._in_combat()
         if role == "defender":
             return [u for u in c.defenders if self.units[u].status == "on_map" and self.units[u].hex == c.target]
         ground = [u for u in c.attackers if self.units[u].status in ("on_map", "at_sea")]
@@ -336,49 +345,57 @@ class CombatSteps:
                 defenders = self._combat_units("defender")
                 if not defenders:
                     continue
-                options = [EmpEliminate(tuple(combo)) for r in range(1, len(defenders) + 1)
-                           for combo in itertools.combinations(defenders, r)]
-                if len(options) == 1:
-                    self._apply_emp(options[0], "defender")
+                eliminations = [EmpEliminate(tuple(combo)) for r in range(1, len(defenders) + 1)
+                                for combo in itertools.combinations(defenders, r)]
+                if len(eliminations) == 1:
+                    self._apply_emp(eliminations[0], "defender")
                     continue
-                self.pending = _decision("emp_defender", self.other(c.side), f"{p} 5.1.6", tuple(options))
+                self.pending = _decision("emp_defender", self.other(c.side), f"{p} 5.1.6", tuple(eliminations))
                 return
             if kind == "emp_attacker":
-                options = self._emp_attacker_options()
-                if len(options) <= 1:
-                    if options:
-                        self._apply_emp(options[0], "attacker")
+                eliminations = self._emp_attacker_options()
+                if len(eliminations) <= 1:
+                    if eliminations:
+                        self._apply_emp(eliminations[0], "attacker")
                     continue
-                self.pending = _decision("emp_attacker", c.side, f"{p} 5.1.6", tuple(options), value=c.emp_value)
+                self.pending = _decision("emp_attacker", c.side, f"{p} 5.1.6", tuple(eliminations),
+                                         value=c.emp_value)
                 return
             if kind == "advance":
-                options = self.advance_options()
-                if not options:
+                advances = self.advance_options()
+                if not advances:
                     continue
                 c.steps.insert(0, ("advance",))
-                self.pending = _decision("advance", c.side, f"{p} 5.2", tuple(options) + (EndAdvance(),),
+                self.pending = _decision("advance", c.side, f"{p} 5.2", tuple(advances) + (EndAdvance(),),
                                          target=c.target.id)
                 return
 
     def _answer(self, action: Action) -> None:
         d = self.pending
-        c = self.combat
+        if d is None:
+            raise RuntimeError("no decision is pending (engine bug)")
+        c = self._in_combat()
         if d.kind == "defence":
             assert isinstance(action, DeclareDefence)
             self._do_declare_defence(action)
             return
         self.pending = None
+        # the action is one of the decision's options (apply checked it), so of its kind
         if d.kind == "loss":
+            assert isinstance(action, ChooseLoss)
             self._apply_loss(action.unit, bool(self.flags.pop("loss_eliminates", False)))
         elif d.kind == "retreat":
+            assert isinstance(action, Retreat)
             c.retreat_queue.pop(0)
             self._apply_retreat(action)
         elif d.kind in ("emp_defender", "emp_attacker"):
+            assert isinstance(action, EmpEliminate)
             self._apply_emp(action, "defender" if d.kind == "emp_defender" else "attacker")
         elif d.kind == "advance":
             if isinstance(action, EndAdvance):
                 c.steps = [s for s in c.steps if s[0] != "advance"]
             else:
+                assert isinstance(action, Advance)
                 self._apply_advance(action)
         self._run_combat()
 
@@ -390,7 +407,7 @@ class CombatSteps:
             # Landing units whose hex was cleared come ashore (CN 11.1.1).
             for uid in c.attackers:
                 us = self.units[uid]
-                if us.status == "at_sea" and not any(self.side_of(u) != c.side for u in self.units_at(us.hex)):
+                if us.status == "at_sea" and not any(self.side_of(u) != c.side for u in self.units_at(us.at)):
                     self._land(uid)
 
 

@@ -23,7 +23,8 @@ from wargame.operational.actions import Action
 from wargame.operational.combat import Shift
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wargame.operational.state import Game, State
+    from wargame.operational.state import Game
+    from wargame.operational.state_protocol import CampaignSelf
     from wargame.operational.tables import Tables
 
 __all__ = ["RuleHooks"]
@@ -50,52 +51,52 @@ class RuleHooks:
         return False
 
     # ---------------------------------------------------------------- points of the turn
-    def on_turn_start(self, state: State) -> None:
+    def on_turn_start(self, state: CampaignSelf) -> None:
         """After the turn's air points (CN 6.0), before withdrawals (4.2.2) and Mulberries."""
 
-    def on_phase_start(self, state: State) -> None:
+    def on_phase_start(self, state: CampaignSelf) -> None:
         """After the phase's units are reset and its obligatory attacks listed (CN/OD 3.0)."""
 
-    def on_movement_end(self, state: State, side: str) -> None:
+    def on_movement_end(self, state: CampaignSelf, side: str) -> None:
         """After recovery (CN 7.0) and maquis losses (OD 10.0) at the end of ``side``'s
         movement phase, before the combat phase starts."""
 
     # ---------------------------------------------------------------- actions
-    def extra_actions(self, state: State) -> list[Action]:
+    def extra_actions(self, state: CampaignSelf) -> list[Action]:
         """Actions of the optional rules to list in ``legal_actions`` (movement phases)."""
         return []
 
-    def action_handler(self, state: State, action: Action) -> Callable[[Action], None] | None:
+    def action_handler(self, state: CampaignSelf, action: Action) -> Callable[[Action], None] | None:
         """The handler of an action the engine does not know, or None (then it is refused).
         The handler raises an ``IllegalAction`` subclass to refuse it."""
         return None
 
-    def move_refusal(self, state: State, uid: str) -> IllegalAction | None:
+    def move_refusal(self, state: CampaignSelf, uid: str) -> IllegalAction | None:
         """Why ``uid`` may not move this phase, beyond the rulebook's reasons (CN 4.0)."""
         return None
 
     # ---------------------------------------------------------------- rules adjusted
-    def movement_class(self, state: State, uid: str, default: str) -> str:
+    def movement_class(self, state: CampaignSelf, uid: str, default: str) -> str:
         """The movement class ``uid`` moves with (CN/OD 4.0); ``default`` is its type's."""
         return default
 
-    def no_recovery(self, state: State, uid: str) -> bool:
+    def no_recovery(self, state: CampaignSelf, uid: str) -> bool:
         """True when ``uid`` may not recover its loss (CN 7.0)."""
         return False
 
-    def withdrawal_rules(self, state: State, rules: list[dict]) -> list[dict]:
+    def withdrawal_rules(self, state: CampaignSelf, rules: list[dict]) -> list[dict]:
         """The withdrawals in force (CN/OD 4.2.2: ``turn``, ``divisions``, ``units``, ``rule``)."""
         return rules
 
-    def drop_override(self, state: State, uid: str, h: Hex) -> bool:
+    def drop_override(self, state: CampaignSelf, uid: str, h: Hex) -> bool:
         """True when the optional rules decided ``uid``'s starting drop on ``h`` (CN 4.2.3)."""
         return False
 
-    def naval_rule(self, state: State, rule: dict[str, Any]) -> dict[str, Any]:
+    def naval_rule(self, state: CampaignSelf, rule: dict[str, Any]) -> dict[str, Any]:
         """The naval support rule in force now (CN 10.0, OD 9.0)."""
         return rule
 
-    def combat_shifts(self, state: State, attackers: tuple[str, ...],
+    def combat_shifts(self, state: CampaignSelf, attackers: tuple[str, ...],
                       defenders: list[str]) -> list[Shift]:
         """Extra column shifts for an attack (CN 5.1), each with its reason and rule."""
         return []

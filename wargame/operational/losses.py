@@ -7,13 +7,14 @@ Rules: CN/OD 5.1.2 (losses on the armoured unit against bocage or anti-tank defe
 from __future__ import annotations
 
 from wargame.operational.actions import EmpEliminate
+from wargame.operational.state_protocol import RulesBase
 
 
-class LossRules:
+class LossRules(RulesBase):
     """Losses and eliminations (CN/OD 5.1.6, 7.0)."""
 
     def _loss_candidates(self, role: str) -> list[str]:
-        c = self.combat
+        c = self._in_combat()
         if role == "defender":
             return self._combat_units("defender")
         units = [u for u in self._combat_units("attacker")]
@@ -58,7 +59,7 @@ class LossRules:
 
     def _apply_emp(self, action: EmpEliminate, role: str) -> None:
         """EMP (5.1.6): the defender's eliminated defence sets what the attacker must lose."""
-        c = self.combat
+        c = self._in_combat()
         rule = f"{self.rule_prefix} 5.1.6"
         if role == "defender":
             c.emp_value = sum(self.defence_of(u) for u in action.units)
@@ -68,7 +69,7 @@ class LossRules:
     def _emp_attacker_options(self) -> list[EmpEliminate]:
         """EMP: attacking units whose attack adds up to at least the defence eliminated; all of
         them if they cannot reach it. Minimal sets only (no unit could be spared)."""
-        c = self.combat
+        c = self._in_combat()
         units = [u for u in c.attackers + c.artillery if self.units[u].status in ("on_map", "at_sea")]
         need = c.emp_value
         value = {u: self.attack_of(u) for u in units}

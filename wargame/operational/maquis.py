@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from wargame.errors import SupportRefused, refuse
 from wargame.hexgrid import Hex
 from wargame.operational.combat import Shift
+from wargame.operational.state_protocol import RulesBase
 
 
-class MaquisRules:
+class MaquisRules(RulesBase):
     """Maquis areas and guerrillas (OD 10.0)."""
 
     def maquis_forbidden(self, side: str) -> frozenset[Hex]:
@@ -37,7 +38,7 @@ class MaquisRules:
         """OD 10.0: every guerrilla among ``units`` shares its hex with a non-guerrilla ally."""
         for uid in units:
             if self.unit_type(uid).guerrilla and self.units[uid].status == "on_map":
-                mates = [u for u in self.units_at(self.units[uid].hex) if u != uid and not self.unit_type(u).guerrilla]
+                mates = [u for u in self.units_at(self.units[uid].at) if u != uid and not self.unit_type(u).guerrilla]
                 if not mates:
                     return False
         return True
@@ -68,7 +69,7 @@ class MaquisRules:
             for uid, us in self.units.items():
                 if self.side_of(uid) != side or us.status != "on_map":
                     continue
-                if self.game.board.hexes[us.hex].maquis and side in maquis.get("closed_to", ["axis"]):
+                if self.game.board.hexes[us.at].maquis and side in maquis.get("closed_to", ["axis"]):
                     us.maquis_phases += 1
                     self._emit("maquis", "OD 10.0", unit=self.game.units[uid].name)
                     if us.maquis_phases >= 2:

@@ -14,8 +14,8 @@ from wargame.operational.tables import Tables
 __all__ = ["StepCosts", "Reach", "reachable", "blocked_and_zoc", "path_to", "step_cost"]
 
 
-def _half(points: float | None) -> int | None:
-    return None if points is None else int(round(points * 2))
+def _half(points: float) -> int:
+    return int(round(points * 2))
 
 
 def step_cost(tables: Tables, board: Board, movement_class: str, a: Hex, b: Hex) -> int | None:

@@ -21,12 +21,13 @@ from wargame.errors import (
 from wargame.hexgrid import Hex
 from wargame.operational.actions import IllegalAction, Move
 from wargame.operational.movement import Reach, blocked_and_zoc, path_to, reachable, step_cost
+from wargame.operational.state_protocol import RulesBase
 
 _REACH_MEMO = 1024
 """Searches one state remembers (``MovementRules.reach``); past that the memo starts afresh."""
 
 
-class MovementRules:
+class MovementRules(RulesBase):
     """Moving units (CN/OD 4.0-4.1)."""
 
     def reach(self, uid: str) -> dict[Hex, Reach]:
@@ -54,7 +55,7 @@ class MovementRules:
             found = memo[key] = reachable(
                 self.game.steps,
                 mclass,
-                us.hex,
+                us.at,
                 budget=2 * mp,
                 start_cost=us.spent,
                 extra_steps=self._offmap_roads(side, mclass),
@@ -95,7 +96,7 @@ class MovementRules:
         if self.move_refusal(uid) is not None:
             return {}
         out = self.reach(uid)  # the unit's own copy
-        out.pop(self.units[uid].hex, None)
+        out.pop(self.units[uid].at, None)
         for h in self._full_hexes(self.side_of(uid)):  # CN/OD 4.1.1: no room to stop there
             out.pop(h, None)
         return out
@@ -153,7 +154,7 @@ class MovementRules:
         return None
 
     def _in_contact_with_friends(self, uid: str) -> bool:
-        h = self.position(uid)
+        h = self.units[uid].at
         side = self.side_of(uid)
         waiting = set((self.game.rule("drop_units_wait_contact") or {}).get("units", []))
         for n in (h, *self.game.board.neighbours(h)):
@@ -175,8 +176,8 @@ class MovementRules:
             reach = self.reach(a.unit)
             if dest not in reach or dest == self.units[a.unit].hex:
                 mp, mclass = self.movement_of(a.unit)
-                cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].hex, dest) \
-                    if dest in self.game.board.neighbours(self.units[a.unit].hex) else 1
+                cost = step_cost(self.game.tables, self.game.board, mclass, self.units[a.unit].at, dest) \
+                    if dest in self.game.board.neighbours(self.units[a.unit].at) else 1
                 if cost is None:
                     raise refuse(MovementRefused, "campaign.move.prohibited_terrain", f"{p} 4.0",
                                  terrain=self.game.board.hexes[dest].terrain)
@@ -189,11 +190,14 @@ class MovementRules:
             if a.path:
                 path = self._check_path(a, reach)
         us = self.units[a.unit]
-        start = us.hex
+        start = us.at
         before = us.spent
         us.hex = dest
         self._positions_changed()
-        us.spent = reach[dest].cost if not a.path else self._path_cost(a.unit, start, path)
+        spent = reach[dest].cost if not a.path else self._path_cost(a.unit, start, path)
+        if spent is None:
+            raise RuntimeError("a checked path without a cost (engine bug)")  # _check_path refuses it
+        us.spent = spent
         us.moved = True
         us.stopped = dest in self.zoc_of(self.other(side))
         wait = self.game.rule("drop_units_wait_contact")
@@ -220,7 +224,7 @@ class MovementRules:
         for h in hexes[:-1]:
             if h in zoc:
                 raise refuse(EngagementRefused, "campaign.move.path_zoc", f"{p} 4.1.2", hex=h.id)
-        cost = self._path_cost(a.unit, self.units[a.unit].hex, hexes)
+        cost = self._path_cost(a.unit, self.units[a.unit].at, hexes)
         mp, _ = self.movement_of(a.unit)
         if cost is None or cost > 2 * mp:
             raise refuse(MovementRefused, "campaign.move.path_cost", f"{p} 4.0", mp=mp)

@@ -7,9 +7,10 @@ landing); BFN 19.4 replaces the installation when its variant is on (see ``varia
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 
 
-class MulberryRules:
+class MulberryRules(RulesBase):
     """Mulberry harbours (CN 9.0)."""
 
     def _mulberry_turn(self) -> None:

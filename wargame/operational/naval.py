@@ -7,9 +7,10 @@ OD 9.0 (any combat in a coast hex), BFN 19.1 (after the battleships leave).
 from __future__ import annotations
 
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 
 
-class NavalRules:
+class NavalRules(RulesBase):
     """Naval support (CN 10.0, OD 9.0)."""
 
     def naval_support_columns(self, target: Hex, attackers: tuple[str, ...]) -> int:

@@ -13,9 +13,10 @@ from contextlib import contextmanager
 
 from wargame.hexgrid import Hex
 from wargame.operational.combat import terrain_columns
+from wargame.operational.state_protocol import RulesBase
 
 
-class BoardQueries:
+class BoardQueries(RulesBase):
     """Read-only questions about the position, shared by every rule area."""
 
     @property
@@ -49,6 +50,12 @@ class BoardQueries:
         (occupancy, occupied hexes, zones of engagement, movement obstacles) are dropped."""
         self._cache.clear()
 
+    def edited(self) -> None:
+        """Call after setting a position's fields by hand rather than through ``apply`` (a
+        test's or a bench's position, a unit put back to wait): the position caches are
+        dropped, so every query reads the fields as they are now."""
+        self._cache.clear()
+
     @contextmanager
     def position_unchanged(self) -> Iterator[None]:
         """Inside ``apply``, a block that only reads the position (the checks before a move)
@@ -72,7 +79,7 @@ class BoardQueries:
         occ: dict[Hex, list[str]] = {}
         for uid, us in self.units.items():
             if us.status == "on_map":
-                occ.setdefault(us.hex, []).append(uid)
+                occ.setdefault(us.at, []).append(uid)
         self._cache["occ"] = occ  # dropped by _positions_changed when a unit moves
         return occ
 

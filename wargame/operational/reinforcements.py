@@ -19,10 +19,11 @@ from wargame.errors import (
 )
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Action, Enter, Exit, Move
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import Phase
 
 
-class ReinforcementRules:
+class ReinforcementRules(RulesBase):
     """Entry, landings and exits (CN/OD 4.2, 11.1)."""
 
     def _paradrop_dice(self) -> None:
@@ -83,7 +84,7 @@ class ReinforcementRules:
                 return []
             beaches = fallback["beaches"].get(self.game.units[uid].nation, [])
             return [h for name in beaches for h in self.game.board.places.get(name, ())]
-        return [self.units[u].hex for u in self.game.scenario.division_units(division)
+        return [self.units[u].at for u in self.game.scenario.division_units(division)
                 if self.units[u].status == "on_map"]
 
     def _first_turn_landing_hexes(self, uid: str, rule: dict) -> list[Hex]:
@@ -104,8 +105,8 @@ class ReinforcementRules:
 
     def _join_hexes(self, uid: str) -> list[Hex]:
         rule = self.game.rule("first_turn_landing") or {}
-        return sorted({self.units[u].hex for u in self.game.scenario.division_units(rule.get("join_division", ""))
-                       if self.units[u].status == "on_map" and self.stack_room(self.units[u].hex, "allied", uid) > 0})
+        return sorted({self.units[u].at for u in self.game.scenario.division_units(rule.get("join_division", ""))
+                       if self.units[u].status == "on_map" and self.stack_room(self.units[u].at, "allied", uid) > 0})
 
     def legal_entry_hexes(self, uid: str) -> list[Hex]:
         """Entry hexes a waiting reinforcement may enter now: the first hex's cost payable
@@ -118,13 +119,13 @@ class ReinforcementRules:
         """CN/OD 4.2.2: the ``Exit`` actions open to ``uid`` now (a permitted edge it stands on,
         1 movement point left)."""
         us = self.units[uid]
-        out = []
+        out: list[Action] = []
         if self.move_refusal(uid) is not None:
             return out
         mp, _ = self.movement_of(uid)
         if 2 * mp - us.spent < 2:
             return out
-        for edge in self.game.board.edge_of.get(us.hex, ()):
+        for edge in self.game.board.edge_of.get(us.at, ()):
             if edge in self.allowed_edges(self.side_of(uid)):
                 out.append(Exit(uid, edge))
         return out
@@ -233,8 +234,8 @@ class ReinforcementRules:
         if a.edge not in self.allowed_edges(side):
             raise refuse(EntryRefused, "campaign.exit.edge_side", f"{p} 4.2.2", side=side,
                          edge=a.edge)
-        if a.edge not in self.game.board.edge_of.get(us.hex, ()):
-            raise refuse(EntryRefused, "campaign.exit.not_on_edge", f"{p} 4.2.2", hex=us.hex.id,
+        if a.edge not in self.game.board.edge_of.get(us.at, ()):
+            raise refuse(EntryRefused, "campaign.exit.not_on_edge", f"{p} 4.2.2", hex=us.at.id,
                          edge=a.edge)
         mp, _ = self.movement_of(a.unit)
         if 2 * mp - us.spent < 2:
@@ -261,10 +262,10 @@ class ReinforcementRules:
     def _land(self, uid: str) -> None:
         us = self.units[uid]
         side = self.side_of(uid)
-        if self.stack_room(us.hex, side) <= 0:
+        if self.stack_room(us.at, side) <= 0:
             self.eliminate(uid, " (no room to land)", self.landing_rule)
             return
         us.status = "on_map"
         self._positions_changed()
-        self._take_control(us.hex, side)
-        self._emit("landing", self.landing_rule, unit=self.game.units[uid].name, hex=us.hex.id)
+        self._take_control(us.at, side)
+        self._emit("landing", self.landing_rule, unit=self.game.units[uid].name, hex=us.at.id)

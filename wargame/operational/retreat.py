@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from wargame.hexgrid import Hex
 from wargame.operational.actions import Retreat
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.tables import split_result
 
 
-class RetreatRules:
+class RetreatRules(RulesBase):
     """Retreats (CN/OD 5.3)."""
 
     def retreat_options(self, uid: str) -> list[Retreat]:
@@ -25,7 +26,7 @@ class RetreatRules:
         board = self.game.board
         if us.status == "at_sea":
             return []  # a landing unit that must fall back cannot land: destroyed (CN 11.1.1)
-        h = us.hex
+        h = us.at
         options: list[Retreat] = []
         if self._may_stay(uid, h):
             options.append(Retreat(uid, ()))
@@ -117,10 +118,10 @@ class RetreatRules:
             self._leave_board(uid, a.edge)
             return
         if not a.path:
-            self._emit("stays", f"{p} 5.3", unit=name, hex=us.hex.id)
+            self._emit("stays", f"{p} 5.3", unit=name, hex=us.at.id)
             return
         hexes = [Hex.from_id(x) for x in a.path]
-        start = us.hex
+        start = us.at
         prev = start
         for i, h in enumerate(hexes):
             # CN/OD 5.3.1: the chain retreat is for the hex retreated *into*; a full hex passed
@@ -148,7 +149,7 @@ class RetreatRules:
                     if us.status != "on_map":
                         return
             prev = h
-        self._take_control(us.hex, side)
+        self._take_control(us.at, side)
         maquis = self.game.rule("maquis_areas")
-        if maquis and self.game.board.hexes[us.hex].maquis and side in maquis.get("closed_to", ["axis"]):
+        if maquis and self.game.board.hexes[us.at].maquis and side in maquis.get("closed_to", ["axis"]):
             us.in_maquis = True  # OD 10.0

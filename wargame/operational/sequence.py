@@ -10,6 +10,9 @@ the end of movement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from wargame.errors import (
     CombatRefused,
     DecisionRefused,
@@ -34,11 +37,12 @@ from wargame.operational.actions import (
     Move,
     check_fields,
 )
+from wargame.operational.state_protocol import RulesBase
 from wargame.operational.state_types import PHASES, Event, Phase, UnitState
 from wargame.protocol import Decision as DecisionView
 
 
-class SequenceRules:
+class SequenceRules(RulesBase):
     """Turns and phases (CN/OD 3.0), ``apply`` and ``legal_actions``."""
 
     @property
@@ -147,10 +151,10 @@ class SequenceRules:
                 continue
             if us.status != "on_map" or self.game.units[uid].movement == 0:
                 continue
-            adjacent = [n for n in board.neighbours(us.hex) if n in enemy]
+            adjacent = [n for n in board.neighbours(us.at) if n in enemy]
             if not adjacent:
                 continue
-            if us.started_engaged and not us.moved and self.dominant(us.hex, adjacent):
+            if us.started_engaged and not us.moved and self.dominant(us.at, adjacent):
                 continue
             out.add(uid)
         return out
@@ -169,7 +173,7 @@ class SequenceRules:
                     continue
                 if us.status != "on_map":
                     continue
-                if self.encircled(us.hex, self.side_of(uid)):
+                if self.encircled(us.at, self.side_of(uid)):
                     continue
                 us.status = "withdrawn"
                 us.hex = None
@@ -245,7 +249,7 @@ class SequenceRules:
             return []
         if self.pending is not None:
             return list(self.pending.options)
-        side = self.phase.side
+        side = self.phase.acting
         actions: list[Action] = []
         if self.phase.is_movement:
             for uid, us in self.units.items():
@@ -282,7 +286,8 @@ class SequenceRules:
                              prompt=self.pending.prompt)
             self._answer(action)
             return
-        handler = {
+        # each handler takes the action class it is filed under (so Any, not Action)
+        handlers: dict[type[Action], Callable[[Any], None]] = {
             Move: self._do_move,
             Enter: self._do_enter,
             Exit: self._do_exit,
@@ -290,7 +295,8 @@ class SequenceRules:
             Attack: self._do_attack,
             Bombard: self._do_bombard,
             CarpetBomb: self._do_carpet,
-        }.get(type(action)) or self.game.hooks.action_handler(self, action)
+        }
+        handler = handlers.get(type(action)) or self.game.hooks.action_handler(self, action)
         if handler is None:
             raise refuse(DecisionRefused, "campaign.pending.answer_only", action=action.kind)
         handler(action)
@@ -315,7 +321,7 @@ class SequenceRules:
             return refuse(NotYourTurn, "campaign.pending.decision", self.pending.rule,
                           prompt=self.pending.prompt)
         if self.phase.is_combat:
-            side = self.phase.side
+            side = self.phase.acting
             for uid in sorted(self.must_attack):
                 us = self.units[uid]
                 if us.attacked or us.status not in ("on_map", "at_sea"):
@@ -331,9 +337,9 @@ class SequenceRules:
         sea) not yet attacked this turn, other than ``besides``, that it may attack."""
         us = self.units[uid]
         if us.status == "at_sea":
-            return us.hex != besides and (side, us.hex) not in self.attacked_hexes and bool(self.units_at(us.hex))
+            return us.at != besides and (side, us.at) not in self.attacked_hexes and bool(self.units_at(us.at))
         enemy = self.occupied_by(self.other(side))
-        for n in self.game.board.neighbours(us.hex):
+        for n in self.game.board.neighbours(us.at):
             if n != besides and n in enemy and (side, n) not in self.attacked_hexes \
                     and uid in self.eligible_attackers(side, n, one_armour=False):
                 return True
@@ -373,7 +379,7 @@ class SequenceRules:
         refusal = self.end_phase_refusal()
         if refusal:
             raise refusal
-        side = self.phase.side
+        side = self.phase.acting
         if self.phase.is_movement:
             self._end_of_movement(side)
             self.game.hooks.on_movement_end(self, side)  # BFN 19.3.3: the bombs fall
@@ -411,7 +417,7 @@ class SequenceRules:
         for uid, us in self.units.items():
             if us.status == "at_sea" and self.side_of(uid) == side:
                 # CN 11.1.1 / OD 5.3: a unit that could not occupy its landing hex is destroyed.
-                if self.units_at(us.hex) and any(self.side_of(u) != side for u in self.units_at(us.hex)):
+                if self.units_at(us.at) and any(self.side_of(u) != side for u in self.units_at(us.at)):
                     self.eliminate(uid, " (could not land)", self.landing_rule)
                 else:
                     self._land(uid)

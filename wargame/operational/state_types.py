@@ -32,6 +32,14 @@ class Phase(StrEnum):
         return self.value.split("_")[0]
 
     @property
+    def acting(self) -> str:
+        """``side`` of a phase of play (not GAME_OVER: the rules that ask check it first)."""
+        side = self.side
+        if side is None:
+            raise RuntimeError("the game is over: no side acts (engine bug)")
+        return side
+
+    @property
     def is_movement(self) -> bool:
         return self.value.endswith("movement")
 
@@ -60,6 +68,15 @@ class UnitState:
     entered_turn: int | None = None
     maquis_phases: int = 0  # OD 10.0: Axis movement phases ended inside a maquis area
     in_maquis: bool = False  # OD 10.0: forced into a maquis area by a retreat
+
+    @property
+    def at(self) -> Hex:
+        """``hex`` where the unit must have one (on the map, or at sea off its landing hex);
+        typed ``Hex`` for the rules that read it, and a unit without one there is an engine
+        bug, said so rather than passed on as None."""
+        if self.hex is None:
+            raise RuntimeError(f"a unit {self.status!r} has no hex here (engine bug)")
+        return self.hex
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from wargame.paths import scenario_dir
 from wargame.scenario_errors import ScenarioError, load_yaml
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wargame.operational.state import Game, State
+    from wargame.operational.state import Game
+    from wargame.operational.state_protocol import CampaignSelf
 
 __all__ = [
     "check_variants_apply",
@@ -458,7 +459,7 @@ def _connected(board: Any, hexes: set[Hex]) -> bool:
     return seen == hexes
 
 
-def carpet_area_around(state: State, center: Hex) -> tuple[str, ...]:
+def carpet_area_around(state: CampaignSelf, center: Hex) -> tuple[str, ...]:
     """A canonical target area: the ten land hexes nearest ``center`` (ties by id)."""
     board = state.game.board
     area = [center]

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.hexgrid import Hex
+from wargame.operational.state_protocol import RulesBase
 from wargame.protocol import Outcome
 
 
-class VictoryRules:
+class VictoryRules(RulesBase):
     """Control and victory points (CN/OD 11.2)."""
 
     def outcome(self) -> Outcome:
@@ -21,7 +22,7 @@ class VictoryRules:
         the game goes on this is the score if it ended now (``final`` False)."""
         vp = self.victory_points()
         scores = {"allied": int(vp["allied"]), "axis": int(vp["axis"])}
-        winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.get)
+        winner = None if scores["allied"] == scores["axis"] else max(scores, key=scores.__getitem__)
         losses = dict.fromkeys(scores, 0)
         for uid, us in self.units.items():
             if us.status == "eliminated":

@@ -262,7 +262,7 @@ def _try_lock(fd: int) -> None:
         except ImportError:
             return
         os.lseek(fd, 64, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows only; typeshed hides it elsewhere
         return
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 

@@ -247,7 +247,7 @@ class Room:
         being stored, perhaps waiting for a file another program holds) the last summary is
         given at once, so the list of every room never waits for one (issue #31)."""
         if not self._lock.acquire(blocking=self._summary is None):
-            return self._summary  # type: ignore[return-value]
+            return self._summary  # type: ignore[return-value]  # not None: the lock was tried without waiting only when a summary exists
         try:
             s = self._state
             self._summary = RoomSummary(

@@ -238,16 +238,16 @@ class Named(OpenModel):
 
 
 class M44Terrain(OpenModel):
-    name: Literal[M44_TERRAIN]  # type: ignore[valid-type]
+    name: Literal[M44_TERRAIN]  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
     orientation: Int | None = None
 
 
 class M44Rect(OpenModel):
-    name: Literal[M44_RECT_TERRAIN]  # type: ignore[valid-type]
+    name: Literal[M44_RECT_TERRAIN]  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
 
 
 class M44Obstacle(OpenModel):
-    name: Literal[M44_OBSTACLES]  # type: ignore[valid-type]
+    name: Literal[M44_OBSTACLES]  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
 
 
 class M44Unit(OpenModel):
@@ -352,12 +352,12 @@ class ScenarioBoard(Model):
 
 class ScenarioHex(Model):
     at: M44Hex
-    terrain: Literal[SCENARIO_TERRAIN] = "plain"  # type: ignore[valid-type]
+    terrain: Literal[SCENARIO_TERRAIN] = "plain"  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
     bridge: Bool = False
     bunker: Bool = False
     bunker_side: MSide | None = Field(
         None, description="the side that may claim this bunker (imports: the unit on it)")
-    obstacle: Literal[M44_OBSTACLES] | None = Field(  # type: ignore[valid-type]
+    obstacle: Literal[M44_OBSTACLES] | None = Field(  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
         None, description="wire and sand (sandbags) can be removed in play; hedgehog stays")
 
     _one = field_validator("at")(lambda cls, v: _hex(v))
@@ -368,7 +368,7 @@ class ScenarioUnit(Model):
     side: MSide
     kind: Kind
     figures: FigureCount
-    special: Literal[UNIT_SPECIAL] | None = Field(  # type: ignore[valid-type]
+    special: Literal[UNIT_SPECIAL] | None = Field(  # type: ignore[valid-type]  # a Literal over a tuple of names built at import: pydantic reads it, mypy cannot
         None, description="special forces, French Resistance or elite armour (M44 Appendix 1)")
     badge: Str | None = None
     nation: Annotated[Str, Field(max_length=20)] | None = Field(

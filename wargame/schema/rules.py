@@ -317,11 +317,14 @@ class Rules(Model):
 
     @field_validator("variants")
     @classmethod
-    def _variants(cls, v: list[str]) -> list[str]:
-        from wargame.operational.variants import normalize_variants
-
+    def _variants(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        # the engine's variant names (wargame.operational.variants.normalize_variants), given
+        # in the context by the loaders: the schema sits below the engines (pyproject's layers)
+        normalize = ctx(info, "normalize_variants")
+        if normalize is None:
+            return v
         try:
-            normalize_variants(v)
+            normalize(v)
         except ValueError as exc:
             raise expect("rules.variants", str(exc)) from None
         return v
