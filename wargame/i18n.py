@@ -135,7 +135,7 @@ def translations(lang: str) -> dict[str, str]:
 
 CATALOGUES: dict[str, Catalogue] = {}
 """Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
-CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
+CATALOGUE_MODULES = ("wargame.cli.text", "wargame.ui.text", "wargame.ui.memoir_model",
                      "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts",
                      "wargame.event_text", "wargame.class_server", "wargame.bots.memoir_hard",
                      "wargame.ui.layout_text", "wargame.ui.session_text",
