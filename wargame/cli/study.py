@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from wargame.cli.common import (
+    MAX_SEED,
+    MIN_SEED,
     PLAYERS,
     CommandFailed,
     UsageError,
@@ -17,7 +19,7 @@ from wargame.cli.common import (
     excerpt,
     non_negative,
     print_json,
-    whole,
+    seed_arg,
 )
 from wargame.cli.text import HELP, STUDY_TEXT
 
@@ -32,7 +34,7 @@ def add_parser(sub: Any) -> None:
     study = sub.add_parser("study", help=STUDY_TEXT["help"], description=STUDY_TEXT["help"])
     study.add_argument("--scenario", default="dragoon", help=STUDY_TEXT["opt.scenario"])
     study.add_argument("--games", type=non_negative, default=20, help=STUDY_TEXT["opt.games"])
-    study.add_argument("--seed", type=whole, default=1, help=STUDY_TEXT["opt.seed"])
+    study.add_argument("--seed", type=seed_arg, default=1, help=STUDY_TEXT["opt.seed"])
     study.add_argument("--workers", type=non_negative, default=None,
                        help=STUDY_TEXT["opt.workers"])
     study.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -70,6 +72,7 @@ def cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     if args.games > MAX_STUDY_GAMES:
         raise UsageError(STUDY_TEXT["games_max"].format(high=MAX_STUDY_GAMES,
                                                         value=excerpt(args.games)))
+    check_game_seeds(args.seed, args.games)
     describe(args.scenario)  # an unknown id: the list of known ones
     default = family_of(args.scenario).policies[0]  # the family's default player
     allied, axis = args.allied or default, args.axis or default
@@ -147,3 +150,19 @@ def print_study(args: argparse.Namespace, study: Any, folder: Path, out: TextIO)
         for f in study.failures:
             print(STUDY_TEXT["failed_row"].format(**f), file=out)
     print(STUDY_TEXT["table"].format(path=table), file=out)
+
+
+def check_game_seeds(seed: int, games: int) -> None:
+    """UsageError unless every game's seed (``game_seed(seed, i)``: seed * 1000003 + i) is one
+    a save holds, as ``serve``/``autoplay --seed`` are (issue #31): the study's --seed itself
+    is bounded by the argument type, its games' seeds here, before anything is played."""
+    from wargame.analysis.study import SEED_STRIDE, game_seed
+
+    first, last = game_seed(seed, 0), game_seed(seed, max(games, 1) - 1)
+    if MIN_SEED <= first and last <= MAX_SEED:
+        return
+    low = -(-MIN_SEED // SEED_STRIDE)  # the smallest seed whose first game fits
+    high = (MAX_SEED - (max(games, 1) - 1)) // SEED_STRIDE  # the largest whose last game fits
+    raise UsageError(STUDY_TEXT["seed_games"].format(
+        seed=excerpt(seed), games=games, value=excerpt(first if first < MIN_SEED else last),
+        low=low, high=high))

@@ -196,6 +196,9 @@ STUDY_TEXT = Catalogue("cli.study", {
     "workers_max": "--workers: at most {high} (twice the {cores} cores of this machine), got "
                    "{value}",
     "games_max": "--games: at most {high} games in one study, got {value}",
+    "seed_games": "--seed {seed} with --games {games}: a game's seed (seed * 1000003 + game) "
+                  "would be {value}, beyond what a save holds (-2**63 to 2**63 - 1); give a "
+                  "--seed from {low} to {high}",
     "out_file": "--out {folder}: that is a file; give a folder",
     "out_error": "--out {folder}: {reason}",
     "opt.scenario": "a bundled id (wargame scenario list): dragoon, normandy, memoir44-1...",
