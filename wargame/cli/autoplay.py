@@ -109,7 +109,7 @@ def cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for r in rows:
         print(TEXT["autoplay.row"].format(**r), file=out)
-    print(TEXT["autoplay.summary"].format(**summary), file=out)
+    print(TEXT.plural("autoplay.summary", summary["games"]).format(**summary), file=out)
     return 0
 
 

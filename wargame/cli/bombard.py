@@ -44,7 +44,7 @@ def cmd_bombard(args: argparse.Namespace, out: TextIO) -> int:
     )
     shifted = ""
     if result.shift:
-        shifted = TEXT["bombard.shifted"].format(column=result.column, shift=result.shift)
+        shifted = TEXT.plural("bombard.shifted", abs(result.shift)).format(column=result.column, shift=result.shift)
     print(TEXT["bombard.column"].format(base=result.base_column, shifted=shifted), file=out)
     outcome_lines(result.outcomes, out)
     return 0

@@ -190,6 +190,7 @@ def print_json(data: Any, out: TextIO) -> None:
 
 
 _ARGPARSE_KEYS = {english: key for key, english in ARGPARSE_TEXT.english.items()}
+_ARGPARSE_PLURALS = {forms: key for key, forms in ARGPARSE_TEXT.plurals.items()}
 
 
 def _argparse_gettext(message: str) -> str:
@@ -197,16 +198,24 @@ def _argparse_gettext(message: str) -> str:
     return ARGPARSE_TEXT[key] if key is not None else message
 
 
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    key = _ARGPARSE_PLURALS.get((singular, plural))
+    if key is None:
+        return singular if n == 1 else plural
+    return ARGPARSE_TEXT.plural(key, n)
+
+
 @contextmanager
 def argparse_in_language() -> Iterator[None]:
-    """argparse's ``_`` reads ``ARGPARSE_TEXT`` in the current language inside the block (the
-    module's own gettext function again after it)."""
-    before = argparse._  # type: ignore[attr-defined]
-    argparse._ = _argparse_gettext  # type: ignore[attr-defined]
+    """argparse's ``_`` and ``ngettext`` read ``ARGPARSE_TEXT`` in the current language inside
+    the block (the module's own gettext functions again after it)."""
+    module: Any = argparse  # its gettext names are not in its typed interface
+    before = module._, module.ngettext
+    module._, module.ngettext = _argparse_gettext, _argparse_ngettext
     try:
         yield
     finally:
-        argparse._ = before  # type: ignore[attr-defined]
+        module._, module.ngettext = before
 
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:

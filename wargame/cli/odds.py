@@ -85,7 +85,7 @@ def cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
         line += TEXT["odds.beyond"].format(column=result.base_column)
     print(line, file=out)
     for reason, columns in result.shifts:
-        print(TEXT["odds.shift"].format(reason=reason, columns=columns), file=out)
+        print(TEXT.plural("odds.shift", abs(columns)).format(reason=reason, columns=columns), file=out)
     line = TEXT["odds.column"].format(column=result.column)
     if result.shifts and result.clamped:
         line += TEXT["odds.clamped"]

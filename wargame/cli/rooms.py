@@ -111,7 +111,7 @@ def cmd_rooms_export(args: argparse.Namespace, out: TextIO) -> int:
                                                              path=args.db))
         state = room.state()
     save_game(state, args.file)
-    print(ROOMS_TEXT["exported"].format(room=room.id, actions=len(state.action_log),
+    print(ROOMS_TEXT.plural("exported", len(state.action_log)).format(room=room.id, actions=len(state.action_log),
                                         path=args.file), file=out)
     return 0
 

@@ -126,7 +126,7 @@ def print_study(args: argparse.Namespace, study: Any, folder: Path, out: TextIO)
         print_json({**summary, "played": study.played, "table": str(table),
                      "failures": study.failures}, out)
         return
-    print(STUDY_TEXT["head"].format(**{**summary, "games": total}, played=study.played,
+    print(STUDY_TEXT.plural("head", total).format(**{**summary, "games": total}, played=study.played,
                                     resumed=total - study.played), file=out)
     if summary["games"]:
         ar, (al, ah) = summary["allied_win_rate"], summary["allied_win_rate_ci"]
@@ -145,7 +145,7 @@ def print_study(args: argparse.Namespace, study: Any, folder: Path, out: TextIO)
             print(STUDY_TEXT["city"].format(city=city, share=c["fell_share"], turn=turn),
                   file=out)
     if study.failures:
-        print(STUDY_TEXT["failed_head"].format(failed=len(study.failures),
+        print(STUDY_TEXT.plural("failed_head", len(study.failures)).format(failed=len(study.failures),
                                                folder=folder / "failed"), file=out)
         for f in study.failures:
             print(STUDY_TEXT["failed_row"].format(**f), file=out)

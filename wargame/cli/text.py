@@ -20,8 +20,6 @@ TEXT = Catalogue("cli", {
     "autoplay.progress": "game {game}/{games} (seed {seed}): turn {turn}/{last}",
     "autoplay.row": "seed {seed}: Allies {allied} VP, Axis {axis} VP -> {winner}; units lost: "
                     "Allied {allied_lost}, Axis {axis_lost}; {actions} actions",
-    "autoplay.summary": "{games} games, {allied_player} Allies vs {axis_player} Axis: Allies won {allied_wins}, "
-                        "Axis {axis_wins}, drawn {draws}; mean VP Allies {allied_mean:.1f}, Axis {axis_mean:.1f}",
     "autoplay.saved": "last game saved to {path} (load it in the dashboard to replay it)",
     "autoplay.player": "no computer player {name!r} for the {side} in {game} games; known: {known}",
     "not_negative": "must be a whole number >= 0, got {value!r}",
@@ -52,12 +50,10 @@ TEXT = Catalogue("cli", {
     "odds.head": "{title}: attack {attack} against defence {defence}",
     "odds.ratio": "ratio {ratio}",
     "odds.beyond": " (beyond the table: column {column})",
-    "odds.shift": "  {reason}: {columns:+d} column(s)",
     "odds.column": "column {column}",
     "odds.clamped": "  (clamped at the end of the table)",
     "bombard.head": "{title}: strength {strength} x vulnerability {vulnerability} = {value}",
     "bombard.column": "column {base}{shifted}",
-    "bombard.shifted": " -> {column} after {shift:+d} column(s) of terrain",
     "table.head": "  {result:<9} {in36:>5}  {pct:>6}",
     "table.row": "  {result:<9} {in36:>2}/36  {pct:>5.1f}%  {bar}",
     "scenario.none": "no bundled scenarios",
@@ -107,6 +103,18 @@ TEXT = Catalogue("cli", {
     "lang.help": "language of the output: en or pt (default: the LANG environment, else en)",
     "version.help": "print the installed version and exit",
     "version.unknown": "(not installed: run from a checkout)",
+}, plurals={
+    # counted messages (wargame.i18n: Catalogue.plural): "1 game", "2 games"
+    "autoplay.summary": (
+        "{games} game, {allied_player} Allies vs {axis_player} Axis: Allies won {allied_wins}, "
+        "Axis {axis_wins}, drawn {draws}; mean VP Allies {allied_mean:.1f}, Axis "
+        "{axis_mean:.1f}",
+        "{games} games, {allied_player} Allies vs {axis_player} Axis: Allies won {allied_wins}, "
+        "Axis {axis_wins}, drawn {draws}; mean VP Allies {allied_mean:.1f}, Axis "
+        "{axis_mean:.1f}"),
+    "odds.shift": ("  {reason}: {columns:+d} column", "  {reason}: {columns:+d} columns"),
+    "bombard.shifted": (" -> {column} after {shift:+d} column of terrain",
+                        " -> {column} after {shift:+d} columns of terrain"),
 })
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the
@@ -173,6 +181,9 @@ ARGPARSE_TEXT = Catalogue("cli.argparse", {
     "not_allowed": "not allowed with argument %s",
     "one_required": "one of the arguments %s is required",
     "ignored_explicit": "ignored explicit argument %r",
+}, plurals={
+    # argparse's ngettext (an option of nargs=N given fewer words)
+    "expected_n": ("expected %s argument", "expected %s arguments"),
 })
 
 
@@ -180,8 +191,6 @@ ARGPARSE_TEXT = Catalogue("cli.argparse", {
 STUDY_TEXT = Catalogue("cli.study", {
     "help": "many seeded computer-played campaigns in parallel on Dask: win rates, VP, "
             "capture turns (docs/studies.md)",
-    "head": "study {name} ({scenario}, seed {seed}): {games} games, {allied} Allies vs {axis} "
-            "Axis; {played} played now, {resumed} already done",
     "wins": "Allies won {allied_wins} ({ar:.1%}, 95% CI {al:.1%}-{ah:.1%}), Axis "
             "{axis_wins} ({xr:.1%}, 95% CI {xl:.1%}-{xh:.1%}), drawn {draws}",
     "vp": "mean VP: Allies {a:.1f} (95% CI {al:.1f}-{ah:.1f}), Axis {x:.1f} "
@@ -215,7 +224,6 @@ STUDY_TEXT = Catalogue("cli.study", {
     "opt.retry_failed": "play again the games --out records as failed (skipped otherwise)",
     "opt.dashboard": "start Dask's dashboard, on 127.0.0.1 only; its address goes to stderr",
     "dashboard": "Dask dashboard: {link}",
-    "failed_head": "{failed} games failed and are not counted above (records in {folder}):",
     "failed_row": "  game {game}, seed {seed}: {error_type}: {error_message} ({error_where}; "
                   "after {actions} actions, turn {last_turn})",
     "failed": "{failed} of {total} games failed (seeds {seeds}); the others are summarised; "
@@ -223,6 +231,13 @@ STUDY_TEXT = Catalogue("cli.study", {
     "more_seeds": "{seeds} and {more} more",
     "no_extra": "wargame study needs Dask and tqdm, which are not installed here ({missing}): "
                 "pip install 'wargame[study]'",
+}, plurals={
+    "head": ("study {name} ({scenario}, seed {seed}): {games} game, {allied} Allies vs {axis} "
+             "Axis; {played} played now, {resumed} already done",
+             "study {name} ({scenario}, seed {seed}): {games} games, {allied} Allies vs {axis} "
+             "Axis; {played} played now, {resumed} already done"),
+    "failed_head": ("{failed} game failed and is not counted above (records in {folder}):",
+                    "{failed} games failed and are not counted above (records in {folder}):"),
 })
 
 
@@ -240,7 +255,6 @@ ROOMS_TEXT = Catalogue("cli.rooms", {
     "none": "no rooms in {path}",
     "missing": "{path}: no such rooms database",
     "no_room": "no room {room!r} in {path} (wargame rooms list --db {path})",
-    "exported": "room {room} ({actions} actions) saved to {path}",
     "deleted": "room {room} deleted",
     "room_id": "the room's id (wargame rooms list)",
     "file": "the save file to write",
@@ -253,4 +267,7 @@ ROOMS_TEXT = Catalogue("cli.rooms", {
     "col.actions": "ACTIONS",
     "col.created": "CREATED (UTC)",
     "col.status": "STATUS",
+}, plurals={
+    "exported": ("room {room} ({actions} action) saved to {path}",
+                 "room {room} ({actions} actions) saved to {path}"),
 })
