@@ -1,4 +1,4 @@
-"""The ``wargame`` command line (wargame/cli.py)."""
+"""The ``wargame`` command line (the wargame/cli/ package)."""
 
 from __future__ import annotations
 
@@ -502,7 +502,7 @@ def test_the_guard_turns_errors_into_one_line(capsys, monkeypatch):
         (KeyboardInterrupt(), 130, "interrupted"),
     ]
     for exc, want, needle in cases:
-        monkeypatch.setattr(cli, "_cmd_scenario_list", boom(exc))
+        monkeypatch.setattr(cli.scenario, "cmd_scenario_list", boom(exc))
         code, _, err = run(capsys, "scenario", "list")
         assert code == want
         assert needle in _one_line(err)

@@ -119,7 +119,7 @@ def quiet_autoplay():
                    functools.lru_cache(maxsize=8)(wargame.operational.state.load_scenario))
         mp.setattr(wargame.bots.play, "play", _few_moves)
         mp.setattr(wargame.saves, "save_game", lambda state, path: Path(path))
-        mp.setattr(cli, "MAX_GAMES", 50)  # the bound itself: tests/test_cli.py
+        mp.setattr(cli.autoplay, "MAX_GAMES", 50)  # the bound itself: tests/test_cli.py
         mp.chdir(WORK)
         yield
 
@@ -178,7 +178,7 @@ def test_fuzz_cli_free_words_give_an_exit_code_never_a_traceback(warm, command, 
 def test_the_hang_detector_detects_a_hang(monkeypatch):
     import time
 
-    monkeypatch.setattr(cli, "_cmd_scenario_list", lambda args, out: time.sleep(10))
+    monkeypatch.setattr(cli.scenario, "cmd_scenario_list", lambda args, out: time.sleep(10))
     monkeypatch.setattr(sys.modules[__name__], "HANG_SECONDS", 0.2)
     with pytest.raises(Hang):
         run_guarded(["scenario", "list"])

@@ -1,5 +1,6 @@
-"""``wargame serve --seed`` and ``autoplay --seed`` take only seeds a save can hold (issue #31):
-a seed above 2**63 - 1 used to write a save that would not load."""
+"""``wargame serve --seed``, ``autoplay --seed`` and ``study --seed`` take only seeds a save can
+hold (issue #31): a seed above 2**63 - 1 used to write a save that would not load (and
+``study --seed`` took any whole number, its games' seeds being seed * 1000003 + i)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def served(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [str(2**63), str(-(2**63) - 1), "9" * 5000])
-@pytest.mark.parametrize("command", ["serve", "autoplay"])
+@pytest.mark.parametrize("command", ["serve", "autoplay", "study"])
 def test_a_seed_beyond_what_a_save_holds_is_refused_with_the_bounds(capsys, served, seed,
                                                                       command):
     code, out, err = run(capsys, command, "--seed", seed)
@@ -71,3 +72,37 @@ def test_autoplay_at_the_largest_seed_writes_a_save_that_loads(capsys, tmp_path)
 def test_the_seed_refusal_reads_in_portuguese(capsys, served):
     code, _, err = run(capsys, "--lang", "pt", "serve", "--seed", str(2**64))
     assert code == 2 and "uma semente é um número inteiro de -2**63 a 2**63 - 1" in err
+
+
+def test_study_refuses_a_seed_whose_games_seeds_pass_the_bound(capsys, monkeypatch):
+    from wargame.analysis import study
+    from wargame.analysis.study import SEED_STRIDE, game_seed
+
+    def never(*args, **kwargs):
+        raise AssertionError("a study was started")
+
+    monkeypatch.setattr(study, "run_study", never)
+    high = (MAX_SEED - 2) // SEED_STRIDE  # the largest --seed whose 3 games' seeds all fit
+    assert game_seed(high, 2) <= MAX_SEED < game_seed(high + 1, 2)
+    code, out, err = run(capsys, "study", "--seed", str(high + 1), "--games", "3", "--quiet")
+    assert code == 2 and not out
+    assert f"would be {game_seed(high + 1, 2)}, beyond what a save holds" in err
+    assert f"give a --seed from {-(-MIN_SEED // SEED_STRIDE)} to {high}" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    low = -(-MIN_SEED // SEED_STRIDE)
+    assert game_seed(low, 0) >= MIN_SEED > game_seed(low - 1, 0)
+    code, _, err = run(capsys, "--lang", "pt", "study", "--seed", str(low - 1), "--quiet")
+    assert code == 2 and "fora do que um jogo gravado comporta" in err
+
+
+def test_study_takes_the_largest_seed_whose_games_fit(monkeypatch):
+    from wargame.analysis.study import SEED_STRIDE, game_seed
+    from wargame.cli.study import check_game_seeds
+
+    for games in (1, 3, 1000):
+        high = (MAX_SEED - (games - 1)) // SEED_STRIDE
+        check_game_seeds(high, games)  # every game's seed fits: no refusal
+        check_game_seeds(-(-MIN_SEED // SEED_STRIDE), games)
+        assert game_seed(high, games - 1) <= MAX_SEED
+        with pytest.raises(cli.UsageError):
+            check_game_seeds(high + 1, games)

@@ -281,7 +281,7 @@ def test_every_command_is_inside_the_one_line_guard(capsys, monkeypatch, error, 
     def broken(args, out):
         raise error
 
-    monkeypatch.setattr(cli, "_cmd_scenario_list", broken)
+    monkeypatch.setattr(cli.scenario, "cmd_scenario_list", broken)
     status, _, err = run(capsys, "scenario", "list")
     assert status == code and words in err and cli.EXIT_INTERNAL == 70
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

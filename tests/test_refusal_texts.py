@@ -19,8 +19,8 @@ from wargame import errors, i18n
 from wargame.error_texts import (
     LOADER,
     REFUSAL_CATALOGUES,
+    REFUSALS_MEMOIR,
     TERMS,
-    memoir_battle_reason,
     render_refusal,
 )
 from wargame.operational.actions import Move, action_from_dict
@@ -117,28 +117,28 @@ def test_every_refusal_key_used_in_the_engines_exists():
     assert used <= set(REFUSAL_KEYS), used - set(REFUSAL_KEYS)
 
 
-def test_every_memoir_battle_reason_is_in_the_catalogue():
-    """``battle_dice``'s reasons stay English strings on the hot path; each maps back to its
-    key (``errors.battle_refusal``), so the refusal made of it is translated."""
+def test_every_memoir_battle_reason_is_made_from_its_key():
+    """``battle_dice``'s reasons are ``errors.Reason``s made in battle.py from the catalogue's
+    ``why.*`` keys (issue #35): each key is made there, and the refusal made of each carries it
+    and shows in Portuguese, whatever its English says."""
     source = (ROOT / "wargame" / "memoir" / "battle.py").read_text(encoding="utf-8")
-    reasons = []
+    made = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(
-                node.value.elts) == 2:
-            why = node.value.elts[1]
-            if isinstance(why, ast.Constant) and why.value:
-                reasons.append(why.value)
-            elif isinstance(why, ast.JoinedStr):
-                reasons.append("".join(v.value if isinstance(v, ast.Constant) else "7"
-                                       for v in why.values))
-    assert len(reasons) >= 12
-    for why in reasons:
-        found = memoir_battle_reason(why)
-        assert found is not None, why
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "Reason"):
+            key = node.args[0]
+            assert isinstance(key, ast.Constant), f"battle.py:{node.lineno}"
+            made.add(key.value)
+    why_keys = {f"memoir.{mid}" for mid in REFUSALS_MEMOIR.english if mid.startswith("why.")}
+    assert len(why_keys) >= 12 and made == why_keys
+    for key in sorted(why_keys):
+        data = dict.fromkeys(_fields(REFUSALS_MEMOIR.english[key.removeprefix("memoir.")]), 7)
+        why = errors.Reason(key, **data)
         refusal = errors.battle_refusal(why, "M44 p.9 Battle")
-        assert refusal.reason == why and refusal.key == found[0]
+        assert refusal.reason == why and (refusal.key, refusal.data) == (key, data)
         with i18n.using_language("pt"):
-            assert errors.battle_refusal(why, "M44 p.9 Battle").reason != why
+            pt = errors.battle_refusal(why, "M44 p.9 Battle")
+        assert pt.reason != why and pt.reason == pt.render("pt") and pt.key == key
 
 
 # --- real refusals, raised in Portuguese ---------------------------------------------------

@@ -6,7 +6,9 @@
 
 Every message has ``msgctxt`` = ``domain:id`` (the id the code uses) and ``msgid`` = its
 English text, so a message whose English changes comes back fuzzy from ``update`` and is
-shown in English until translated again. The catalogues are the ``wargame.i18n.Catalogue``
+shown in English until translated again. A counted message (a ``Catalogue``'s ``plurals``) has
+``msgid`` and ``msgid_plural`` (English singular and plural) and ``msgstr[0]``, ``msgstr[1]``
+... as the ``Plural-Forms`` header of the language says; ``check`` wants every form. The catalogues are the ``wargame.i18n.Catalogue``
 objects of the modules in ``wargame.i18n.CATALOGUE_MODULES``.
 """
 
@@ -49,6 +51,8 @@ def template() -> Catalog:
         cat = i18n.CATALOGUES[domain]
         for key, text in cat.english.items():
             pot.add(text, context=f"{domain}:{key}")
+        for key, forms in cat.plurals.items():
+            pot.add(forms, context=f"{domain}:{key}")
     return pot
 
 
@@ -89,11 +93,22 @@ def update() -> list[Path]:
     return written
 
 
-def problems(lang: str) -> list[str]:
-    """What is wrong with ``lang``'s catalogue: missing, fuzzy or obsolete messages and
+def _forms(text: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A message's id or string as its forms: one for a plain message, each plural form for a
+    counted one."""
+    return tuple(text) if isinstance(text, (tuple, list)) else (text,)
+
+
+def _placeholders(texts: tuple[str, ...]) -> list[str]:
+    return sorted({name for text in texts for name in PLACEHOLDER.findall(text or "")})
+
+
+def problems(lang: str, path: Path | None = None) -> list[str]:
+    """What is wrong with ``lang``'s catalogue (``path``: its ``.po``, by default the one in
+    wargame/locale): missing, fuzzy or obsolete messages, a plural form missing, and
     placeholders lost or invented (one line each)."""
     pot = template()
-    path = po_path(lang)
+    path = po_path(lang) if path is None else path
     if not path.is_file():
         return [f"{path}: missing"]
     with path.open("rb") as fh:
@@ -103,13 +118,22 @@ def problems(lang: str) -> list[str]:
         if not m.id:
             continue
         got = po.get(m.id, context=m.context)
-        if got is None or not got.string:
+        strings = _forms(got.string) if got is not None else ()
+        if got is None or not any(strings):
             out.append(f"{m.context}: not translated")
             continue
         if got.fuzzy:
             out.append(f"{m.context}: fuzzy (the English changed since it was translated)")
-        want = sorted(PLACEHOLDER.findall(m.id))
-        have = sorted(PLACEHOLDER.findall(got.string))
+        if isinstance(m.id, (tuple, list)):
+            if not isinstance(got.id, (tuple, list)):
+                out.append(f"{m.context}: a counted message, translated without plural forms")
+                continue
+            missing = [i for i in range(po.num_plurals) if i >= len(strings) or not strings[i]]
+            if missing:
+                out.append(f"{m.context}: plural form(s) {missing} not translated "
+                           f"(msgstr[{missing[0]}]; {po.num_plurals} in {lang})")
+        want = _placeholders(_forms(m.id))
+        have = _placeholders(strings)
         if want != have:
             out.append(f"{m.context}: placeholders {want} in English, {have} in {lang}")
     known = {(m.context, m.id) for m in pot if m.id}

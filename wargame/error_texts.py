@@ -19,17 +19,14 @@ terms (docs/glossary.md).
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from wargame.i18n import Catalogue, language
 
 __all__ = [
     "REFUSALS_CAMPAIGN", "REFUSALS_MEMOIR", "REFUSALS_ACTION", "TERMS", "LOADER", "TERM_KEYS",
-    "REFUSAL_CATALOGUES", "render_refusal", "refusal_template", "memoir_battle_reason",
+    "REFUSAL_CATALOGUES", "render_refusal", "refusal_template", "english_refusal",
     "loader_text",
 ]
 
@@ -285,29 +282,11 @@ def render_refusal(key: str, data: Mapping[str, Any]) -> str:
         return template
 
 
-@cache
-def _why_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    out = []
-    for mid, text in REFUSALS_MEMOIR.english.items():
-        if not mid.startswith("why."):
-            continue
-        pattern = ""
-        for literal, field, _, _ in string.Formatter().parse(text):
-            pattern += re.escape(literal)
-            if field is not None:
-                pattern += f"(?P<{field}>.+?)"
-        out.append((f"memoir.{mid}", re.compile(pattern)))
-    return tuple(out)
-
-
-def memoir_battle_reason(why: str) -> tuple[str, dict[str, str]] | None:
-    """The key and data of one of ``MemoirState.battle_dice``'s English reasons (they stay
-    plain strings on that hot path; the refusal raised from them is keyed), or None."""
-    for key, pattern in _why_patterns():
-        m = pattern.fullmatch(why)
-        if m is not None:
-            return key, m.groupdict()
-    return None
+def english_refusal(key: str, data: Mapping[str, Any]) -> str:
+    """Refusal ``key`` with ``data`` filled in, in English whatever the current language (the
+    text of a Memoir '44 battle ``Reason``, ``wargame.errors``)."""
+    template = _ENGLISH[key]
+    return template.format_map(data) if data else template
 
 
 LOADER = Catalogue("loader", {

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from wargame.error_texts import render_refusal
+from wargame.error_texts import english_refusal, render_refusal
 
 __all__ = [
     "IllegalAction",
@@ -42,6 +42,7 @@ __all__ = [
     "REFUSAL_KINDS",
     "refuse",
     "battle_refusal",
+    "Reason",
 ]
 
 
@@ -193,13 +194,32 @@ def refuse(cls: type[E], key: str, rule: str = "", **data: Any) -> E:
     return cls(render_refusal(key, data), rule, key=key, data=data)
 
 
-def battle_refusal(why: str, rule: str) -> CombatRefused:
-    """The refusal of a Memoir '44 battle for one of ``battle_dice``'s English reasons (plain
-    strings on that hot path), keyed so that it shows in the current language."""
-    from wargame.error_texts import memoir_battle_reason
+class Reason(str):
+    """Why a Memoir '44 unit may not battle (``MemoirState.can_battle``, ``battle_dice``): the
+    English text those return (what logs and tests read), made from the refusal catalogue's
+    ``key`` and ``data``, which it keeps, so that the refusal raised from it carries the key
+    from where the engine decided (issue #35), not one guessed back from the text."""
 
-    found = memoir_battle_reason(why)
-    if found is None:
-        return CombatRefused(why, rule)
-    key, data = found
-    return CombatRefused.keyed(key, rule, **data)
+    key: str
+    data: dict[str, Any]
+
+    def __new__(cls, key: str, **data: Any) -> Reason:
+        self = super().__new__(cls, english_refusal(key, data))
+        self.key = key
+        self.data = data
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle: rebuilt from the key
+        return (_reason, (self.key, self.data))
+
+
+def _reason(key: str, data: dict[str, Any]) -> Reason:
+    return Reason(key, **data)
+
+
+def battle_refusal(why: str, rule: str) -> CombatRefused:
+    """The refusal of a Memoir '44 battle for ``why`` (a ``Reason`` of ``battle_dice``), keyed
+    so that it shows in the current language; a reason without a key is shown as it is."""
+    if not isinstance(why, Reason):
+        return CombatRefused(str(why), rule)
+    return CombatRefused.keyed(why.key, rule, **why.data)

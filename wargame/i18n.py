@@ -135,7 +135,7 @@ def translations(lang: str) -> dict[str, str]:
 
 CATALOGUES: dict[str, Catalogue] = {}
 """Every catalogue by domain (``tools/i18n.py`` extracts them; the catalogue test checks them)."""
-CATALOGUE_MODULES = ("wargame.cli", "wargame.ui.text", "wargame.ui.memoir_model",
+CATALOGUE_MODULES = ("wargame.cli.text", "wargame.ui.text", "wargame.ui.memoir_model",
                      "wargame.rooms.text", "wargame.memoir.text", "wargame.error_texts",
                      "wargame.event_text", "wargame.class_server", "wargame.bots.memoir_hard",
                      "wargame.ui.layout_text", "wargame.ui.session_text",
@@ -154,14 +154,33 @@ def load_catalogues() -> dict[str, Catalogue]:
 
 class Catalogue(Mapping[str, str]):
     """Message id -> its text in the current language (``language()``), English when no
-    translation is there. ``english`` is the source text of every id."""
+    translation is there. ``english`` is the source text of every id.
 
-    def __init__(self, domain: str, english: Mapping[str, str]) -> None:
+    ``plurals``: the counted messages, id -> (English singular, English plural), read with
+    ``plural(id, n)`` (gettext's ``npgettext``: the language's own plural rule, the
+    ``Plural-Forms`` of its ``.po``), so that "1 game" / "2 games" is "1 partida" / "2 partidas"
+    and never "1 partidas" (issue #35)."""
+
+    def __init__(self, domain: str, english: Mapping[str, str],
+                 plurals: Mapping[str, tuple[str, str]] | None = None) -> None:
         if domain in CATALOGUES:
             raise ValueError(f"catalogue domain {domain!r} is defined twice")
         self.domain = domain
         self.english = dict(english)
+        self.plurals = {key: (str(one), str(many)) for key, (one, many) in
+                        (plurals or {}).items()}
+        both = self.english.keys() & self.plurals.keys()
+        if both:
+            raise ValueError(f"catalogue {domain!r}: {sorted(both)} both plain and plural")
         CATALOGUES[domain] = self
+
+    def plural(self, key: str, n: int) -> str:
+        """The text of counted message ``key`` for the number ``n`` in the current language
+        (the caller formats it): ``TEXT.plural("games", 1)`` -> "{n} game", in Portuguese
+        "{n} partida". English, by the English rule, when the language has no translation."""
+        one, many = self.plurals[key]
+        translations = gettext_translations(_language.get())
+        return translations.npgettext(f"{self.domain}:{key}", one, many, int(n))
 
     def __getitem__(self, key: str) -> str:
         lang = _language.get()

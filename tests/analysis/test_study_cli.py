@@ -1,4 +1,4 @@
-"""``wargame study`` (wargame/cli.py): the summary, the table, resume and one-line errors.
+"""``wargame study`` (wargame/cli/study.py): the summary, the table, resume and one-line errors.
 
 The games run on an in-process Dask cluster given with --scheduler (fast), which also tests
 that path; the local cluster of worker processes is tested in test_study_dragoon.py."""

@@ -60,3 +60,51 @@ def test_a_pending_decision_names_side_and_decision_in_portuguese():
             "['take_ground', 'skip']")
         assert render_refusal("memoir.phase.none", {"memoir_phase": "barrage"}) == (
             "nenhuma ação possível na fase Barragem")
+
+
+def test_a_battle_refusal_keeps_its_key_when_its_english_is_reworded(monkeypatch):
+    """The engine's reason is made from its key (issue #35), so rewording the English of the
+    catalogue rewords the engine's reason and the refusal still carries the key, the data and
+    the rule. Matching the English text back to a key
+    (the way refusals were keyed before) loses the key or keeps the old wording here."""
+    from wargame import error_texts
+
+    reworded = "too far: the target is {distance} hexes away"
+    monkeypatch.setitem(error_texts.REFUSALS_MEMOIR.english, "why.out_of_range", reworded)
+    monkeypatch.setitem(error_texts._ENGLISH, "memoir.why.out_of_range", reworded)
+    st = make_state(UNITS, hands=HANDS)
+    play(st, "attack", section="center")
+    order(st, (6, 12))
+    st.apply(Action("end_moves"))
+    n, why = st.battle_dice(st.units[uid(st, (6, 12))], st.unit_at(H(0, 12)))
+    assert n == 0 and why == "too far: the target is 6 hexes away"
+    assert (why.key, why.data) == ("memoir.why.out_of_range", {"distance": 6})
+    err = refused_pt(st, Action("battle", unit=uid(st, (6, 12)), hex=H(0, 12)), CombatRefused)
+    assert (err.key, err.data) == ("memoir.why.out_of_range", {"distance": 6})
+    assert err.rule == "M44 p.10 Combat Range"
+    # in Portuguese as the catalogue says it: a reworded English has no translation until it
+    # is translated again (tools/i18n.py update marks it fuzzy), so the new English shows
+    assert err.reason == err.render("pt") == "too far: the target is 6 hexes away"
+    assert err.render("en") == "too far: the target is 6 hexes away"
+
+
+def test_every_battle_reason_of_the_engine_is_keyed():
+    """Whatever ``can_battle``/``battle_dice`` return as a reason is a keyed ``Reason``: no
+    reason is a bare English string to be matched (issue #35)."""
+    from wargame.errors import Reason
+
+    st = make_state(UNITS, hands=HANDS)
+    play(st, "attack", section="center")
+    order(st, (6, 12))
+    st.apply(Action("end_moves"))
+    seen = set()
+    for u in st.live_units(ALLIES):
+        ok, why = st.can_battle(u)
+        if not ok:
+            seen.add(why.key)
+        for e in st.live_units(AXIS) + st.live_units(ALLIES):
+            n, why = st.battle_dice(u, e, check_order=False)
+            if n == 0:
+                assert isinstance(why, Reason) and why.key.startswith("memoir.why."), why
+                seen.add(why.key)
+    assert {"memoir.why.no_order", "memoir.why.not_enemy", "memoir.why.out_of_range"} <= seen

@@ -1,4 +1,4 @@
-"""``wargame rooms list|export|delete --db PATH`` (wargame/cli.py)."""
+"""``wargame rooms list|export|delete --db PATH`` (wargame/cli/rooms.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Wire, Ocean, Bunkers, Appendix 1 Special Forces and French Resistance, scenario 
 
 from __future__ import annotations
 
-from wargame.errors import CombatRefused, WrongPhase, battle_refusal, refuse
+from wargame.errors import CombatRefused, Reason, WrongPhase, battle_refusal, refuse
 from wargame.hexgrid import Hex
 
 from . import rules
@@ -20,6 +20,24 @@ from .dice import FACES, count_hits
 from .position import StateBase
 
 __all__ = ["BattleMixin"]
+
+# Why a unit may not battle: catalogue keys (wargame.error_texts "why.*"), kept on the reason
+# and on the refusal raised from it (issue #35); made once, they cost nothing on the bots' path
+OCEAN = Reason("memoir.why.ocean")  # M44 Appendix 2 Ocean
+NO_ORDER = Reason("memoir.why.no_order")  # M44 p.9 Battle: ordered units battle
+ALREADY_BATTLED = Reason("memoir.why.already_battled")
+GUN_MOVED = Reason("memoir.why.gun_moved")  # M44 p.6 Move: artillery moves 1 or battles
+ENTERED_TERRAIN = Reason("memoir.why.entered_terrain")  # M44 p.17 Terrain
+NOT_ENEMY = Reason("memoir.why.not_enemy")
+ADJACENT_FIRST = Reason("memoir.why.adjacent_first")  # M44 p.9 Battle
+NO_SIGHT = Reason("memoir.why.no_sight")  # M44 p.11 Line of Sight
+NO_SIGHT_SAVERNE = Reason("memoir.why.no_sight_saverne")  # Saverne Gap scenario rule
+RHINE = Reason("memoir.why.rhine")  # Arnhem scenario rule
+CLOSE_ASSAULT = Reason("memoir.why.close_assault")  # M44 Appendix 4 Close Assault
+NO_DICE = Reason("memoir.why.no_dice")  # M44 p.17 Terrain: protection
+# the rule a refused battle cites, by reason (M44 p.9 Battle for the others)
+RULE_OF = {"memoir.why.no_sight": R_LOS, "memoir.why.no_sight_saverne": R_LOS,
+           "memoir.why.out_of_range": R_RANGE}
 
 
 class BattleMixin(StateBase):
@@ -41,15 +59,15 @@ class BattleMixin(StateBase):
         close assault (Ambush), or "": M44 Appendix 2 Ocean, "Uma unidade que esteja num hexágono
         com o Oceano, não pode combater"."""
         if self.board.terrain(u.hex) == "ocean":
-            return "M44 Ocean: a unit in the ocean may not battle"
+            return OCEAN
         return ""
 
     def can_battle(self, u: Unit) -> tuple[bool, str]:
         ctx = self.ctx
         if u.id not in ctx.ordered or not u.alive:
-            return False, "the unit has no order"
+            return False, NO_ORDER
         if ctx.battles.get(u.id, 0) <= 0:
-            return False, "the unit has already battled"
+            return False, ALREADY_BATTLED
         ground = self.ground_refusal(u)
         if ground:
             return False, ground
@@ -64,11 +82,11 @@ class BattleMixin(StateBase):
             if effect == "behind_enemy_lines":
                 limit = 3
             if moved > limit:
-                return False, f"infantry that moved {moved} hexes may not battle"
+                return False, Reason("memoir.why.infantry_moved", moved=moved)
         if u.kind == "gun" and moved > 0:
-            return False, "artillery moves or battles"
+            return False, GUN_MOVED
         if u.id in ctx.entered and u.special != "resistance":
-            return False, "M44 Terrain: no battle on the turn the unit entered this terrain"
+            return False, ENTERED_TERRAIN
         return True, ""
 
     def battle_dice(self, u: Unit, target: Unit, check_order: bool = True) -> tuple[int, str]:
@@ -84,22 +102,22 @@ class BattleMixin(StateBase):
         """``battle_dice`` after the order check, given whether ``u`` is next to an enemy and
         the position's terrain (``battle_targets`` computes them once for every target)."""
         if target.side == u.side:
-            return 0, "the target is not an enemy unit"
+            return 0, NOT_ENEMY
         dist = u.hex.distance(target.hex)
         base = rules.base_dice(u.kind, dist)
         if base == 0:
-            return 0, f"target out of range ({dist} hexes)"
+            return 0, Reason("memoir.why.out_of_range", distance=dist)
         if adjacent and dist > 1:
-            return 0, "a unit adjacent to an enemy must battle an adjacent unit"
+            return 0, ADJACENT_FIRST
         if u.kind != "gun":
             if not rules.has_line_of_sight(t, u.hex, target.hex):
-                return 0, "no line of sight"
+                return 0, NO_SIGHT
         elif self.scenario.opt("artillery_blocked_by"):
             only = frozenset(self.scenario.opt("artillery_blocked_by"))
             if not rules.has_line_of_sight(t, u.hex, target.hex, only=only):
-                return 0, "no line of sight (Saverne Gap: artillery may not fire over hills)"
+                return 0, NO_SIGHT_SAVERNE
         if u.kind == "inf" and rules.across_wide_river(t, u.hex, target.hex):
-            return 0, "Arnhem special rules: infantry may not fire across the Rhine"
+            return 0, RHINE
         ctx = self.ctx
         bonus = ctx.bonus_all
         # M44 Appendix 4 Close Assault: the extra die and the adjacent target are the close
@@ -111,11 +129,11 @@ class BattleMixin(StateBase):
         if dist == 1:
             bonus += ctx.bonus_close if u.kind == "tank" else 0
         if ctx.effect == "close_assault" and dist != 1 and not overrun_battle:
-            return 0, "Close Assault: only adjacent targets"
+            return 0, CLOSE_ASSAULT
         prot = rules.protection(t, target.hex, target.side, u.kind, u.hex)
         n = base + bonus - prot - rules.attacker_penalty(t, u.kind, u.hex)
         if n <= 0:
-            return 0, "terrain leaves no dice to roll"
+            return 0, NO_DICE
         return n, ""
 
     def battle_targets(self, uid: int) -> list[Hex]:
@@ -190,7 +208,7 @@ class BattleMixin(StateBase):
             raise refuse(CombatRefused, "memoir.battle.no_target", R_BATTLE, hex=_m44(a.hex))
         n, why = self.battle_dice(u, target)
         if n <= 0:
-            rule = R_LOS if "sight" in why else R_RANGE if "range" in why else R_BATTLE
+            rule = RULE_OF.get(getattr(why, "key", ""), R_BATTLE)
             raise battle_refusal(why, rule)
         ev: list[Event] = []
         if u.kind == "tank" and u.hex in self.wire:

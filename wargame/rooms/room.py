@@ -316,7 +316,8 @@ class Room:
             if expected_version is not None and expected_version != self._version:
                 done = (self._version - expected_version
                         if isinstance(expected_version, int) else "some")
-                raise SeatRefused(TEXT["moved_on"].format(
+                counted = TEXT.plural("moved_on", done if isinstance(done, int) else 2)
+                raise SeatRefused(counted.format(
                     done=done, expected=short_repr(expected_version, 20), version=self._version))
             state = self._state
             if state.is_terminal:

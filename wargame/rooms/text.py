@@ -12,8 +12,6 @@ TEXT = Catalogue("rooms", {
     "unknown_token": "this link is not a seat of this room (unknown or mistyped token)",
     "spectator": "spectators cannot act: the teacher's link only watches",
     "computer_seat": "the computer holds the {seat} seat: its link cannot act",
-    "moved_on": "the game moved on: {done} action(s) were played since your view (version "
-                "{expected}, now {version}); refresh and try again",
     "ahead": "your page shows a later position (version {expected}) than the server holds "
              "(version {version}): the server was restarted from an older rooms file; reload "
              "the page",
@@ -75,6 +73,12 @@ TEXT = Catalogue("rooms", {
     "seat.allied": "allied",
     "seat.axis": "axis",
     "seat.teacher": "teacher",
+}, plurals={
+    # counted (wargame.i18n: Catalogue.plural): "1 action was played", "2 actions were played"
+    "moved_on": ("the game moved on: {done} action was played since your view (version "
+                 "{expected}, now {version}); refresh and try again",
+                 "the game moved on: {done} actions were played since your view (version "
+                 "{expected}, now {version}); refresh and try again"),
 })
 
 

@@ -1,0 +1,112 @@
+"""Counted messages (issue #35 item 7): ``Catalogue.plural`` through gettext's ``npgettext``
+and the ``.po``'s plural forms, so "1 partida", "2 partidas", "1 game", "2 games" (never
+"1 partidas" nor "game(s)"); the catalogue check wants every plural form."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from contextlib import redirect_stderr
+
+import pytest
+
+from wargame import i18n
+from wargame.cli import main
+from wargame.cli.common import Parser, argparse_in_language
+from wargame.cli.text import ROOMS_TEXT, STUDY_TEXT, TEXT
+from wargame.rooms.text import TEXT as ROOMS
+
+ROOT = i18n.LOCALE_DIR.parent.parent
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _games(lang: str, n: int) -> str:
+    with i18n.using_language(lang):
+        return STUDY_TEXT.plural("failed_head", n).format(failed=n, folder="f")
+
+
+def test_one_game_two_games_in_both_languages():
+    assert _games("en", 1) == "1 game failed and is not counted above (records in f):"
+    assert _games("en", 2) == "2 games failed and are not counted above (records in f):"
+    assert _games("pt", 1) == "1 partida falhou e não entra nas contas acima (registos em f):"
+    assert _games("pt", 2) == "2 partidas falharam e não entram nas contas acima (registos em f):"
+    assert _games("pt", 0).startswith("0 partidas falharam")  # pt_PT: plural=(n != 1)
+    with i18n.using_language("pt"):
+        assert ROOMS_TEXT.plural("exported", 1).format(room="r", actions=1, path="p") == \
+            "sala r (1 ação) gravada em p"
+        assert "foi jogada {done} ação desde" in ROOMS.plural("moved_on", 1)
+        assert "foram jogadas {done} ações" in ROOMS.plural("moved_on", 5)
+        assert TEXT.plural("odds.shift", 1).format(reason="x", columns=-1) == "  x: -1 coluna"
+    assert ROOMS.plural("moved_on", 1).startswith("the game moved on: {done} action was played")
+
+
+@pytest.mark.parametrize("lang, one, not_one", [("en", "1 game, ", "1 games"),
+                                                ("pt", "1 partida, ", "1 partidas")])
+def test_autoplay_of_one_game_says_one_game(capsys, lang, one, not_one):
+    code = main(["--lang", lang, "autoplay", "--scenario", "memoir44-1", "--games", "1",
+                 "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert one in out and not_one not in out and "(s)" not in out
+
+
+def test_argparse_counted_messages_follow_the_language():
+    def error(lang: str, nargs: int) -> str:
+        parser = Parser(prog="wargame")
+        parser.add_argument("--pair", nargs=nargs)
+        err = io.StringIO()
+        with i18n.using_language(lang), argparse_in_language(), redirect_stderr(err), \
+                pytest.raises(SystemExit):
+            parser.parse_args(["--pair"])
+        return err.getvalue()
+
+    assert "expected 1 argument" in error("en", 1) and "expected 2 arguments" in error("en", 2)
+    assert "falta 1 valor" in error("pt", 1)
+    assert "faltam 2 valores" in error("pt", 2)
+
+
+def test_a_counted_message_without_a_translation_reads_english_by_the_english_rule():
+    with i18n.using_language("pt"):
+        # an entry the catalogue lacks: English, by the English rule
+        assert i18n.gettext_translations("pt").npgettext("nowhere:x", "{n} thing", "{n} things",
+                                                         1) == "{n} thing"
+
+
+def test_the_catalogue_check_sees_a_missing_plural_form(tmp_path):
+    tool = _tool()
+    po = tool.po_path("pt").read_text(encoding="utf-8")
+    form = ('msgstr[1] "{failed} partidas falharam e não entram nas contas acima (registos em '
+            '{folder}):"')
+    assert form in po
+    broken = tmp_path / "half.po"
+    broken.write_text(po.replace(form, 'msgstr[1] ""'), encoding="utf-8")
+    found = tool.problems("pt", broken)
+    assert found == ["cli.study:failed_head: plural form(s) [1] not translated (msgstr[1]; "
+                     "2 in pt)"]
+    singular = 'msgstr[0] "{failed} partida falhou e não entra nas contas acima (registos em ' \
+               '{folder}):"'
+    lost = tmp_path / "lost.po"
+    lost.write_text(po.replace(singular, 'msgstr[0] "uma partida falhou (registos em '
+                                         '{folder}):"'), encoding="utf-8")
+    assert tool.problems("pt", lost) == []  # a form may say "uma" instead of {failed}
+    invented = tmp_path / "invented.po"
+    invented.write_text(po.replace(singular, 'msgstr[0] "{failed} partida {oops}"'),
+                        encoding="utf-8")
+    assert tool.problems("pt", invented) == [
+        "cli.study:failed_head: placeholders ['failed', 'folder'] in English, "
+        "['failed', 'folder', 'oops'] in pt"]
+    assert tool.problems("pt") == []
+
+
+def test_the_template_holds_the_plural_forms():
+    tool = _tool()
+    pot = tool.template()
+    message = pot.get(STUDY_TEXT.plurals["failed_head"], context="cli.study:failed_head")
+    assert message is not None and message.pluralizable
+    assert message.id == STUDY_TEXT.plurals["failed_head"]
