@@ -447,6 +447,9 @@ LOADER = Catalogue("loader", {
     "board.adjacent_to": "a hex adjacent to {hex}",
     "board.edges": "an object of edge name -> hex ids",
     "board.places": "an object of place name -> hex ids",
+    "board.offmap_roads": "a list of off-map road links",
+    "board.offmap_road": "an object with from, to and road_hexes (a whole number from 0 to 1000)",
+    "board.names": "an object of English name -> the name in this language",
     # the BFN 19 variants' data (wargame/operational/variants.py)
     "variants.mapping": "a mapping of the BFN 19 variant data",
     "variants.names": "a list of names",

@@ -201,6 +201,22 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
             raise ScenarioError.keyed(source, f"places.{name}", "map.hex_ids", ids)
         places[name] = tuple(known(hid, f"places.{name}") for hid in ids)
 
+    # CN 4.2.2 off-map roads: from, to (hex ids) and the road hexes between them (make fuzz,
+    # issue #31: a number here was a raw TypeError)
+    raw_offmap = data.get("offmap_roads", []) or []
+    if not isinstance(raw_offmap, list):
+        raise ScenarioError.keyed(source, "offmap_roads", "board.offmap_roads", raw_offmap)
+    for i, link in enumerate(raw_offmap):
+        steps = link.get("road_hexes") if isinstance(link, dict) else None
+        if not isinstance(steps, int) or isinstance(steps, bool) or not 0 <= steps <= 1000:
+            raise ScenarioError.keyed(source, f"offmap_roads[{i}]", "board.offmap_road", link)
+        known(link.get("from"), f"offmap_roads[{i}].from")
+        known(link.get("to"), f"offmap_roads[{i}].to")
+    for lang, texts in data.items():
+        if (lang in LANGUAGES and lang != "en" and isinstance(texts, dict)
+                and not isinstance(texts.get("names") or {}, dict)):
+            raise ScenarioError.keyed(source, f"{lang}.names", "board.names", texts["names"])
+
     return Board(
         hexes=hexes,
         hexsides=sides,
@@ -208,7 +224,7 @@ def board_from_dict(data: dict, source: str = "<map>", terrain_names: set[str] |
         roads=roads,
         edges=edges,
         places=places,
-        offmap_roads=list(data.get("offmap_roads", []) or []),
+        offmap_roads=list(raw_offmap),
         provenance=str(data.get("provenance", "")),
         translations={lang: dict(texts.get("names") or {}) for lang, texts in data.items()
                       if lang in LANGUAGES and lang != "en" and isinstance(texts, dict)},
