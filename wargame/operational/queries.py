@@ -78,8 +78,9 @@ class BoardQueries(RulesBase):
             return cache
         occ: dict[Hex, list[str]] = {}
         for uid, us in self.units.items():
-            if us.status == "on_map":
-                occ.setdefault(us.at, []).append(uid)
+            h = us.hex  # (not us.at: this loop is the hottest reader of positions)
+            if us.status == "on_map" and h is not None:  # an on-map unit always has a hex
+                occ.setdefault(h, []).append(uid)
         self._cache["occ"] = occ  # dropped by _positions_changed when a unit moves
         return occ
 
