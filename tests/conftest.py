@@ -10,18 +10,11 @@ test-fast`` deselects all three, ``make test`` runs everything.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location(
-    "wargame_browser_helpers", Path(__file__).resolve().parent / "ui" / "conftest.py")
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-CHROME_ARGS = _helpers.CHROME_ARGS
-find_chromium = _helpers.find_chromium
-
+from tests.support.browser import CHROME_ARGS, find_chromium
 
 # Fixtures that need a real chromium: a test using any of them (directly or through another
 # fixture, e.g. tests/ui's dashboard_server) is a browser test.

@@ -43,12 +43,11 @@ def room_screenshots(out: Path) -> None:
     """The teacher's page and the Allied seat of a Normandy room in Portuguese (module doc)."""
     import tempfile
 
-    from conftest import CHROME_ARGS, free_port  # tests/ui/conftest.py
     from playwright.sync_api import sync_playwright
     from test_rooms_browser import RoomsServer  # tests/ui/test_rooms_browser.py
 
+    from tests.support.browser import CHROME_ARGS, free_port, wait_for_map
     from wargame.rooms.room import RoomManager
-    from wargame.ui.browser import wait_for_map
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "rooms.sqlite"
@@ -78,10 +77,9 @@ def room_screenshots(out: Path) -> None:
 
 
 def main() -> None:
-    from conftest import CHROME_ARGS, free_port, start_app  # tests/ui/conftest.py
     from playwright.sync_api import sync_playwright
 
-    from wargame.ui.browser import stop_process, wait_for_map
+    from tests.support.browser import CHROME_ARGS, free_port, start_app, stop_process, wait_for_map
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=1944)

@@ -30,7 +30,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from wargame.ui.browser import wait_for_map
+from tests.support.browser import wait_for_map
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import click_hex, source_column, wait_for_map
 from wargame.hexgrid import Hex
 from wargame.operational.actions import EndPhase, Move
 from wargame.operational.state import Game
-from wargame.ui.browser import click_hex, source_column, wait_for_map
 from wargame.ui.demo import demo_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

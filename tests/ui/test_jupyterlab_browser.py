@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from wargame.ui.browser import click_hex, hex_pixel, wait_for_map
+from tests.support.browser import click_hex, hex_pixel, wait_for_map
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from tests.support.browser import click_hex, wait_for_map
 from wargame import i18n
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import make_policy
@@ -22,7 +23,6 @@ from wargame.event_text import DECISIONS, decision_prompt
 from wargame.games import open_game
 from wargame.operational.state import Game
 from wargame.saves import replay, save_game
-from wargame.ui.browser import click_hex, wait_for_map
 from wargame.ui.memoir_model import TEXT as MEMOIR_TEXT
 from wargame.ui.text import PHASE_WORDS, UI, WORDS
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from wargame.ui.browser import _FIND, hex_pixel, stop_process, wait_for_map
+from tests.support.browser import _FIND, hex_pixel, stop_process, wait_for_map
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -41,9 +41,9 @@ SEAT_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 @pytest.fixture(scope="module")
 def room_links(chromium_path, tmp_path_factory):
     """A rooms file with one room per game, served; game -> seat -> its page's URL."""
-    from conftest import free_port
     from test_rooms_browser import RoomsServer
 
+    from tests.support.browser import free_port
     from wargame.rooms.room import RoomManager
 
     db = tmp_path_factory.mktemp("layout") / "rooms.sqlite"
@@ -219,13 +219,13 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
 
 
 # ---------------------------------------------------------------------- a notebook cell
-NOTEBOOK_APP = ROOT / "tests" / "ui" / "notebook_cell_app.py"
+NOTEBOOK_APP = ROOT / "tests" / "support" / "notebook_cell_app.py"
 
 
 @pytest.fixture(scope="module")
 def notebook_cell_server(chromium_path):
     """``panel serve`` of the dashboard as a notebook cell builds it (no window to fill)."""
-    from conftest import free_port
+    from tests.support.browser import free_port
 
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)

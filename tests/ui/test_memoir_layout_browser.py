@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.ui.browser import _FIND, wait_for_map
+from tests.support.browser import _FIND, wait_for_map
 
 MAP = "memoir-map"
 SIZES = [(1280, 720), (1920, 1080)]

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from tests.helpers import omaha_retreat
+from tests.support.browser import click_hex, hex_pixel, source_column, wait_for_map
 from wargame.hexgrid import Hex
-from wargame.ui.browser import click_hex, hex_pixel, source_column, wait_for_map
 from wargame.ui.model import CampaignState
 
 SEED = 1946  # was 1944 with dice 1; 1946 gives the flow below with dice 2 (tests/helpers.py)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_rooms import FakeManager
 
+from tests.support.fake_rooms import FakeManager
 from wargame.ui.memoir import MemoirDashboard
 from wargame.ui.room_page import seat_dashboard, seat_page
 from wargame.ui.rooms import Landing, TeacherRooms, check_key, teacher_page

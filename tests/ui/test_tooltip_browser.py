@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.ui.browser import click_hex, hex_pixel, wait_for_map
+from tests.support.browser import click_hex, hex_pixel, wait_for_map
 
 SEED = 1944
 
