@@ -52,6 +52,60 @@ def _warn_once_without_memoir_reference(items: list[pytest.Item]) -> None:
         warnings.warn(pytest.PytestWarning(f"{MISSING} ({skipped} tests skipped)"), stacklevel=1)
 
 
+# A failing browser test shows what its pages showed: for every page still open at the failure
+# (the test's own page fixtures, and every page of the session's browser), a screenshot under
+# test-artifacts/failures/ and the page's text, both named in the test's report.
+FAILURE_TEXT_CHARS = 4000
+
+
+def _open_pages(item: pytest.Item) -> list:
+    pages, seen = [], set()
+    candidates = list(getattr(item, "funcargs", {}).values())
+    browser = getattr(item, "funcargs", {}).get("wg_browser")
+    if browser is not None:
+        candidates += [pg for ctx in browser.contexts for pg in ctx.pages]
+    for obj in candidates:
+        if (hasattr(obj, "screenshot") and hasattr(obj, "is_closed") and id(obj) not in seen
+                and not obj.is_closed()):
+            seen.add(id(obj))
+            pages.append(obj)
+    return pages
+
+
+def _show_pages(item: pytest.Item, report: pytest.TestReport) -> None:
+    import re
+
+    from tests.support.browser import ARTIFACTS, page_text
+
+    folder = ARTIFACTS / "failures"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^\w.-]+", "_", item.nodeid)[-150:]
+    for i, page in enumerate(_open_pages(item)):
+        shot = folder / f"{stem}-{i}.png"
+        try:
+            page.screenshot(path=str(shot), full_page=True, timeout=15000)
+            where = shot.relative_to(item.config.rootpath).as_posix()
+        except Exception as exc:  # the page crashed or hung: say so, keep the test's own error
+            where = f"(no screenshot: {type(exc).__name__}: {exc})"
+        try:
+            text = page_text(page)
+        except Exception as exc:
+            text = f"(no text: {type(exc).__name__}: {exc})"
+        (folder / f"{stem}-{i}.txt").write_text(f"{page.url}\n\n{text}", encoding="utf-8")
+        cut = text if len(text) <= FAILURE_TEXT_CHARS else (
+            text[:FAILURE_TEXT_CHARS] + f"\n... ({len(text)} characters, whole in {stem}-{i}.txt)")
+        report.sections.append((f"page {i} at the failure: {page.url}",
+                                f"screenshot: {where}\n\n{cut}"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.failed and call.when == "call" and item.get_closest_marker("browser"):
+        _show_pages(item, report)
+    return report
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = find_chromium()

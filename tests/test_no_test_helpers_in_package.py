@@ -50,7 +50,7 @@ def test_the_browser_helpers_are_in_tests_support_not_the_package():
 
 @pytest.mark.parametrize("script", ["bench/dashboard.py", "tools/dashboard_screenshots.py"])
 def test_scripts_import_tests_support_from_another_folder(script, tmp_path):
-    """As ``make bench`` or a maintainer runs them: ``python bench/x.py``, any working folder,
+    """As ``make bench`` or a maintainer runs them: ``python bench/dashboard.py``, any folder,
     no PYTHONPATH (each script puts the repository root on sys.path itself)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     run = subprocess.run([sys.executable, str(ROOT / script), "--help"], cwd=tmp_path,

@@ -25,7 +25,7 @@ from wargame.hexgrid import Hex, Layout
 __all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
            "serve_app", "stop_process", "CLICK_GAP_S", "watch_server_changes",
            "time_click_to_server_reach", "CHROMIUM", "CHROME_ARGS", "find_chromium",
-           "free_port", "start_app", "ROOT", "ARTIFACTS"]
+           "free_port", "start_app", "ROOT", "ARTIFACTS", "page_text"]
 
 ROOT = Path(__file__).resolve().parents[2]
 # everything tests and tools write that is not a tracked file (git-ignored)
@@ -57,11 +57,12 @@ def free_port() -> int:
 
 def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
     """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:port (``serve_app``), polled
-    until it answers, its output in test-artifacts/panel-serve-PORT.log."""
+    until it answers (3 minutes: a loaded machine), its output in
+    test-artifacts/panel-serve-PORT.log."""
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"panel-serve-{port}.log", "w")  # noqa: SIM115
     try:
-        return serve_app(port, log=log, env={**os.environ, **(env or {})})
+        return serve_app(port, log=log, env={**os.environ, **(env or {})}, timeout=180)
     except RuntimeError as exc:
         raise RuntimeError(f"{exc}; see {log.name}") from None
 
@@ -124,6 +125,29 @@ _FIND = """
   return null;
 }
 """
+
+
+# every text node of the page, shadow roots included (Panel draws its panes in shadow DOM, which
+# document.body.innerText leaves out), one line per element's text
+_PAGE_TEXT = """() => {
+  const out = [];
+  const walk = (n) => {
+    if (n.nodeType === 3) { const t = n.textContent.trim(); if (t) out.push(t); return; }
+    if (n.nodeType !== 1 && n.nodeType !== 11) return;
+    if (n.nodeType === 1) {
+      if (['STYLE', 'SCRIPT'].includes(n.tagName)) return;
+      if (n.shadowRoot) walk(n.shadowRoot);
+    }
+    for (const c of n.childNodes) walk(c);
+  };
+  if (document.body) walk(document.body);
+  return out.join('\\n');
+}"""
+
+
+def page_text(page: Any) -> str:
+    """The page's text, shadow roots included (what a failing test prints)."""
+    return page.evaluate(_PAGE_TEXT)
 
 
 def wait_for_map(page: Any, name: str = "hexmap", timeout: float = 30000) -> None:

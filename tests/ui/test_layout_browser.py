@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.browser import _FIND, hex_pixel, stop_process, wait_for_map
+from tests.support.waiting import settle as settle_box
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -186,14 +187,14 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
         page.goto(room_links["normandy"]["allied"])
         wait_for_map(page, timeout=90000)
         page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
-        page.wait_for_timeout(800)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         # to the combat phase; the landing stack clicked where it is drawn
         page.get_by_role("button", name="End phase", exact=True).click()
         try:
             page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
         finally:
             page.screenshot(path=str(ARTIFACTS / "layout-combat-1280x720.png"))
-        page.wait_for_timeout(500)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         x, y = hex_pixel(page, sea, scroll=False)
         page.mouse.click(x, y)
         msg = page.locator(".wg-message").filter(has_text=first)
@@ -205,7 +206,7 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
         before = measure(page, "hexmap")
         page.get_by_role("button", name="End phase", exact=True).click()
         page.locator(".wg-overlay .wg-warning").wait_for(timeout=20000)
-        page.wait_for_timeout(500)
+        settle_box(page, page.locator(".wg-overlay"))
         after = measure(page, "hexmap")
         page.screenshot(path=str(ARTIFACTS / "layout-warning-1280x720.png"))
         assert (round(after["y"]), round(after["height"])) == \
@@ -255,7 +256,7 @@ def test_notebook_cell_cuts_nothing(notebook_cell_server, wg_browser, width):
     try:
         page.goto(notebook_cell_server)
         wait_for_map(page, timeout=90000)
-        page.wait_for_timeout(1500)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         page.screenshot(path=str(ARTIFACTS / f"layout-notebook-{width}.png"), full_page=True)
         assert page.evaluate(
             "() => document.scrollingElement.scrollWidth <= window.innerWidth")
