@@ -58,7 +58,7 @@ wheel-check: $(STAMP)
 	$(PY) tools/check_wheel.py $(WHEEL_CHECK)
 
 # The quick loop while editing (40-50 s here, on 2 shared cores): lint, then every test except
-# the browser, Binder and measured-slow ones (markers set in tests/conftest.py). `make test`
+# the browser, Binder and measured-slow ones (@pytest.mark.slow on the tests). `make test`
 # still runs them all.
 test-fast: $(STAMP) lint
 	$(PY) -m pytest -q -m "not browser and not binder and not slow"

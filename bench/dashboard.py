@@ -2,7 +2,7 @@
 
 * Select -> reachable hexes drawn, full Normandy at turn 10 (a seeded random game loaded
   through the dashboard's Load button; else the biggest scenario available), timed in the
-  page from the pointer press on a unit's hex (``wargame.ui.browser.time_click_to_server_reach``):
+  page from the pointer press on a unit's hex (``tests.support.browser.time_click_to_server_reach``):
   - ``click_server_ms``: until the server's websocket message carrying the unit's reachable
     hexes has been applied to the page's Bokeh document (a document change of the map's
     highlight source that came from the server: ``sync`` false) -- the server's reply;
@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,10 +46,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wargame.bots.campaign_random import RandomPolicy  # noqa: E402
-from wargame.operational.state import Game  # noqa: E402
-from wargame.saves import to_save  # noqa: E402
-from wargame.ui.browser import (  # noqa: E402
+from tests.support.browser import (  # noqa: E402
+    CHROME_ARGS,
+    CHROMIUM,
+    free_port,
     mark_pointer_time,
     serve_app,
     stop_process,
@@ -58,16 +57,9 @@ from wargame.ui.browser import (  # noqa: E402
     wait_for_map,
     watch_server_changes,
 )
-
-CHROMIUM = "/usr/bin/chromium"
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from wargame.bots.campaign_random import RandomPolicy  # noqa: E402
+from wargame.operational.state import Game  # noqa: E402
+from wargame.saves import to_save  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:

@@ -34,14 +34,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from dashboard import CHROME_ARGS, CHROMIUM, click_targets, free_port  # noqa: E402
 from replay import bot_save  # noqa: E402
 
-from wargame.games import open_game  # noqa: E402
-from wargame.ui.browser import (  # noqa: E402
+from tests.support.browser import (  # noqa: E402
     mark_pointer_time,
     serve_app,
     stop_process,
     time_click_to_reach,
     wait_for_map,
 )
+from wargame.games import open_game  # noqa: E402
 
 SEED = 1944
 LOADED = "Game loaded"

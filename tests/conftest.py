@@ -2,101 +2,25 @@
 (sync API), for the whole session. Only one sync_playwright may live at a time, so the browser
 fixtures are defined here once (tests/ui and tests/binder both use them).
 
-Also the markers ``browser``, ``binder`` and ``slow`` (registered in pyproject.toml), set here by
-path, fixture and node id so that no test file needs a decorator: ``make test-fast`` deselects
-all three, ``make test`` runs everything.
+Also the markers ``browser`` and ``binder`` (registered in pyproject.toml), set here by path and
+fixture so that no test file needs a decorator. ``slow`` is on the slow tests themselves
+(``@pytest.mark.slow`` with the time it measured, so a renamed test keeps it). ``make
+test-fast`` deselects all three, ``make test`` runs everything.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location(
-    "wargame_browser_helpers", Path(__file__).resolve().parent / "ui" / "conftest.py")
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-CHROME_ARGS = _helpers.CHROME_ARGS
-find_chromium = _helpers.find_chromium
-
+from tests.support.browser import CHROME_ARGS, find_chromium
 
 # Fixtures that need a real chromium: a test using any of them (directly or through another
 # fixture, e.g. tests/ui's dashboard_server) is a browser test.
 BROWSER_FIXTURES = frozenset({"chromium_path", "wg_browser", "wg_page", "dashboard_server"})
 # Tests that need the repo2docker-like venv of tests/binder (built with pip, ~90 s).
 BINDER_FIXTURES = frozenset({"binder_home"})
-
-# The slowest non-browser tests, measured on 2026-11-23 on this 2-core machine (shared with
-# other jobs) with
-#     .venv/bin/python -m pytest --durations=60 -q --ignore=tests/binder -p no:randomly
-# (1058 passed in 231 s): every non-browser test whose call took 2 s or more (seconds beside
-# each). Matched on the node id without its parameters, so every parametrisation of a listed
-# test is slow. Re-measure and edit this list when `make test-fast` grows past a minute.
-SLOW_TESTS = frozenset({
-    f"tests/{path}::{name}" for path, name in [
-        ("bots/test_greedy.py", "test_normandy_bot_campaign_turn_0_to_16"),  # 32
-        ("test_scenario_validation.py", "test_fuzzed_files_give_only_scenario_errors"),  # 30
-        ("variants/test_campaign_and_saves.py",
-         "test_full_campaign_with_every_variant_and_replay"),  # 14
-        ("bots/test_greedy.py",
-         "test_dragoon_bot_game_is_legal_keeps_invariants_and_replays"),  # 10
-        ("dragoon/test_map.py", "test_build_is_reproducible"),  # 8 (elevation tile)
-        ("test_cli.py", "test_autoplay_dragoon_json_and_save"),  # 7.5
-        ("normandy/test_campaign.py", "test_full_campaign_random_play_and_replay"),  # 6
-        ("bots/test_greedy.py", "test_dragoon_greedy_beats_random_on_each_side"),  # 2 x 4
-        ("variants/test_campaign_and_saves.py", "test_save_and_load_with_variants"),  # 4
-        ("operational/test_engine_properties.py",
-         "test_illegal_actions_never_change_state"),  # 3.6
-        ("operational/test_engine_properties.py",
-         "test_random_games_keep_invariants_and_replay"),  # 2 x 3
-        ("ui/test_dashboard_state.py", "test_dashboard_views_follow_state"),  # 2.2
-        ("variants/test_campaign_and_saves.py",
-         "test_saves_with_unknown_or_different_variants_are_refused"),  # 2.2
-        ("normandy/test_history.py", "test_fuzzed_history_gives_only_scenario_errors"),  # 2.1
-        # 0.5 s in that run, 4.4 s in the fast set's own --durations run: it pays for importing
-        # matplotlib and the land mask once the Dragoon map build above is deselected
-        ("normandy/test_map.py", "test_build_is_reproducible"),
-        # measured after the protocol merge (2026-11-23, --durations over the fast set)
-        ("schema/test_mutations.py",
-         "test_each_mutation_is_a_scenario_error_naming_file_and_field"),  # 24
-        ("variants/test_hooks.py",
-         "test_without_variants_the_bfn_hooks_play_like_the_bare_rulebook"),  # 3.1
-        ("fuzz/test_fuzzlib.py", "test_a_hang_fails"),  # 2 (the hang guard's limit)
-        # campaign studies on Dask (2026-11-23, with other jobs on the 2 cores)
-        ("analysis/test_study_dragoon.py",
-         "test_dragoon_same_table_for_one_and_two_worker_processes"),  # 25
-        ("analysis/test_study_dragoon.py",
-         "test_dragoon_whatif_study_compares_with_the_base"),  # 9
-        # issue 30: two worker processes started to read their sockets (2026-11-27, loaded)
-        ("analysis/test_study.py",
-         "test_the_local_cluster_listens_on_loopback_only_and_has_no_dashboard"),  # 11
-        # rooms (2026-11-23): a real server process killed with SIGKILL; a Memoir game to its end
-        ("rooms/test_rooms_sigkill.py", "test_sigkill_mid_game_loses_no_acknowledged_action"),  # 4
-        ("rooms/test_rooms_authority.py", "test_game_over_refuses_with_game_over"),  # 3
-        # rooms' pages (2026-11-23): seat documents serialised whole, Normandy dashboards
-        ("ui/test_seat_views.py",
-         "test_memoir_seat_document_holds_its_own_hand_never_the_opponents"),  # 4.8
-        ("ui/test_seat_views.py", "test_campaign_seat_document_holds_no_enemy_values"),  # 3.5+2
-        ("ui/test_room_pages.py", "test_seat_page_hides_the_room_breaking_controls"),  # 3
-        # issue 15: two scripted Normandy turns through the dashboard's store
-        ("ui/test_texts_for_people.py",
-         "test_scripted_turns_0_and_1_of_normandy_speak_plainly"),  # 9
-        # issue 30: every offered action and answer accepted, Normandy plain and with BFN
-        # (3 positions each; 20 + 35 s with other jobs on the 2 cores)
-        ("test_offered_is_accepted.py",
-         "test_every_offered_action_and_answer_is_accepted_in_normandy"),
-        # issue 35: pytest in a subprocess on one Memoir scenario's conformance (2026-11-27,
-        # 17.7 s with other jobs on the 2 cores)
-        ("test_isolated_from_user_data.py",
-         "test_pytest_with_a_users_imported_scenario_passes_and_leaves_it_alone"),
-        # issue 27: is_legal against apply at random Normandy positions, plain and with BFN
-        # (2 positions each; 9 + 25 s on 2026-11-27 with other jobs on the 2 cores)
-        ("test_protocol_conformance.py", "test_legal_actions_both_directions_in_normandy"),
-    ]
-})
-
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = config.rootpath
@@ -109,8 +33,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if rel.startswith("tests/binder/") and fixtures & (BINDER_FIXTURES | BROWSER_FIXTURES):
             item.add_marker(pytest.mark.binder)
-        if item.nodeid.split("[", 1)[0] in SLOW_TESTS:
-            item.add_marker(pytest.mark.slow)
     _warn_once_without_memoir_reference(items)
 
 
@@ -128,6 +50,60 @@ def _warn_once_without_memoir_reference(items: list[pytest.Item]) -> None:
         import warnings
 
         warnings.warn(pytest.PytestWarning(f"{MISSING} ({skipped} tests skipped)"), stacklevel=1)
+
+
+# A failing browser test shows what its pages showed: for every page still open at the failure
+# (the test's own page fixtures, and every page of the session's browser), a screenshot under
+# test-artifacts/failures/ and the page's text, both named in the test's report.
+FAILURE_TEXT_CHARS = 4000
+
+
+def _open_pages(item: pytest.Item) -> list:
+    pages, seen = [], set()
+    candidates = list(getattr(item, "funcargs", {}).values())
+    browser = getattr(item, "funcargs", {}).get("wg_browser")
+    if browser is not None:
+        candidates += [pg for ctx in browser.contexts for pg in ctx.pages]
+    for obj in candidates:
+        if (hasattr(obj, "screenshot") and hasattr(obj, "is_closed") and id(obj) not in seen
+                and not obj.is_closed()):
+            seen.add(id(obj))
+            pages.append(obj)
+    return pages
+
+
+def _show_pages(item: pytest.Item, report: pytest.TestReport) -> None:
+    import re
+
+    from tests.support.browser import ARTIFACTS, page_text
+
+    folder = ARTIFACTS / "failures"
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^\w.-]+", "_", item.nodeid)[-150:]
+    for i, page in enumerate(_open_pages(item)):
+        shot = folder / f"{stem}-{i}.png"
+        try:
+            page.screenshot(path=str(shot), full_page=True, timeout=15000)
+            where = shot.relative_to(item.config.rootpath).as_posix()
+        except Exception as exc:  # the page crashed or hung: say so, keep the test's own error
+            where = f"(no screenshot: {type(exc).__name__}: {exc})"
+        try:
+            text = page_text(page)
+        except Exception as exc:
+            text = f"(no text: {type(exc).__name__}: {exc})"
+        (folder / f"{stem}-{i}.txt").write_text(f"{page.url}\n\n{text}", encoding="utf-8")
+        cut = text if len(text) <= FAILURE_TEXT_CHARS else (
+            text[:FAILURE_TEXT_CHARS] + f"\n... ({len(text)} characters, whole in {stem}-{i}.txt)")
+        report.sections.append((f"page {i} at the failure: {page.url}",
+                                f"screenshot: {where}\n\n{cut}"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.failed and call.when == "call" and item.get_closest_marker("browser"):
+        _show_pages(item, report)
+    return report
 
 
 @pytest.fixture(scope="session")

@@ -221,6 +221,7 @@ def test_serve_refuses_an_unknown_computer_side(capsys):
     assert code == 2 and "germans" in err
 
 
+@pytest.mark.slow  # 7.5 s (measured on 2 busy cores)
 def test_autoplay_dragoon_json_and_save(capsys, tmp_path):
     from wargame.saves import load_game
 

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from wargame.memoir.imports import import_m44
 from wargame.memoir.m44 import to_m44
 from wargame.memoir.scenario import index, user_scenario_ids
@@ -32,6 +34,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[str, int]]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # 17.7 s: pytest in a subprocess (measured on 2 busy cores)
 def test_pytest_with_a_users_imported_scenario_passes_and_leaves_it_alone(tmp_path,
                                                                           monkeypatch):
     user_home = tmp_path / "user-home"

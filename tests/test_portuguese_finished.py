@@ -48,7 +48,7 @@ def test_waiting_for_the_other_side_names_it_in_portuguese(side, words):
 
 
 def test_a_seat_waiting_for_the_allies_says_so_in_portuguese():
-    from tests.ui.fake_rooms import FakeManager
+    from tests.support.fake_rooms import FakeManager
     from wargame.ui.room_page import _header_text, seat_dashboard
 
     room = FakeManager().create("normandy")
@@ -143,7 +143,7 @@ def test_the_variants_catalogue_follows_the_engines_english():
 
 # ---------------------------------------------------------------- computer players
 def test_computer_players_have_portuguese_names_and_keep_their_ids():
-    from tests.ui.fake_rooms import FakeManager
+    from tests.support.fake_rooms import FakeManager
     from wargame.ui.rooms import Landing, seat_links
 
     page = Landing(FakeManager(), lang="pt")

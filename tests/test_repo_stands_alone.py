@@ -22,10 +22,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 TOP = ("docs", "tools", "tests", "wargame", "scenarios", "bench", "notebooks", "binder", ".ci")
 
-# A machine's own folders, the folder beside the checkout the project grew in, and the
-# rulebooks' text extracts by file name (cite "CN 5.1.3" or the title and section instead).
+# A machine's own folders (a scratch folder too: a file there is no file of the repository), the
+# folder beside the checkout the project grew in, and the rulebooks' text extracts by file name
+# (cite "CN 5.1.3" or the title and section instead). System programs such as /usr/bin/chromium
+# are not matched: they are what a Debian machine has, not a data location.
 OUTSIDE = re.compile(
-    r"(?<![\w.-])(?:/work/|/home/\w|/root/|/Users/\w|[A-Za-z]:\\\\?Users)"
+    r"(?<![\w.-])(?:/work/|/home/\w|/root/|/tmp/\w|/Users/\w|[A-Za-z]:\\\\?Users)"
     r"|\.\./shared\b|(?<![\w-])shared/(?:seeds|reference)\b"
     r"|\b00\d_(?:[0-9a-f]{16}(?:\.txt)?\b|…|\.\.\.)|\bseeds/00\d")
 # possessive: a path followed by a pattern's character is not cut short to a shorter one
@@ -109,12 +111,12 @@ def test_every_cited_repository_file_exists():
 
 def test_the_checks_find_what_they_look_for():
     text = ("see /work/shared/x.md, ../shared/seeds/ (000_30a977d055887f5c.txt), /home/ann/w, "
-            "the rulebook 004_…; "
+            "the rulebook 004_…; /tmp/api.md, /usr/bin/chromium; "
             "docs/no-such-file.md, https://example.org/docs/no-such.md, docs/DESIGN.md, "
             "scenarios/<id>/map.json, tests/ui/*browser*.py, wargame/ui/store.GameStore, "
             "wargame/ui/store.py, wargame/ui/nothing.Name, (DESIGN.md's layers)")
     assert OUTSIDE.findall(text) == ["/work/", "../shared", "000_30a977d055887f5c.txt",
-                                     "/home/a", "004_…"]
+                                     "/home/a", "004_…", "/tmp/a"]
     cited = [c for _, c in citations(text)]
     assert cited == ["docs/no-such-file.md", "docs/DESIGN.md", "wargame/ui/store.GameStore",
                      "wargame/ui/store.py", "wargame/ui/nothing.Name"]

@@ -80,6 +80,7 @@ SMALL_FILES = {
 }
 
 
+@pytest.mark.slow  # 30 s (measured on 2 busy cores)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), name=st.sampled_from(sorted(SMALL_FILES)))
 def test_fuzzed_files_give_only_scenario_errors(folder, tmp_path_factory, data, name):

@@ -11,7 +11,7 @@ The printed maps of the campaign games are not in the sources; this script rebui
 Usage (from the repository root)::
 
     python tools/build_map.py tools/normandy_features.yaml
-    python tools/build_map.py tools/normandy_features.yaml --out /tmp/x.json --png /tmp/x.png
+    python tools/build_map.py tools/normandy_features.yaml --out x.json --png x.png
 
 Build-time only: numpy, global-land-mask and matplotlib (the ``build-maps`` extra) are imported
 here and nowhere in the game. The output is deterministic: same inputs, same bytes.

@@ -10,9 +10,17 @@ made in a temporary folder (a Normandy room, seed 1946, its seats in pt):
     docs/img/room-teacher-pt-1920x1080.png   the teacher's page on the projector
     docs/img/room-allied-pt-1280x720.png     the Allied seat on a classroom computer
 
-Each is reduced to a 128-colour palette (Pillow) to stay small in the repository.
+and the README's picture, the attack preview of the demo game that
+tests/ui/test_dashboard_browser.py::test_demo_flow plays (the test writes it under
+test-artifacts/, never into docs/; this tool runs that test and copies its screenshot):
 
-    .venv/bin/python tools/dashboard_screenshots.py [--seed 1944] [--out docs/img] [--only rooms]
+    docs/img/dashboard.png
+
+Each is reduced to a 128-colour palette (Pillow) to stay small in the repository (not the
+README's picture, kept as the test draws it).
+
+    .venv/bin/python tools/dashboard_screenshots.py [--seed 1944] [--out docs/img]
+        [--only dashboard|rooms|readme]
 """
 
 from __future__ import annotations
@@ -43,12 +51,11 @@ def room_screenshots(out: Path) -> None:
     """The teacher's page and the Allied seat of a Normandy room in Portuguese (module doc)."""
     import tempfile
 
-    from conftest import CHROME_ARGS, free_port  # tests/ui/conftest.py
     from playwright.sync_api import sync_playwright
     from test_rooms_browser import RoomsServer  # tests/ui/test_rooms_browser.py
 
+    from tests.support.browser import CHROME_ARGS, free_port, wait_for_map
     from wargame.rooms.room import RoomManager
-    from wargame.ui.browser import wait_for_map
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "rooms.sqlite"
@@ -77,18 +84,35 @@ def room_screenshots(out: Path) -> None:
             server.stop()
 
 
+README_TEST = "tests/ui/test_dashboard_browser.py::test_demo_flow"
+
+
+def readme_screenshot(out: Path) -> None:
+    """Run the demo-flow browser test and copy its attack-preview screenshot (module doc)."""
+    import shutil
+
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", README_TEST],
+                   cwd=ROOT, check=True)
+    path = out / "dashboard.png"
+    shutil.copy(ROOT / "test-artifacts" / "04-attack-preview.png", path)
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+
+
 def main() -> None:
-    from conftest import CHROME_ARGS, free_port, start_app  # tests/ui/conftest.py
     from playwright.sync_api import sync_playwright
 
-    from wargame.ui.browser import stop_process, wait_for_map
+    from tests.support.browser import CHROME_ARGS, free_port, start_app, stop_process, wait_for_map
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=1944)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
-    parser.add_argument("--only", choices=("dashboard", "rooms"), default=None)
+    parser.add_argument("--only", choices=("dashboard", "rooms", "readme"), default=None)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "readme"):
+        readme_screenshot(args.out)
+    if args.only == "readme":
+        return
     if args.only != "dashboard":
         room_screenshots(args.out)
     if args.only == "rooms":

@@ -1,7 +1,7 @@
 """Build the Operação Dragoon map with the Normandy map builder, extended generically.
 
     python tools/dragoon_map.py tools/dragoon_features.yaml      # scenarios/dragoon/map.json
-    python tools/dragoon_map.py tools/dragoon_features.yaml --out /tmp/x.json --png /tmp/x.png
+    python tools/dragoon_map.py tools/dragoon_features.yaml --out x.json --png x.png
 
 ``tools/build_map.py`` does the work (fit, land mask, places, terrain areas, rivers on
 hexsides, roads, edges, picture). This module adds, as *optional features-file keys* that a

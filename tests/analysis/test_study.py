@@ -1,7 +1,7 @@
 """Campaign studies on Dask (wargame/analysis/study.py) and what-if files (analysis/whatif.py).
 
 The fast tests play Memoir '44 games (a fraction of a second each) on in-process Dask workers
-(``processes=False``); the Dragoon tests on worker processes are in SLOW_TESTS."""
+(``processes=False``); the Dragoon tests on worker processes are marked slow."""
 
 from __future__ import annotations
 
@@ -379,6 +379,7 @@ def _http_status(url: str) -> int:
         return exc.code
 
 
+@pytest.mark.slow  # 11 s: two worker processes (measured on 2 busy cores)
 def test_the_local_cluster_listens_on_loopback_only_and_has_no_dashboard():
     """Worker processes, as a study runs them: every address of the cluster (scheduler,
     workers, nannies, HTTP servers) is 127.0.0.1, and the scheduler's HTTP server serves no

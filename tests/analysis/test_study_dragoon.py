@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from wargame.analysis.study import against_history, compare, results_hash, run_study
 
 CITIES = ("Marseille", "Toulon", "Lyon", "Avignon", "Grenoble")
 
 
+@pytest.mark.slow  # 25 s: Dask worker processes (measured on 2 busy cores)
 def test_dragoon_same_table_for_one_and_two_worker_processes(tmp_path):
     one = run_study("dragoon", 2, seed=1, workers=1, processes=False, progress=False)
     two = run_study("dragoon", 2, seed=1, workers=2, progress=False, out=tmp_path / "s")
@@ -24,6 +26,7 @@ def test_dragoon_same_table_for_one_and_two_worker_processes(tmp_path):
         assert fell.between(1, 14).all()
 
 
+@pytest.mark.slow  # 9 s (measured on 2 busy cores)
 def test_dragoon_whatif_study_compares_with_the_base(tmp_path):
     path = tmp_path / "bold.yaml"
     path.write_text("name: bold Axis\npostures: {axis: {engage_ratio: 1.5, attack_threshold: 0}}\n"

@@ -30,7 +30,8 @@ from urllib.parse import urljoin
 
 import pytest
 
-from wargame.ui.browser import wait_for_map
+from tests.support.browser import wait_for_map
+from tests.support.waiting import click_ready, click_until
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
@@ -183,8 +184,12 @@ def test_start_here_notebook_runs_in_jupyterlab(lab, wg_page):
     # (CN 4.1.2), and the kernel's refusal comes back into the page.
     # On turn 0 the dashboard first warns that ending the phase loses the units that could not
     # land (issue 15); "End phase anyway" then reaches the engine, which refuses.
-    page.get_by_role("button", name="End phase", exact=True).first.click()
-    page.get_by_role("button", name="End phase anyway").click(timeout=60000)
+    # The first click may land while the kernel is still busy with the cells (the page did not
+    # take it): End phase is clicked again until the warning's button shows.
+    confirm = page.get_by_role("button", name="End phase anyway")
+    click_until(page, page.get_by_role("button", name="End phase", exact=True), confirm,
+                retry_after=20000, timeout=60000, what="End phase")
+    click_ready(confirm, timeout=60000)
     page.locator(".wg-message.wg-error").filter(has_text="must attack").first.wait_for(
         timeout=60000)
     page.screenshot(path=str(ARTIFACTS / "binder-notebook.png"), full_page=True)

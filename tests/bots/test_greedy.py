@@ -245,6 +245,7 @@ def play(game: Game, seed: int, allied, axis, watch=None):
     return play_policies(state, {"allied": allied, "axis": axis}, on_action=watch)
 
 
+@pytest.mark.slow  # 10 s (measured on 2 busy cores)
 def test_dragoon_bot_game_is_legal_keeps_invariants_and_replays():
     game = Game("dragoon")
     seen = []
@@ -262,6 +263,7 @@ def test_dragoon_bot_game_is_legal_keeps_invariants_and_replays():
     assert twin.action_log == state.action_log  # the policy has no randomness of its own
 
 
+@pytest.mark.slow  # 2 x 4 s (measured on 2 busy cores)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_dragoon_greedy_beats_random_on_each_side(seed):
     game = Game("dragoon")
@@ -272,6 +274,7 @@ def test_dragoon_greedy_beats_random_on_each_side(seed):
     assert axis["axis"] > base["axis"]
 
 
+@pytest.mark.slow  # 32 s (measured on 2 busy cores)
 def test_normandy_bot_campaign_turn_0_to_16():
     game = Game("normandy")
     kinds = set()

@@ -228,6 +228,7 @@ def test_od_4_0_example_changes_if_the_verdon_moves(data):
     assert state._path_cost("us-517-abtf", H("1122"), [H("1121"), H("1120"), H("1119")]) == 10
 
 
+@pytest.mark.slow  # 8 s: the elevation tile (measured on 2 busy cores)
 def test_build_is_reproducible(tmp_path):
     pytest.importorskip("numpy")
     pytest.importorskip("global_land_mask")

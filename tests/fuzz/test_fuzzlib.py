@@ -28,6 +28,7 @@ def test_an_error_without_its_file_fails():
                   lambda f: f == "mine.yaml")
 
 
+@pytest.mark.slow  # 2 s: the hang guard's limit (measured on 2 busy cores)
 def test_a_hang_fails():
     def spin():
         end = time.process_time() + 10

@@ -1,24 +1,31 @@
 """The same random playouts, action for action, after every speed-up of the engine (issue #19).
 
-``data/playout_hashes.json`` holds, for two seeded random games of each bundled scenario
-played to the end with ``random_action`` (the bench's playouts), digests of the legal actions
-offered at every step (in their order), the action log, every event's text and the final
-fingerprint. A change that only makes the engine faster must give exactly these games; one
-game of each scenario is played with ``apply(action, validate=False)`` (the bench's contract),
-the other with the validating ``apply``. The games are those of new games' dice (version 2,
-wargame/dice.py), whose faces no Python upgrade changes; recorded again for them in issue 30,
-after the same games with dice version 1 were checked to match the previous record exactly (so
-the dice change changed the dice alone, not the engine). Recorded again in issue #27 (the
-Memoir sides spelt "allied" and "axis"): the games of the previous record, their final
-fingerprints and winners with the side words renamed, were checked to give exactly the new
-"final" and "winner" digests; the legal, log and events digests did not change.
+tests/data/memoir_playouts/ holds, for two seeded random games of each bundled scenario played
+to the end with ``random_action`` (the bench's playouts), one readable file per game: a line
+per action with the action as the log stores it, the number of legal actions offered and a
+digest of them (in their order), and the events it gave by kind and fields; the setup events
+first, the final position's digest and the winner last. Language-independent: event kinds and
+their data, never their English text, so a change of wording changes nothing here, and a
+change of the games shows as a diff of these files (issue 35).
 
-Regenerate (only when a rule change is meant to change the games): ``python -m
-tests.memoir.test_memoir_playout_record --write``.
+A change that only makes the engine faster must give exactly these games; one game of each
+scenario is played with ``apply(action, validate=False)`` (the bench's contract), the other
+with the validating ``apply``. The games are those of new games' dice (version 2,
+wargame/dice.py), whose faces no Python upgrade changes. History of the record: recorded for
+dice version 2 in issue 30 (after the same games with dice version 1 were checked to match the
+previous record exactly); again in issue #27 (the Memoir sides spelt "allied" and "axis");
+in issue 35 turned from a file of digests into these readable files, which were checked when
+written to give exactly the digests of the previous record (its legal, log, events, final and
+winner digests, computed from the same games).
+
+Regenerate (only when a rule change is meant to change the games), then read the diff:
+
+    python -m tests.memoir.test_memoir_playout_record --write
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import random
@@ -30,64 +37,110 @@ import pytest
 from wargame.bots.memoir_random import random_action
 from wargame.memoir import MemoirGame, scenario_ids
 
-RECORD = Path(__file__).resolve().parent / "data" / "playout_hashes.json"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "memoir_playouts"
 GAMES = ((0, False), (1, True))  # (seed, validate)
 MAX_ACTIONS = 3000  # a cap: one recorded game (scenario 6, seed 1) is still on at 3000
+DIFF_LINES = 60
 
 
-def playout_digests(sid: str, seed: int, validate: bool) -> dict[str, object]:
-    """Digests of one random game of scenario ``sid`` played to the end."""
+def _value(v: object) -> str:
+    """A field's value: a plain word as it is, anything else as JSON."""
+    if isinstance(v, str) and v and all(c.isalnum() or c in "_-(),." for c in v):
+        return v
+    return json.dumps(v, ensure_ascii=False, sort_keys=True)
+
+
+def _fields(d: dict) -> str:
+    return " ".join(f"{k}={_value(v)}" for k, v in d.items())
+
+
+def _event(e) -> str:
+    return f"{e.kind} {_fields(e.data)}".rstrip()
+
+
+def record_name(sid: str, seed: int) -> str:
+    return f"{sid}-seed{seed}.txt"
+
+
+def playout_lines(sid: str, seed: int, validate: bool) -> list[str]:
+    """One random game of scenario ``sid`` played to the end, as the record's lines."""
     state = MemoirGame.from_scenario(sid).new_state(seed)
     rng = random.Random(seed)
-    legal, events = hashlib.sha256(), hashlib.sha256()
-    for e in state.setup_events:
-        events.update(e.text.encode() + b"\n")
+    lines = [f"# Memoir '44 scenario {sid}, seed {seed}, random_action with random.Random"
+             f"({seed}), apply(validate={validate}); regenerate: python -m "
+             "tests.memoir.test_memoir_playout_record --write",
+             "# n action | legal: how many offered, sha256 of their repr list | events"]
+    lines += [f"setup | {_event(e)}" for e in state.setup_events]
     n = 0
     while not state.is_terminal and n < MAX_ACTIONS:
         acts = state.legal_actions()
-        legal.update(repr(acts).encode() + b"\n")
+        offered = hashlib.sha256(repr(acts).encode()).hexdigest()[:12]
         action = random_action(state, rng)
-        for e in state.apply(action, validate=validate):
-            events.update(e.text.encode() + b"\n")
+        events = state.apply(action, validate=validate)
         n += 1
-    log = json.dumps(state.action_log, sort_keys=True).encode()
+        entry = dict(state.action_log[-1])
+        kind = entry.pop("kind", "?")
+        lines.append(f"{n} {kind} {_fields(entry)}".rstrip()
+                     + f" | legal {len(acts)} {offered} | " + "; ".join(map(_event, events)))
     final = json.dumps(state.fingerprint(), sort_keys=True).encode()
-    return {"actions": n, "legal": legal.hexdigest()[:16],
-            "log": hashlib.sha256(log).hexdigest()[:16], "events": events.hexdigest()[:16],
-            "final": hashlib.sha256(final).hexdigest()[:16], "winner": state.winner}
+    lines.append(f"end actions={n} terminal={state.is_terminal} winner={state.winner} "
+                 f"final={hashlib.sha256(final).hexdigest()[:16]}")
+    return lines
 
 
-def record_of(sid: str) -> dict[str, object]:
-    return {f"seed_{seed}": playout_digests(sid, seed, validate) for seed, validate in GAMES}
-
-
-RECORDED: dict[str, dict] = (json.loads(RECORD.read_text(encoding="utf-8"))
-                             if RECORD.exists() else {})
+def write_records() -> None:
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    for old in RECORDS.glob("*.txt"):
+        old.unlink()
+    for sid in scenario_ids():
+        for seed, validate in GAMES:
+            path = RECORDS / record_name(sid, seed)
+            path.write_text("\n".join(playout_lines(sid, seed, validate)) + "\n",
+                            encoding="utf-8")
+            print(f"wrote {path}")
 
 
 def test_every_scenario_has_recorded_playouts():
-    assert sorted(RECORDED) == sorted(scenario_ids())
+    names = sorted(p.name for p in RECORDS.glob("*.txt"))
+    assert names == sorted(record_name(sid, seed) for sid in scenario_ids() for seed, _ in GAMES)
 
 
-@pytest.mark.parametrize("sid", sorted(RECORDED))
+@pytest.mark.parametrize("sid", sorted(scenario_ids()))
 def test_random_playouts_are_the_recorded_games(sid):
-    assert record_of(sid) == RECORDED[sid], (
-        f"scenario {sid}: the random playouts changed (legal actions, log, events or final "
-        "position); a speed-up must not change them. If a rule changed on purpose, re-record "
-        "with python -m tests.memoir.test_memoir_playout_record --write")
+    for seed, validate in GAMES:
+        path = RECORDS / record_name(sid, seed)
+        recorded = path.read_text(encoding="utf-8").splitlines()
+        played = playout_lines(sid, seed, validate)
+        if played != recorded:
+            diff = list(difflib.unified_diff(recorded, played, str(path), "this engine",
+                                             lineterm="", n=1))
+            pytest.fail(
+                f"scenario {sid}, seed {seed}: the random playout changed (legal actions, "
+                "log, events or final position); a speed-up must not change it. If a rule "
+                "changed on purpose, re-record with python -m "
+                "tests.memoir.test_memoir_playout_record --write and read the diff.\n"
+                + "\n".join(diff[:DIFF_LINES])
+                + (f"\n... ({len(diff)} diff lines)" if len(diff) > DIFF_LINES else ""))
 
 
-def test_the_digest_sees_a_different_game():
-    """The record is sensitive: another seed gives other digests."""
-    sid = sorted(RECORDED)[0]
-    other = playout_digests(sid, 2, False)
-    assert other != RECORDED[sid]["seed_0"]
+def test_the_record_sees_a_different_game():
+    """The record is sensitive: another seed gives another game."""
+    sid = sorted(scenario_ids())[0]
+    recorded = (RECORDS / record_name(sid, 0)).read_text(encoding="utf-8").splitlines()
+    other = playout_lines(sid, 2, False)
+    assert other[2:] != recorded[2:] and other[0] != recorded[0]
+
+
+def test_the_record_has_no_english_event_text():
+    """Kinds and fields, not texts: no event's English sentence is in a record."""
+    state = MemoirGame.from_scenario("1").new_state(0)
+    text = (RECORDS / record_name("1", 0)).read_text(encoding="utf-8")
+    sentences = [e.text for e in state.setup_events if len(e.text) > 12]
+    assert sentences and not any(s in text for s in sentences)
 
 
 if __name__ == "__main__" and "--write" in sys.argv:
-    RECORD.write_text(json.dumps({sid: record_of(sid) for sid in scenario_ids()}, indent=1)
-                      + "\n", encoding="utf-8")
-    print(f"wrote {RECORD}")
+    write_records()
 
 
 def test_line_interiors_are_the_lines_moved_from_the_origin():

@@ -5,6 +5,8 @@ the same game and score."""
 import sys
 from pathlib import Path
 
+import pytest
+
 from wargame.bots.play import play_random_game
 from wargame.operational.state import Game
 from wargame.saves import replay
@@ -13,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "operational"))
 from test_engine_properties import check_invariants  # noqa: E402
 
 
+@pytest.mark.slow  # 6 s (measured on 2 busy cores)
 def test_full_campaign_random_play_and_replay():
     game = Game("normandy")
     state = game.new_state(1944)

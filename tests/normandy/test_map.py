@@ -327,6 +327,7 @@ def test_cost_function_can_fail(data, tables):
 
 
 # --------------------------------------------------------------------------------------------
+@pytest.mark.slow  # 4.4 s in the fast set: it imports matplotlib and the land mask
 def test_build_is_reproducible(tmp_path):
     # Needs the "build-maps" extra (numpy, global-land-mask, matplotlib); skipped without it.
     pytest.importorskip("numpy")

@@ -57,6 +57,7 @@ def check_invariants(state):
         assert (us.hex is None) == (us.status in ("waiting", "eliminated", "exited", "withdrawn"))
 
 
+@pytest.mark.slow  # 2 x 3 s (measured on 2 busy cores)
 @pytest.mark.parametrize("game_name", ["normandy", "dragoon"])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), policy_seed=st.integers(0, 10_000))
@@ -89,6 +90,7 @@ def random_action(draw, state):
     return EndPhase()
 
 
+@pytest.mark.slow  # 3.6 s (measured on 2 busy cores)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 1000), steps=st.integers(0, 40))
 def test_illegal_actions_never_change_state(data, seed, steps):

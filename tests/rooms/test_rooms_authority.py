@@ -196,6 +196,7 @@ def test_subscribers_are_told_in_order_and_a_failing_one_harms_nothing(manager):
     assert len(seen) == 3 and room.version == 4
 
 
+@pytest.mark.slow  # 3 s: a Memoir game to its end (measured on 2 busy cores)
 def test_game_over_refuses_with_game_over(manager):
     room = manager.create("memoir44-1", seed=5)
     played = play(room, 3000)

@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from tests.rooms.roomkit import opener
 from wargame.rooms import RoomManager
 
@@ -24,6 +26,7 @@ def _plain(data):
     return json.loads(json.dumps(data, sort_keys=True))
 
 
+@pytest.mark.slow  # 4 s: a server process killed (measured on 2 busy cores)
 def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path):
     db = tmp_path / "class.sqlite"
     child = subprocess.Popen([sys.executable, str(SERVER), str(db)], stdout=subprocess.PIPE,

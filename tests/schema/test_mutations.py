@@ -159,6 +159,7 @@ def mutations(draw):
     return kind, name, path, draw(st.sampled_from(["12a4", "123", "12345", "", "ab12"]))
 
 
+@pytest.mark.slow  # 24 s (measured on 2 busy cores)
 @settings(
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

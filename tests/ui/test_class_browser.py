@@ -22,7 +22,7 @@ KEY = "class-browser-test-key"
 @pytest.fixture(scope="module")
 def class_server(chromium_path, tmp_path_factory):
     """``wargame class --no-show`` in a subprocess; yields (students' link, teacher's link)."""
-    from conftest import free_port
+    from tests.support.browser import free_port
 
     tmp = tmp_path_factory.mktemp("class")
     port = free_port()

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import click_hex, source_column, wait_for_map
 from wargame.hexgrid import Hex
 from wargame.operational.actions import EndPhase, Move
 from wargame.operational.state import Game
-from wargame.ui.browser import click_hex, source_column, wait_for_map
 from wargame.ui.demo import demo_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,9 +110,8 @@ def test_demo_flow(dashboard_server, wg_page, tmp_path):
     results = source_column(page, "distribution-source", "result")
     assert dict(zip(results, probs, strict=True)) == pytest.approx(
         {r: float(p) for r, p in a.distribution.items()})
+    # the README's picture: tools/dashboard_screenshots.py copies it to docs/img/dashboard.png
     shot(page, "04-attack-preview")
-    (ROOT / "docs" / "img").mkdir(parents=True, exist_ok=True)
-    shutil.copy(ARTIFACTS / "04-attack-preview.png", ROOT / "docs" / "img" / "dashboard.png")
 
     # roll: seed 1944 gives DRB AVB, the Axis player picks the retreat hex
     page.get_by_role("button", name="Roll the attack").click()

@@ -228,6 +228,7 @@ def test_history_file(tmp_path):
 
 
 # ---------------------------------------------------------------------- views (Panel, no browser)
+@pytest.mark.slow  # 2.2 s (measured on 2 busy cores)
 def test_dashboard_views_follow_state():
     from wargame.ui import CampaignDashboard
 

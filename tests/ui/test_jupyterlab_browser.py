@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from wargame.ui.browser import click_hex, hex_pixel, wait_for_map
+from tests.support.browser import click_hex, hex_pixel, wait_for_map
+from tests.support.waiting import campaign_progress, click_until_changed, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -137,12 +138,12 @@ def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
         page.get_by_role("button", name="End phase", exact=True).click()
         page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
         page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(500)
+        settle(page, page.locator(".wg-dashboard"))
         click_hex(page, TARGET)
         panel = page.locator(".wg-attack-panel")
         panel.filter(has_text="Attack on Colleville").wait_for()
         page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
+        settle(page, panel)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-attack.png"))
         assert _in_window(page, panel.bounding_box()), panel.bounding_box()
         page.get_by_role("button", name="Roll the attack").click()
@@ -151,11 +152,10 @@ def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
         for _ in range(5):
             if decision.locator(".wg-decision").filter(has_text="retreat").count():
                 break
-            page.get_by_role("button", name="Auto").click()
-            page.wait_for_timeout(1000)
+            click_until_changed(page, page.get_by_role("button", name="Auto"), campaign_progress)
         decision.locator(".wg-decision").filter(has_text="retreat").wait_for()
         page.locator(".wg-dashboard").evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
+        settle(page, decision)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-retreat.png"))
         assert _in_window(page, decision.bounding_box()), decision.bounding_box()
         x, y = hex_pixel(page, retreat, scroll=False)

@@ -15,6 +15,14 @@ import re
 
 import pytest
 
+from tests.support.browser import click_hex, wait_for_map
+from tests.support.waiting import (
+    campaign_progress,
+    click_until_changed,
+    end_phase,
+    shown_text,
+    wait_until,
+)
 from wargame import i18n
 from wargame.bots.memoir_random import auto_action
 from wargame.bots.play import make_policy
@@ -22,7 +30,6 @@ from wargame.event_text import DECISIONS, decision_prompt
 from wargame.games import open_game
 from wargame.operational.state import Game
 from wargame.saves import replay, save_game
-from wargame.ui.browser import click_hex, wait_for_map
 from wargame.ui.memoir_model import TEXT as MEMOIR_TEXT
 from wargame.ui.text import PHASE_WORDS, UI, WORDS
 
@@ -76,7 +83,7 @@ def english_on(page, domains: tuple[str, ...] = DOMAINS) -> list[tuple[str, str]
     # the map's hover tooltip (hex id, terrain id, units: wargame/ui/hexmap.py) is not read:
     # the pointer leaves the map first
     page.mouse.move(0, 0)
-    page.wait_for_timeout(300)
+    page.locator(".bk-Tooltip").filter(visible=True).first.wait_for(state="detached")
     nodes = page.evaluate(PAGE_TEXT)
     text = "\n".join(nodes)
     whole = set(nodes)
@@ -100,17 +107,16 @@ def test_the_dashboard_in_portuguese_shows_no_english_of_its_catalogues(dashboar
     mover = next(a.unit for a in state.legal_actions() if getattr(a, "kind", "") == "move")
     where = state.units[mover].hex
     for _ in range(len(state.units_at(where))):  # the stack's top counter first: cycle to ours
+        before = _unit_card(page)
         click_hex(page, where.id)
+        assert wait_until(page, lambda p, b=before: _unit_card(p) != b), f"still {before!r}"
         if page.locator(".wg-unit").filter(has_text=state.game.units[mover].name).count():
             break
     page.locator(".wg-unit").filter(has_text="pontos de movimentação").first.wait_for()
     assert english_on(page) == []
-    page.get_by_role("button", name="Terminar fase").click()
-    confirm = page.get_by_role("button", name="Terminar a fase mesmo assim")
-    page.wait_for_timeout(1500)
-    if confirm.is_visible():
-        confirm.click()
-    page.locator(".wg-phase").filter(has_text="Fase de Combate Aliada").wait_for(timeout=30000)
+    end_phase(page, page.get_by_role("button", name="Terminar fase"),
+              page.get_by_role("button", name="Terminar a fase mesmo assim"),
+              page.locator(".wg-phase").filter(has_text="Fase de Combate Aliada"))
     assert english_on(page) == []
 
 
@@ -148,20 +154,27 @@ def save_until_decision(scenario: str, seed: int, path) -> object:
     return state
 
 
-def _answer_and_end_campaign(page) -> None:
-    """Answer every pending decision with the Auto button, then end the phase."""
-    panel = page.locator(".wg-decision-panel")
+def _unit_card(page) -> str:
+    """The selected unit's card as the page shows it ('' with none)."""
+    return shown_text(page.locator(".wg-unit"))
+
+
+def _decision(page) -> str:
+    """The decision the page asks ('' with none)."""
+    return shown_text(page.locator(".wg-decision"))
+
+
+def _answer_and_end_campaign(page, next_phase) -> None:
+    """Answer every pending decision with the Auto button (each click once the last one's
+    answer is shown), then end the phase (confirming it if the page asks) to ``next_phase``."""
+    auto = page.get_by_role("button", name=_pt(WORDS, "auto"), exact=True)
     for _ in range(12):
-        if not panel.is_visible():
+        if not _decision(page):
             break
-        page.get_by_role("button", name=_pt(WORDS, "auto"), exact=True).click()
-        page.wait_for_timeout(800)
-    panel.wait_for(state="hidden", timeout=20000)
-    page.get_by_role("button", name=_pt(WORDS, "end_phase")).click()
-    confirm = page.get_by_role("button", name=_pt(UI, "end_phase_confirm"))
-    page.wait_for_timeout(1500)
-    if confirm.is_visible():
-        confirm.click()
+        click_until_changed(page, auto, campaign_progress)
+    page.locator(".wg-decision-panel").wait_for(state="hidden", timeout=20000)
+    end_phase(page, page.get_by_role("button", name=_pt(WORDS, "end_phase")),
+              page.get_by_role("button", name=_pt(UI, "end_phase_confirm")), next_phase)
 
 
 # seeds whose greedy Allies make their last attack of the first combat phase with decisions
@@ -180,9 +193,8 @@ def test_a_campaign_turn_with_an_attack_in_portuguese(dashboard_server, wg_page,
     page.locator(".wg-decision").filter(
         has_text=decision_prompt_pt(state.pending)).wait_for(timeout=30000)
     assert english_on(page) == []
-    _answer_and_end_campaign(page)
-    page.locator(".wg-phase").filter(has_text=_pt(PHASE_WORDS, "axis_movement")).wait_for(
-        timeout=30000)
+    _answer_and_end_campaign(
+        page, page.locator(".wg-phase").filter(has_text=_pt(PHASE_WORDS, "axis_movement")))
     log = page.locator(".wg-log").filter(has_text="Novo jogo").first.inner_text()
     assert "Ataque a " in log and "Dados " in log and "Fase de Movimentação do Eixo" in log
     assert english_on(page) == []
@@ -206,6 +218,12 @@ def test_the_check_finds_english_on_an_english_page(dashboard_server, wg_page, t
     assert {"events.campaign", "decisions", "ui.campaign"} <= found
 
 
+def _memoir_actions(page) -> int:
+    """The action count the Memoir '44 page shows under its status."""
+    text = page.locator(".m44-actions").first.inner_text()
+    return int(re.findall(r"[0-9]+", text)[-1])
+
+
 def test_memoir_turn_with_a_battle_in_portuguese(dashboard_server, wg_page, tmp_path):
     page = wg_page
     path = tmp_path / "memoir.json"
@@ -218,19 +236,14 @@ def test_memoir_turn_with_a_battle_in_portuguese(dashboard_server, wg_page, tmp_
     page.get_by_text(prompt).first.wait_for(timeout=30000)
     assert english_on(page, MEMOIR_DOMAINS) == []
     auto = page.get_by_role("button", name=_pt(MEMOIR_TEXT, "auto"), exact=True)
-    for _ in range(6):
-        if not page.get_by_text(prompt).count():
-            break
-        auto.click()
-        page.wait_for_timeout(800)
-    # the rest of the turn as the Auto button plays it, to the other side's turn
-    n, side = 0, state.active
+    # the decision, then the rest of the turn as the Auto button plays it, to the other side's
+    # turn: the same answers and actions in-process give the page's action count to reach
+    saved, n, side = len(state.action_log), 0, state.active
     while state.active == side and not state.is_terminal and n < 40:
         state.apply(auto_action(state))
         n += 1
-    done = len(state.action_log) - n
-    for k in range(done + 1, done + n + 1):
-        auto.click()
-        page.locator(".m44-actions").filter(has_text=re.compile(rf"(?<![0-9]){k}(?![0-9])")) \
-            .wait_for(timeout=30000)
+    assert _memoir_actions(page) == saved and n >= 1
+    for k in range(saved + 1, saved + n + 1):
+        # one click per action: the next once the page shows this one's count
+        assert click_until_changed(page, auto, _memoir_actions) == k
     assert english_on(page, MEMOIR_DOMAINS) == []

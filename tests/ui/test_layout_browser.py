@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from wargame.ui.browser import _FIND, hex_pixel, stop_process, wait_for_map
+from tests.support.browser import _FIND, hex_pixel, stop_process, wait_for_map
+from tests.support.waiting import settle as settle_box
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -41,9 +42,9 @@ SEAT_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 @pytest.fixture(scope="module")
 def room_links(chromium_path, tmp_path_factory):
     """A rooms file with one room per game, served; game -> seat -> its page's URL."""
-    from conftest import free_port
     from test_rooms_browser import RoomsServer
 
+    from tests.support.browser import free_port
     from wargame.rooms.room import RoomManager
 
     db = tmp_path_factory.mktemp("layout") / "rooms.sqlite"
@@ -186,14 +187,14 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
         page.goto(room_links["normandy"]["allied"])
         wait_for_map(page, timeout=90000)
         page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
-        page.wait_for_timeout(800)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         # to the combat phase; the landing stack clicked where it is drawn
         page.get_by_role("button", name="End phase", exact=True).click()
         try:
             page.locator(".wg-phase").filter(has_text="Allied combat").wait_for()
         finally:
             page.screenshot(path=str(ARTIFACTS / "layout-combat-1280x720.png"))
-        page.wait_for_timeout(500)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         x, y = hex_pixel(page, sea, scroll=False)
         page.mouse.click(x, y)
         msg = page.locator(".wg-message").filter(has_text=first)
@@ -205,7 +206,7 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
         before = measure(page, "hexmap")
         page.get_by_role("button", name="End phase", exact=True).click()
         page.locator(".wg-overlay .wg-warning").wait_for(timeout=20000)
-        page.wait_for_timeout(500)
+        settle_box(page, page.locator(".wg-overlay"))
         after = measure(page, "hexmap")
         page.screenshot(path=str(ARTIFACTS / "layout-warning-1280x720.png"))
         assert (round(after["y"]), round(after["height"])) == \
@@ -219,13 +220,13 @@ def test_landing_stack_selected_where_drawn_and_warning_floats(room_links, wg_br
 
 
 # ---------------------------------------------------------------------- a notebook cell
-NOTEBOOK_APP = ROOT / "tests" / "ui" / "notebook_cell_app.py"
+NOTEBOOK_APP = ROOT / "tests" / "support" / "notebook_cell_app.py"
 
 
 @pytest.fixture(scope="module")
 def notebook_cell_server(chromium_path):
     """``panel serve`` of the dashboard as a notebook cell builds it (no window to fill)."""
-    from conftest import free_port
+    from tests.support.browser import free_port
 
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
@@ -255,7 +256,7 @@ def test_notebook_cell_cuts_nothing(notebook_cell_server, wg_browser, width):
     try:
         page.goto(notebook_cell_server)
         wait_for_map(page, timeout=90000)
-        page.wait_for_timeout(1500)
+        settle_box(page, probe=lambda p: measure(p, "hexmap"))
         page.screenshot(path=str(ARTIFACTS / f"layout-notebook-{width}.png"), full_page=True)
         assert page.evaluate(
             "() => document.scrollingElement.scrollWidth <= window.innerWidth")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 
 import pytest
-from fake_rooms import FakeManager
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.fake_rooms import FakeManager
 from wargame.bots.play import make_policy
 from wargame.hexgrid import Hex
 from wargame.ui.campaign import CampaignDashboard

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import click_hex, source_column, wait_for_map
 from wargame.memoir import LAYOUT, MemoirGame
 from wargame.saves import from_save
-from wargame.ui.browser import click_hex, source_column, wait_for_map
 from wargame.ui.memoir import display_hex
 
 ROOT = Path(__file__).resolve().parents[2]

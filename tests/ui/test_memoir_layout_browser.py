@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from wargame.ui.browser import _FIND, wait_for_map
+from tests.support.browser import _FIND, wait_for_map
+from tests.support.waiting import settle
 
 MAP = "memoir-map"
 SIZES = [(1280, 720), (1920, 1080)]
@@ -38,7 +39,7 @@ def test_memoir_on_a_projector(dashboard_server, wg_browser, size):
         page.get_by_text("ALLIES to act").first.wait_for()
         hand = page.locator(".m44-hand")
         hand.locator("button:visible").first.wait_for()  # the playable cards (hidden places too)
-        page.wait_for_timeout(500)
+        settle(page, hand)
         page.screenshot(path=f"test-artifacts/memoir-projector-{width}.png")
         assert page.evaluate(
             "() => document.scrollingElement.scrollWidth <= window.innerWidth")

@@ -10,8 +10,9 @@ import re
 import pytest
 
 from tests.helpers import omaha_retreat
+from tests.support.browser import click_hex, hex_pixel, source_column, wait_for_map
+from tests.support.waiting import campaign_progress, click_until_changed, settle
 from wargame.hexgrid import Hex
-from wargame.ui.browser import click_hex, hex_pixel, source_column, wait_for_map
 from wargame.ui.model import CampaignState
 
 SEED = 1946  # was 1944 with dice 1; 1946 gives the flow below with dice 2 (tests/helpers.py)
@@ -85,8 +86,9 @@ def test_action_panels_beside_the_map(dashboard_server, sized_page):
     for _ in range(4):
         if page.locator(".wg-decision").filter(has_text="retreat").count():
             break
-        page.get_by_role("button", name="Auto").click()
-        page.wait_for_timeout(700)
+        # one answer per click: the next click once the page shows the next decision
+        click_until_changed(page, page.get_by_role("button", name="Auto"),
+                            campaign_progress)
     decision.locator(".wg-decision").filter(has_text="retreat").wait_for()
     page.wait_for_function(
         """() => { for (const d of Bokeh.documents) { const s = d.get_model_by_name('hexmap-hl');
@@ -139,12 +141,11 @@ def test_counter_labels_grow_with_zoom(dashboard_server, sized_page):
     page = sized_page
     page.goto(f"{dashboard_server}?scenario=normandy&seed={SEED}")
     wait_for_map(page, timeout=60000)
-    page.wait_for_timeout(500)
     size = """() => { for (const d of Bokeh.documents) { const f = d.get_model_by_name('hexmap');
         if (!f) continue; for (const r of f.renderers) {
           if (r.glyph.type === 'Text' && r.glyph.text && r.glyph.text.field === 'letter') {
             const v = r.glyph.text_font_size; return parseFloat(v.value || v); } } } return null; }"""
-    before = page.evaluate(size)
+    before = settle(page, probe=lambda p: p.evaluate(size))  # once the fit-to-window is done
     assert len(source_column(page, "hexmap-counters", "uid")) > 0
     # zoom in on the middle: a quarter of the range
     page.evaluate("""() => { for (const d of Bokeh.documents) { const f = d.get_model_by_name(

@@ -39,8 +39,8 @@ LANGS = {"allied": "pt", "axis": "en", "teacher": "pt"}
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, chromium_path):
     import panel as pn
-    from conftest import free_port
 
+    from tests.support.browser import free_port
     from wargame.ui.serve import component_routes, rooms_apps
 
     manager = RoomManager(tmp_path_factory.mktemp("frames") / "rooms.sqlite",

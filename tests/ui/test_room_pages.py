@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from fake_rooms import FakeManager
+import pytest
 
+from tests.support.fake_rooms import FakeManager
 from wargame.ui.memoir import MemoirDashboard
 from wargame.ui.room_page import seat_dashboard, seat_page
 from wargame.ui.rooms import Landing, TeacherRooms, check_key, teacher_page
@@ -96,6 +97,7 @@ def _is_drawn(widget, dash) -> bool:
     return any(w is widget for w in _drawn(dash))
 
 
+@pytest.mark.slow  # 9.7 s (measured on 2 busy cores); lost its mark when it was renamed
 def test_seat_page_draws_no_room_breaking_controls():
     """Issue #27: controls a viewer cannot use are not drawn (not merely hidden)."""
     manager = FakeManager()

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import click_hex, wait_for_map
 from wargame.games import open_game
 from wargame.hexgrid import Hex
 from wargame.memoir import LAYOUT, card
-from wargame.ui.browser import click_hex, wait_for_map
 from wargame.ui.memoir import display_hex
 from wargame.ui.model import CampaignState
 from wargame.ui.room_page import fingerprint_digest
@@ -94,7 +94,7 @@ class RoomsServer:
 
 @pytest.fixture(scope="module")
 def rooms_server(chromium_path, tmp_path_factory):
-    from conftest import free_port
+    from tests.support.browser import free_port
 
     server = RoomsServer(tmp_path_factory.mktemp("rooms") / "rooms.sqlite", free_port())
     server.start()

@@ -3,8 +3,7 @@ changes nothing, the other seat follows the room's changes; no undo, load or new
 
 from __future__ import annotations
 
-from fake_rooms import FakeRoom
-
+from tests.support.fake_rooms import FakeRoom
 from wargame.memoir import ALLIES, AXIS
 from wargame.ui.seats import CampaignSeatStore, MemoirSeatStore, seat_store, viewer_of
 

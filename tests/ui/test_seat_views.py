@@ -35,6 +35,7 @@ def _only_in(hand_side: str, store: MemoirStore) -> set[str]:
     return theirs - {card(c).title for c in s.hands[other]}
 
 
+@pytest.mark.slow  # 4.8 s (measured on 2 busy cores)
 def test_memoir_seat_document_holds_its_own_hand_never_the_opponents():
     hot = _memoir(None)
     allied_only = _only_in(ALLIES, hot.store)
@@ -119,6 +120,7 @@ def test_campaign_hidden_for_a_seat_whatever_the_toggle():
     assert not teacher.hidden(allied) and not teacher.hidden(axis)
 
 
+@pytest.mark.slow  # 3.5 + 2 s (measured on 2 busy cores)
 def test_campaign_seat_document_holds_no_enemy_values(normandy_hot):
     hot = normandy_hot
     enemy = _distinct_enemy(hot.model, "allied")

@@ -16,9 +16,8 @@ import json
 
 import pytest
 
-from tests.ui.conftest import ARTIFACTS, free_port
+from tests.support.browser import ARTIFACTS, free_port, serve_app, stop_process
 from wargame.saves import MAX_SAVE_BYTES
-from wargame.ui.browser import serve_app, stop_process
 
 SCENARIO = "memoir44-1"
 
@@ -35,8 +34,8 @@ def saved_game(path, n: int) -> tuple[str, int]:
 
 
 def start_app(port: int):
-    """``panel serve wargame/ui/app.py`` (tests/ui/conftest.py's, with 5 minutes to answer:
-    this test starts it twice, on a machine other jobs load)."""
+    """``panel serve wargame/ui/app.py`` (tests/support/browser.py's start_app, with 5 minutes
+    to answer: this test starts it twice, on a machine other jobs load)."""
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"panel-serve-{port}.log", "a")  # noqa: SIM115
     return serve_app(port, log=log, timeout=300)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import panel as pn
-from fake_rooms import FakeManager
 
+from tests.support.fake_rooms import FakeManager
 from wargame.bots.play import make_policy
 from wargame.i18n import using_language
 from wargame.ui.room_page import seat_page_parts

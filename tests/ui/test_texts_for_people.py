@@ -21,6 +21,7 @@ from wargame.ui.text import ACTION_WORDS
 INTERNAL = re.compile(r"\w+\((?!s\))|[A-Za-z]_[A-Za-z]")
 
 
+@pytest.mark.slow  # 9 s (measured on 2 busy cores)
 def test_scripted_turns_0_and_1_of_normandy_speak_plainly():
     """The greedy bot plays both sides through the store for turns 0 and 1; every message and
     every log line after each action, and every Undone: message, is free of identifiers."""

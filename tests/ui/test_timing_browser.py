@@ -1,4 +1,4 @@
-"""The timing helpers of bench/dashboard.py (wargame.ui.browser), in a real browser: the
+"""The timing helpers of bench/dashboard.py (tests/support/browser.py), in a real browser: the
 server's reply to a unit's selection is seen apart from the browser's own drawing, and a
 server started with ``liveness`` answers before any session is built."""
 
@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import urllib.request
 
-from wargame.operational.state import Game
-from wargame.ui.browser import (
+from tests.support.browser import (
     mark_pointer_time,
     serve_app,
     stop_process,
@@ -15,6 +14,7 @@ from wargame.ui.browser import (
     wait_for_map,
     watch_server_changes,
 )
+from wargame.operational.state import Game
 from wargame.ui.demo import demo_scenario
 
 SEED = 1944

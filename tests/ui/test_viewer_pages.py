@@ -20,8 +20,8 @@ import re
 import sys
 
 import pytest
-from page_frames import PageFrames
 
+from tests.support.page_frames import PageFrames
 from wargame.bots.play import make_policy
 from wargame.errors import SeatRefused
 from wargame.event_text import card_title, event_line

@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "operational"))
 from test_engine_properties import check_invariants  # noqa: E402
 
 
+@pytest.mark.slow  # 4 s (measured on 2 busy cores)
 def test_save_and_load_with_variants(tmp_path):
     g = game("bfn-19.1", "bfn-19.4:Juno+Sword", "bfn-19.6")
     s = g.new_state(5)
@@ -35,6 +36,7 @@ def test_save_and_load_with_variants(tmp_path):
     assert [e.text for e in loaded.events] == [e.text for e in s.events]
 
 
+@pytest.mark.slow  # 2.2 s (measured on 2 busy cores)
 def test_saves_with_unknown_or_different_variants_are_refused():
     s = game("bfn-19.6").new_state(5)
     data = json.loads(json.dumps(to_save(s)))
@@ -67,6 +69,7 @@ def _play_with_carpets(state, seed):
     return seen
 
 
+@pytest.mark.slow  # 14 s (measured on 2 busy cores)
 def test_full_campaign_with_every_variant_and_replay():
     g = game("bfn")
     assert g.variants == tuple(VARIANTS)

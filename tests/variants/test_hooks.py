@@ -34,6 +34,7 @@ def test_every_campaign_game_has_the_bfn_hooks() -> None:
     assert isinstance(game().hooks, RuleHooks)
 
 
+@pytest.mark.slow  # 3.1 s (measured on 2 busy cores)
 def test_without_variants_the_bfn_hooks_play_like_the_bare_rulebook() -> None:
     """The same seed and policy give the same game with the inert BFN hooks and with the
     do-nothing base hooks."""

@@ -1,5 +1,5 @@
-"""An in-memory stand-in for ``wargame.rooms.Room`` (the API of /tmp/rooms-api.md, docs/rooms-seats.md)
-for the seat stores' tests that do not need SQLite: one authoritative state, seats with
+"""An in-memory stand-in for ``wargame.rooms.Room`` (its API: docs/rooms-seats.md) for the seat
+stores' tests that do not need SQLite: one authoritative state, seats with
 tokens, the side-to-act check, the expected-version check, subscribers."""
 
 from __future__ import annotations

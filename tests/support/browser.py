@@ -1,10 +1,18 @@
-"""Helpers to drive the dashboard in a real browser (python playwright): serve the app in a
-child process and stop it, wait for the map, click a hex by mapping data coordinates to pixels
-with the Bokeh figure view's scales (docs/STACK-NOTES.md), read a data source. Used by tests/ui, the
-benches and tools/dashboard_screenshots.py."""
+"""Helpers to drive the dashboard in a real browser (python playwright), for the tests, the
+benches and tools/dashboard_screenshots.py (not part of the package: nothing in wargame/ imports
+playwright): find Debian's chromium, serve the app in a child process and stop it, wait for
+the map, click a hex by mapping data coordinates to pixels with the Bokeh figure view's scales
+(docs/STACK-NOTES.md), read a data source, time a click.
+
+Scripts outside pytest (bench/, tools/) put the repository root on ``sys.path`` and import
+``tests.support.browser``."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -16,9 +24,47 @@ from wargame.hexgrid import Hex, Layout
 
 __all__ = ["wait_for_map", "hex_pixel", "click_hex", "source_column", "mark_pointer_time",
            "serve_app", "stop_process", "CLICK_GAP_S", "watch_server_changes",
-           "time_click_to_server_reach"]
+           "time_click_to_server_reach", "CHROMIUM", "CHROME_ARGS", "find_chromium",
+           "free_port", "start_app", "ROOT", "ARTIFACTS", "page_text"]
 
-APP = Path(__file__).resolve().parent / "app.py"
+ROOT = Path(__file__).resolve().parents[2]
+# everything tests and tools write that is not a tracked file (git-ignored)
+ARTIFACTS = ROOT / "test-artifacts"
+# the dashboard's Panel app of the wargame that is imported (the checkout's, or an installed one)
+APP = Path(importlib.util.find_spec("wargame.ui").submodule_search_locations[0]) / "app.py"
+CHROMIUM = "/usr/bin/chromium"
+CHROME_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def find_chromium() -> str | None:
+    """Debian's chromium; runs tools/ensure_chromium.sh once when it is missing."""
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    script = ROOT / "tools" / "ensure_chromium.sh"
+    if script.exists() and shutil.which("bash"):
+        subprocess.run(["bash", str(script)], check=False, timeout=600)
+    return CHROMIUM if os.access(CHROMIUM, os.X_OK) else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """``python -m panel serve wargame/ui/app.py`` on 127.0.0.1:port (``serve_app``), polled
+    until it answers (3 minutes: a loaded machine), its output in
+    test-artifacts/panel-serve-PORT.log."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"panel-serve-{port}.log", "w")  # noqa: SIM115
+    try:
+        return serve_app(port, log=log, env={**os.environ, **(env or {})}, timeout=180)
+    except RuntimeError as exc:
+        raise RuntimeError(f"{exc}; see {log.name}") from None
 
 
 def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
@@ -39,7 +85,7 @@ def serve_app(port: int, threads: int = 0, log: IO[Any] | None = None,
     if threads:
         cmd += ["--num-threads", str(threads)]
     out = log if log is not None else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=APP.parents[2], stdout=out, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                             env=env)
     deadline = time.time() + timeout
     for path in ("/liveness",) if liveness else ("/liveness", "/app"):
@@ -79,6 +125,29 @@ _FIND = """
   return null;
 }
 """
+
+
+# every text node of the page, shadow roots included (Panel draws its panes in shadow DOM, which
+# document.body.innerText leaves out), one line per element's text
+_PAGE_TEXT = """() => {
+  const out = [];
+  const walk = (n) => {
+    if (n.nodeType === 3) { const t = n.textContent.trim(); if (t) out.push(t); return; }
+    if (n.nodeType !== 1 && n.nodeType !== 11) return;
+    if (n.nodeType === 1) {
+      if (['STYLE', 'SCRIPT'].includes(n.tagName)) return;
+      if (n.shadowRoot) walk(n.shadowRoot);
+    }
+    for (const c of n.childNodes) walk(c);
+  };
+  if (document.body) walk(document.body);
+  return out.join('\\n');
+}"""
+
+
+def page_text(page: Any) -> str:
+    """The page's text, shadow roots included (what a failing test prints)."""
+    return page.evaluate(_PAGE_TEXT)
 
 
 def wait_for_map(page: Any, name: str = "hexmap", timeout: float = 30000) -> None:
