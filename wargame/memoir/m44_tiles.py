@@ -150,7 +150,9 @@ NATIONS: dict[str, tuple[str, str]] = {
     "us": (ALLIES, "American"), "brit": (ALLIES, "British"), "gb": (ALLIES, "Commonwealth"),
     "ru": (ALLIES, "Soviet"), "fr": (ALLIES, "French"), "ch": (ALLIES, "Chinese"),
 }
-# a nation's own rules (left out: see docs/memoir44-import.md, "Nations")
+# a nation's own rules: left out and reported, never played, as no public source we can cite
+# states their text (docs/memoir44-import.md, "Nations"); the editor options that switch some of
+# them on are reported with the rule they name (OPTION_RULES)
 NATION_RULES = {
     "Soviet": "the Soviet Commissar rule (Eastern Front)",
     "Japanese": "the Imperial Japanese Army rules (Pacific Theater: Banzai, Seishin)",
@@ -159,6 +161,17 @@ NATION_RULES = {
     "Italian": "the Italian Royal Army rule (Mediterranean Theater)",
     "French": "the French Army rule (Mediterranean Theater)",
     "Chinese": "the Chinese Nationalist Army rules (Pacific Theater)",
+}
+# the editor options of the nations' rules (as the BGA adaptation reads them, Scenario.php)
+# -> the rule (an id of NATION_RULES or OPTION_ONLY_RULES)
+OPTION_RULES = {
+    "russian_commissar_rule": "Soviet", "italy_royal_army": "Italian",
+    "italy_high_command": "ItalianHighCommand", "british_commonwealth": "British",
+    "gung_ho": "Marines",
+}
+OPTION_ONLY_RULES = {
+    "ItalianHighCommand": "the Italian High Command rule (Mediterranean Theater)",
+    "Marines": "the US Marine Corps rule (Gung Ho, Pacific Theater)",
 }
 # badges that change nothing in play (nation and special forces emblems: the unit is the
 # figure's own kind); BGA's TROOP_CLASSES lists the others as troop types.
@@ -279,7 +292,7 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
         options = info.get("options")
         if isinstance(options, dict):
             for key in sorted(k for k, v in options.items() if v):
-                report.add("left_out", "option", option=str(key)[:40])
+                _option(report, str(key))
         for key in ("country_player1", "country_player2"):
             _upper(info, key)
     board = data.get("board")
@@ -321,7 +334,7 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
     top_options = data.get("options")
     if isinstance(top_options, dict):
         for key in sorted(k for k, v in top_options.items() if v):
-            report.add("left_out", "option", option=str(key)[:40])
+            _option(report, str(key))
     texts = data.get("text")
     blocks = [b for b in texts.values() if isinstance(b, dict)] if isinstance(texts, dict) else []
     if any(isinstance(b.get("rules"), str) and b["rules"].strip() for b in blocks):
@@ -336,6 +349,15 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
             not (isinstance(c, dict) and set(c) <= {"standard"}) for c in conditions):
         report.add("left_out", "victory_conditions")
     return data, report
+
+
+def _option(report: Report, key: str) -> None:
+    """An editor option set in the file: left out, with the nation's rule it switches on."""
+    rule = OPTION_RULES.get(key.strip().lower())
+    if rule is not None:
+        report.add("left_out", "option_rule", option=key[:40], rule=rule)
+    else:
+        report.add("left_out", "option", option=key[:40])
 
 
 def _victory(info: Any, report: Report) -> None:

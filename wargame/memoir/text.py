@@ -76,10 +76,17 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
 # The import report's lines (wargame.memoir.m44_tiles.Report: a key and its data each, issue 32),
 # said in the reader's language by ``report_line``: ``line.KEY`` the line, the others the words
 # its data names (a side, a nation's own rules, a badge's troop, a figure's kind).
-from .m44_tiles import BADGE_TROOPS, NATION_RULES, TILES, troop_key  # noqa: E402
+from .m44_tiles import (  # noqa: E402
+    BADGE_TROOPS,
+    NATION_RULES,
+    OPTION_ONLY_RULES,
+    TILES,
+    troop_key,
+)
 
 REPORT_TEXT = Catalogue("memoir.import_report", {
     "line.option": "editor option '{option}' (not played)",
+    "line.option_rule": "editor option '{option}': {rule} (not played)",
     "line.nation_rule": "{rule} ({nation} units play as their side's units)",
     "line.groups": "the board's hex groups (rules written in words refer to them)",
     "line.text_rules": "the special rules written in the scenario's text (not played)",
@@ -116,7 +123,7 @@ REPORT_TEXT = Catalogue("memoir.import_report", {
     "kind.inf2": "infantry (special forces)",
     "kind.tank": "armour",
     "kind.gun": "artillery",
-    **{f"rule.{nation}": rule for nation, rule in NATION_RULES.items()},
+    **{f"rule.{nation}": rule for nation, rule in {**NATION_RULES, **OPTION_ONLY_RULES}.items()},
     **{f"troop.{troop_key(troop)}": troop for troop in sorted(set(BADGE_TROOPS.values()))},
 })
 """The import report's lines and words (English; Portuguese in the .po)."""
@@ -145,6 +152,9 @@ def report_line(key: str, data: Mapping[str, Any], hexes: Sequence[Sequence[int]
     if tile is not None:
         args["card"] = TILE_TEXT[f"card.{tile.key}"]
         args["lost"] = TILE_TEXT[f"lost.{tile.key}"] if tile.lost else ""
+    rule_id = args.get("rule")
+    if isinstance(rule_id, str):  # an editor option's nation rule
+        args["rule"] = REPORT_TEXT.get(f"rule.{rule_id}", rule_id)
     nation = args.get("nation")
     if isinstance(nation, str):
         rule = f"rule.{nation}"
