@@ -135,7 +135,7 @@ ENGLISH = re.compile(r"\b(played|not played|units|objective|marked|with equipmen
                      r"badge|tag|infantry|armour|artillery|at \()\b")
 
 
-def _english_lines(result_lines) -> list[str]:
+def _lines_said(result_lines) -> list[str]:
     return [entry_text(e) for part in result_lines.values() for e in part]
 
 
@@ -154,8 +154,8 @@ def test_an_import_in_portuguese_shows_no_english_report_line(tmp_path, capsys):
                     "tile_lost", "tile", "nation", "resistance_mark", "resistance_badge",
                     "unit_mark", "equipment", "badge", "badge_unknown", "tag", "tag_mark",
                     "medal_held", "medal_permanent", "medal_group"}
-    english = _english_lines(lines)
-    portuguese = pt(lambda: _english_lines(lines))
+    english = _lines_said(lines)
+    portuguese = pt(lambda: _lines_said(lines))
     assert len(english) == len(portuguese) >= 25
     for en, said in zip(english, portuguese, strict=True):
         assert said != en
@@ -231,8 +231,8 @@ def test_every_corpus_report_line_is_portuguese_in_pt(tmp_path):
         except (ScenarioError, ValueError):
             continue
         imported += 1
-        english = _english_lines(result.lines)
-        portuguese = pt(lambda r=result: _english_lines(r.lines))
+        english = _lines_said(result.lines)
+        portuguese = pt(lambda r=result: _lines_said(r.lines))
         for en, said in zip(english, portuguese, strict=True):
             assert said != en, (path.name, en)
             assert not ENGLISH.search(said), (path.name, said)
