@@ -322,7 +322,8 @@ def _fake_root(tmp_path: Path, with_data: bool) -> Path:
 
 def test_catalog_skips_folders_without_scenario_yaml(tmp_path):
     root = _fake_root(tmp_path, with_data=False)
-    assert list_scenarios(root) == [{"id": "mini", "game": "normandy", "title": "Mini"}]
+    assert list_scenarios(root) == [{"id": "mini", "game": "normandy", "title": "Mini",
+                                     "balance": None}]  # no study measured it
 
 
 def test_catalog_describe_without_data_files(tmp_path):

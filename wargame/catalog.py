@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.localized import pick, translations_of
-from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
+from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_balance_file, user_memoir_dir
 from wargame.scenario_errors import ScenarioError, load_json, load_yaml
 
 __all__ = [
@@ -51,34 +51,69 @@ def _title(meta: dict[str, Any], default: str, lang: str | None) -> str:
                 lang)
 
 
-def list_scenarios(root: Path | None = None, lang: str | None = None) -> list[dict[str, str]]:
-    """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title}, sorted by id; the
-    titles in ``lang`` (default: the current language).
+def list_scenarios(root: Path | None = None, lang: str | None = None) -> list[dict[str, Any]]:
+    """Every bundled ``scenarios/<id>/scenario.yaml`` as {id, game, title, balance}, sorted by
+    id; the titles in ``lang`` (default: the current language). ``balance``: what a study
+    measured (``scenario_balance``), else None.
 
     Folders without a scenario.yaml are skipped; a scenario.yaml that does not parse is listed
     with its error as title. Memoir '44 scenarios are the files ``scenarios/memoir44/<id>.json``
     (ids ``memoir44-<rulebook number>`` and ``memoir44-overlord``, game ``memoir44``) and the
     user's imports (``wargame scenario import``, ids ``memoir44-<name>``).
     """
-    out = []
+    out: list[dict[str, Any]] = []
+    balance = scenario_balance()
     for folder in _folders(root):
         try:
             meta = _meta(folder)
         except ScenarioError as exc:
             out.append({"id": folder.name, "game": "", "title": f"(unreadable: {exc})"})
             continue
+        sid = str(meta.get("id", folder.name))
         out.append(
             {
-                "id": str(meta.get("id", folder.name)),
+                "id": sid,
                 "game": str(meta.get("game", "")),
                 "title": _title(meta, folder.name, lang),
+                "balance": balance.get(sid),
             }
         )
     out = sorted(out, key=lambda d: d["id"])
     return out + [
-        {"id": d["id"], "game": d["game"], "title": d["title"]}
+        {k: d[k] for k in ("id", "game", "title", "front", "year", "approximated",
+                           "approximations", "balance")}
         for d in memoir_scenarios(root, lang)
     ] + registered_scenarios()
+
+
+BALANCE_KEYS = ("games", "allied_wins", "axis_wins", "draws", "allied", "axis", "seed")
+
+
+def scenario_balance(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The balance studies measured, by scenario id (issue 32): {games, allied_wins, axis_wins,
+    draws, allied_win_rate, allied, axis, seed} of the largest study of each scenario without
+    variants or what-if, played with today's dice (``wargame.analysis.study.record_balance``
+    writes ``wargame.paths.user_balance_file``). A missing or damaged file: no balance."""
+    from wargame.dice import DICE_VERSION
+
+    path = path or user_balance_file()
+    if not path.is_file():
+        return {}
+    try:
+        data = load_json(path)
+    except ScenarioError:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for sid, entry in (data.items() if isinstance(data, dict) else ()):
+        if not isinstance(entry, dict) or entry.get("dice") != DICE_VERSION:
+            continue
+        counts = [entry.get(k) for k in ("games", "allied_wins", "axis_wins", "draws")]
+        if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts) \
+                or counts[0] < 1 or sum(counts[1:]) != counts[0]:
+            continue  # not counts of finished games: left out, never shown wrong
+        out[str(sid)] = {k: entry.get(k) for k in BALANCE_KEYS}
+        out[str(sid)]["allied_win_rate"] = counts[1] / counts[0]
+    return out
 
 
 def registered_scenarios() -> list[dict[str, str]]:
@@ -233,6 +268,7 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
     ``imported``), in rulebook order, the user's imports last; titles in ``lang`` (default:
     the current language)."""
     bundled = (root or scenarios_root()) / "memoir44"
+    balance = scenario_balance()
     out = []
     for sid, path in _memoir_files(root).items():
         data = _memoir_file(path)
@@ -245,8 +281,20 @@ def memoir_scenarios(root: Path | None = None, lang: str | None = None) -> list[
                     # issue 32: the front, the year and whether an import plays approximately
                     "front": data.get("front") if isinstance(data.get("front"), str) else None,
                     "year": date[:4] or None,
-                    "approximated": bool(report.get("approximated") or report.get("left_out"))})
+                    "approximated": bool(report.get("approximated") or report.get("left_out")),
+                    # what plays approximately or is left out, in ``lang``
+                    "approximations": _approximations(report, lang),
+                    "balance": balance.get(MEMOIR_PREFIX + sid)})
     return out
+
+
+def _approximations(report: dict[str, Any], lang: str | None) -> list[str]:
+    from wargame.i18n import using_language
+    from wargame.memoir.imports import entry_text
+
+    with using_language(lang):
+        return [entry_text(e) for part in ("approximated", "left_out")
+                for e in (report.get(part) if isinstance(report.get(part), list) else [])]
 
 
 def _memoir_units(data: dict[str, Any]) -> dict[str, dict[str, int]]:

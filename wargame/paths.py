@@ -46,3 +46,10 @@ def user_memoir_dir() -> Path:
     """The user's imported Memoir '44 scenarios (``wargame scenario import``): one
     ``<name>.json`` each, listed and played as ``memoir44-<name>``."""
     return user_data_home() / "scenarios" / "memoir44"
+
+
+def user_balance_file() -> Path:
+    """The balance studies have measured, by scenario id (``wargame.analysis.study``
+    ``record_balance`` writes it; ``wargame scenario list`` and the Memoir '44 new-game panel
+    show it, issue 32)."""
+    return user_data_home() / "studies" / "balance.json"

@@ -74,6 +74,20 @@ def test_the_corpus_is_at_least_40_layouts_each_with_its_source():
     assert all(f"corpus/{n}.m44" in sources for n in names)
 
 
+def test_each_source_of_the_corpus_has_its_terms_noted():
+    """docs/memoir44-sources.md notes, for every repository SOURCES.tsv names, the terms found
+    and whether they allow redistribution (issue 32); the files' licence column says the same."""
+    rows = [line.split("\t") for line in (DATA / "SOURCES.tsv").read_text().splitlines()[1:]]
+    assert len(rows) >= 40 and all(len(r) == 6 and r[5].strip() for r in rows)
+    doc = (DATA.parents[2] / "docs" / "memoir44-sources.md").read_text(encoding="utf-8")
+    section = doc.split("## The community corpus of the import tests", 1)[1]
+    for repo in {r[1] for r in rows}:
+        row = next((line for line in section.splitlines() if f"github.com/{repo}" in line), "")
+        assert "Terms found" in section and ("**Not permitted**" in row or "**Permitted**" in row)
+        count = sum(1 for r in rows if r[1] == repo)
+        assert f"| {count} " in row  # the files it gives
+
+
 @pytest.mark.slow
 def test_every_corpus_layout_imports_and_plays_to_a_result(tmp_path, monkeypatch):
     folder = os.environ.get(ENV)

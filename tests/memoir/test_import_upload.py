@@ -34,7 +34,8 @@ def test_an_upload_is_imported_under_a_name_never_a_path():
     sid = control.import_bytes(json.dumps(LAYOUT).encode(), "../../etc/My Battle.m44")
     assert sid == "my-battle" and seen == ["my-battle"] and user_scenario_ids() == ["my-battle"]
     assert (user_memoir_dir() / "my-battle.json").is_file()
-    assert "Importado" in control.message.object and "British" in control.message.object
+    assert "Importado" in control.message.object and "Reino Unido" in control.message.object
+    assert "British" not in control.message.object  # the report in the reader's language
     assert load_scenario("my-battle").units[1].nation == "British"
 
 

@@ -65,6 +65,7 @@ __all__ = [
     "results_hash",
     "MAX_STUDY_GAMES",
     "max_workers",
+    "record_balance",
 ]
 
 STUDY_VERSION = 1
@@ -483,7 +484,44 @@ def run_study(
             table.to_parquet(folder / "results.parquet", index=False)
         else:
             _write_atomic(folder / "results.csv", table.to_csv(index=False))
+        record_balance(study)
     return study
+
+
+def record_balance(study: Study, path: Path | None = None) -> bool:
+    """Keep ``study``'s balance (its win counts) as its scenario's, for ``wargame scenario
+    list`` and the Memoir '44 new-game panel (``wargame.catalog.scenario_balance``, issue 32),
+    in ``wargame.paths.user_balance_file``. Only a study of the scenario as it is (no variants,
+    no what-if) with finished games counts, and it replaces the one kept only if it has at
+    least as many games. True when kept."""
+    from wargame.paths import user_balance_file
+
+    params, t = study.params, study.table
+    n = len(t)
+    if n == 0 or params.get("variants") or params.get("whatif"):
+        return False
+    path = path or user_balance_file()
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        kept = {}  # a damaged file is written anew
+    kept = kept if isinstance(kept, dict) else {}
+    scenario = str(params["scenario"])
+    old = kept.get(scenario)
+    if isinstance(old, dict) and old.get("dice") == DICE_VERSION and \
+            isinstance(old.get("games"), int) and old["games"] > n:
+        return False
+    kept[scenario] = {
+        "games": n,
+        "allied_wins": int((t["winner"] == "allied").sum()),
+        "axis_wins": int((t["winner"] == "axis").sum()),
+        "draws": int((t["winner"] == "draw").sum()),
+        "allied": params["allied"], "axis": params["axis"], "seed": int(params["seed"]),
+        "dice": DICE_VERSION, "folder": str(study.path) if study.path else None,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(path, json.dumps(kept, indent=1, sort_keys=True))
+    return True
 
 
 def _collect(records: Iterable[dict[str, Any]], rows: dict[int, dict[str, Any]],

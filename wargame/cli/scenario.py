@@ -43,9 +43,23 @@ def cmd_scenario_list(args: argparse.Namespace, out: TextIO) -> int:
     if not items:
         print(TEXT["scenario.none"], file=out)
     width = max((len(i["id"]) for i in items), default=0)
+    titles = max((len(i["title"]) for i in items), default=0)
     for item in items:
-        print(f"{item['id']:<{width}}  {item['game']:<9} {item['title']}", file=out)
+        # issue 32: the front and the year (Memoir '44), and the balance a study measured
+        front = item.get("front") or ""
+        front = TEXT.get(f"scenario.front.{front}", front.title()) if front else "-"
+        print(f"{item['id']:<{width}}  {item['game']:<9} {item['title']:<{titles}}  "
+              f"{front:<13} {item.get('year') or '-':<4}  {balance_text(item.get('balance'))}",
+              file=out)
     return 0
+
+
+def balance_text(balance: dict[str, Any] | None) -> str:
+    """"Allies won 47% of 200 games" (``wargame.catalog.scenario_balance``), or a dash."""
+    if not balance:
+        return TEXT["scenario.no_balance"]
+    return TEXT.plural("scenario.balance", balance["games"]).format(
+        rate=balance["allied_win_rate"], games=balance["games"])
 
 
 
@@ -127,7 +141,8 @@ def cmd_scenario_import(args: argparse.Namespace, out: TextIO) -> int:
         print(TEXT["import.note"].format(note=note), file=out)
     from wargame.memoir.imports import report_text
 
-    if result.recognised is None and any(result.report.values()):
-        print(report_text(result.report), file=out)  # read, approximated, left out (issue 32)
+    if result.recognised is None and any(result.lines.values()):
+        # read, approximated, left out (issue 32), in the reader's language (--lang)
+        print(report_text(result.lines), file=out)
     print(TEXT["import.play"].format(id=result.scenario_id), file=out)
     return 0

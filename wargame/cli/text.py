@@ -57,6 +57,11 @@ TEXT = Catalogue("cli", {
     "table.head": "  {result:<9} {in36:>5}  {pct:>6}",
     "table.row": "  {result:<9} {in36:>2}/36  {pct:>5.1f}%  {bar}",
     "scenario.none": "no bundled scenarios",
+    "scenario.no_balance": "-",
+    "scenario.front.WESTERN": "Western",
+    "scenario.front.EASTERN": "Eastern",
+    "scenario.front.MEDITERRANEAN": "Mediterranean",
+    "scenario.front.PACIFIC": "Pacific",
     "scenario.unknown": "unknown scenario: {error}",
     "scenario.valid": "ok: {title} ({units} units, {hexes} hexes)",
     "scenario.no_validate": "scenario validation is not available yet ({error})",
@@ -115,6 +120,9 @@ TEXT = Catalogue("cli", {
     "odds.shift": ("  {reason}: {columns:+d} column", "  {reason}: {columns:+d} columns"),
     "bombard.shifted": (" -> {column} after {shift:+d} column of terrain",
                         " -> {column} after {shift:+d} columns of terrain"),
+    # ``wargame scenario list``: the balance a study measured (issue 32)
+    "scenario.balance": ("Allies won {rate:.0%} of {games} game",
+                         "Allies won {rate:.0%} of {games} games"),
 })
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the

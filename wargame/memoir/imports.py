@@ -25,10 +25,11 @@ from wargame.paths import user_memoir_dir
 from wargame.schema.common import validate
 from wargame.schema.memoir import MemoirScenarioFile
 
-from .m44 import _where, convert, m44_notes, read_m44_report
+from .m44 import convert, m44_notes, read_m44_report
 from .m44_tiles import Report
 from .scenario import RESERVED_IDS, index
 from .text import IMPORT_TEXT_EN as TEXT
+from .text import report_line
 
 __all__ = ["ImportResult", "import_m44", "default_id", "ID_PATTERN"]
 
@@ -43,32 +44,52 @@ class ImportResult:
     units: int
     notes: list[str] = field(default_factory=list)
     recognised: str | None = None  # the bundled scenario the layout is
-    report: dict[str, list[str]] = field(default_factory=dict)  # read, approximated, left_out
+    # read, approximated, left_out: each line as {key, data, hexes} (the scenario file's
+    # import_report), said in the reader's language by report_text
+    lines: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def approximated(self) -> bool:
-        return bool(self.report.get("approximated") or self.report.get("left_out"))
+        return bool(self.lines.get("approximated") or self.lines.get("left_out"))
+
+    @property
+    def report(self) -> dict[str, list[str]]:
+        """The report's lines in the current language, by part."""
+        return {part: [entry_text(e) for e in items] for part, items in self.lines.items()}
 
 
 APPROXIMATE_MARK = "≈"  # after the title of a scenario that plays with approximations
 
 
-def report_lists(report: Report) -> dict[str, list[str]]:
-    """The import report as the scenario file keeps it: each message with its hexes."""
-    return {part: [m + (f" at {_where(h)}" if h else "") for m, h in getattr(report,
-                                                                           part).items()]
+def report_lists(report: Report) -> dict[str, list[dict[str, Any]]]:
+    """The import report as the scenario file keeps it (``import_report``): each line as its
+    key, its data and its hexes, to be said in the reader's language (``entry_text``)."""
+    return {part: [{"key": line.key, "data": line.args, "hexes": [[r, c] for r, c in h]}
+                   for line, h in getattr(report, part).items()]
             for part in ("read", "approximated", "left_out")}
 
 
-def report_text(report: dict[str, list[str]]) -> str:
-    """The report as a few lines of text (the briefing of an imported scenario: shown by the
-    dashboard before the game starts, and by ``wargame scenario import``)."""
+def entry_text(entry: Any) -> str:
+    """One stored report line in the current language (a file imported before the lines had
+    keys holds English text: shown as it is)."""
+    if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+        data = entry["data"] if isinstance(entry.get("data"), dict) else {}
+        hexes = [h for h in entry.get("hexes") or [] if isinstance(h, list | tuple)
+                 and len(h) == 2]
+        return report_line(entry["key"], data, hexes)
+    return str(entry)
+
+
+def report_text(report: dict[str, list[Any]]) -> str:
+    """The report as a few lines of text in the current language (the briefing of an imported
+    scenario: shown by the dashboard before the game starts, and by ``wargame scenario
+    import``)."""
     lines = []
     for part in ("approximated", "left_out", "read"):
         items = report.get(part) or []
         if items:
             lines.append(TEXT[f"report.{part}"].format(count=len(items)))
-            lines.extend(f"- {item}" for item in items)
+            lines.extend(f"- {entry_text(item)}" for item in items)
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ from wargame.schema.memoir import M44File
 from .board import Board, BoardHex, hex_to_m44, m44_to_hex
 from .m44_tiles import BOARD_SIZE, Report, bunker_sides, normalize
 from .text import IMPORT_TEXT_EN as TEXT
+from .text import hexes_text
 
 __all__ = [
     "UnsupportedM44", "check_m44", "m44_notes", "read_m44_file", "convert", "BASE_FIGURES",
@@ -79,9 +80,7 @@ class UnsupportedM44(ScenarioError):
 
 
 def _where(hexes: list[tuple[int, int]]) -> str:
-    shown = ", ".join(f"({r},{c})" for r, c in hexes[:MAX_LISTED])
-    more = len(hexes) - MAX_LISTED
-    return shown + (TEXT["more_hexes"].format(count=more) if more > 0 else "")
+    return hexes_text(hexes, MAX_LISTED)
 
 
 def _name(item: Any, key: str) -> str | None:
@@ -104,24 +103,14 @@ def _unsupported(raw: Any) -> list[tuple[str, str]]:
     return _problems(normalize(raw)[1])
 
 
-# the importer's problems (wargame.memoir.m44_tiles, in English) said in the reader's words
-_PROBLEM = re.compile(r"^(terrain|obstacle|unit) ('.*') \((no known effect|expansion figures|"
-                      r"unknown nation)\)$")
-
-
-def _problem_text(message: str, hexes: list[tuple[int, int]]) -> str:
-    where = _where(hexes) if hexes else ""
-    m = _PROBLEM.match(message)
-    if m is None:
-        return message + (f" at {where}" if where else "")
-    kind, name, why = m.groups()
-    key = {"unknown nation": "unsupported.nation"}.get(why, f"unsupported.{kind}")
-    return TEXT[key].format(name=name, hexes=where or "?")
+def _problem_text(key: str, data: dict[str, Any], hexes: list[tuple[int, int]]) -> str:
+    """A problem of the import (``m44_tiles.Report.problems``) in the current language."""
+    return TEXT[f"unsupported.{key}"].format(**data, hexes=_where(hexes) if hexes else "?")
 
 
 def _problems(report: Report) -> list[tuple[str, str]]:
-    return [(report.problem_fields[m], _problem_text(m, h))
-            for m, h in report.problems.items()]
+    return [(report.problem_fields[line], _problem_text(line.key, line.args, h))
+            for line, h in report.problems.items()]
 
 
 def m44_notes(raw: dict[str, Any]) -> list[str]:

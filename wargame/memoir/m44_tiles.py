@@ -16,7 +16,7 @@ the file format); the effects are cited per tile in docs/memoir44-import.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # the files' side words (the engine's ids are allied/axis: board.OLD_SIDE_IDS renames them when
@@ -24,8 +24,8 @@ from typing import Any
 AXIS, ALLIES = "AXIS", "ALLIES"
 
 
-__all__ = ["Tile", "TILES", "NATIONS", "Report", "normalize", "label_to_hex", "BOARD_ROWS",
-           "BOARD_WIDTH", "BOARD_SIZE", "bunker_sides"]
+__all__ = ["Tile", "TILES", "NATIONS", "Report", "Line", "normalize", "label_to_hex",
+           "BOARD_ROWS", "BOARD_WIDTH", "BOARD_SIZE", "bunker_sides", "troop_key"]
 
 # board type -> (hexes in an even row, rows). M44 Breakthrough: the Breakthrough board is as
 # wide as the standard board (13 hexes) and 17 rows deep; its section lines are those of the
@@ -48,12 +48,16 @@ class Tile:
     obstacle: str | None = None
     impassable: bool = False
     lost: str = ""
+    key: str = ""  # the first editor name of the tile: its texts' ids (card.KEY, lost.KEY)
 
 
 def _tiles() -> dict[str, Tile]:
     t: dict[str, Tile] = {}
 
     def add(names: str, tile: Tile) -> None:
+        # the card and lost texts are the English of the catalogue memoir.import_tiles
+        # (wargame.memoir.text): the report says them in the reader's language
+        tile = replace(tile, key=names.split()[0].lower())
         for name in names.split():
             t[name.lower()] = tile
 
@@ -146,7 +150,9 @@ NATIONS: dict[str, tuple[str, str]] = {
     "us": (ALLIES, "American"), "brit": (ALLIES, "British"), "gb": (ALLIES, "Commonwealth"),
     "ru": (ALLIES, "Soviet"), "fr": (ALLIES, "French"), "ch": (ALLIES, "Chinese"),
 }
-# a nation's own rules (left out: see docs/memoir44-import.md, "Nations")
+# a nation's own rules: left out and reported, never played, as no public source we can cite
+# states their text (docs/memoir44-import.md, "Nations"); the editor options that switch some of
+# them on are reported with the rule they name (OPTION_RULES)
 NATION_RULES = {
     "Soviet": "the Soviet Commissar rule (Eastern Front)",
     "Japanese": "the Imperial Japanese Army rules (Pacific Theater: Banzai, Seishin)",
@@ -155,6 +161,17 @@ NATION_RULES = {
     "Italian": "the Italian Royal Army rule (Mediterranean Theater)",
     "French": "the French Army rule (Mediterranean Theater)",
     "Chinese": "the Chinese Nationalist Army rules (Pacific Theater)",
+}
+# the editor options of the nations' rules (as the BGA adaptation reads them, Scenario.php)
+# -> the rule (an id of NATION_RULES or OPTION_ONLY_RULES)
+OPTION_RULES = {
+    "russian_commissar_rule": "Soviet", "italy_royal_army": "Italian",
+    "italy_high_command": "ItalianHighCommand", "british_commonwealth": "British",
+    "gung_ho": "Marines",
+}
+OPTION_ONLY_RULES = {
+    "ItalianHighCommand": "the Italian High Command rule (Mediterranean Theater)",
+    "Marines": "the US Marine Corps rule (Gung Ho, Pacific Theater)",
 }
 # badges that change nothing in play (nation and special forces emblems: the unit is the
 # figure's own kind); BGA's TROOP_CLASSES lists the others as troop types.
@@ -175,27 +192,49 @@ UPPER_KEYS = ("side_player1", "side_player2", "starting", "front", "type")
 NUMBER_KEYS = ("cards_player1", "cards_player2", "victory_player1", "victory_player2")
 
 
+def troop_key(troop: str) -> str:
+    """A badge's troop name as a message id (``Combat Engineers`` -> ``combat_engineers``)."""
+    return re.sub(r"[^a-z0-9]+", "_", troop.lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an import report: a message id of the catalogue ``memoir.import_report``
+    (``line.KEY``; a problem: ``memoir.import``'s ``unsupported.KEY``) and its data (names as
+    the file writes them, ids of tiles, nations, troops and sides), said in the reader's
+    language by ``wargame.memoir.text.report_line`` (issue 32)."""
+
+    key: str
+    data: tuple[tuple[str, str | int | bool], ...] = ()
+
+    @property
+    def args(self) -> dict[str, str | int | bool]:
+        return dict(self.data)
+
+
 @dataclass
 class Report:
-    """What an import read, approximated and left out: messages, each with the hexes it
-    concerns (``hexes`` maps a message to them, in file order)."""
+    """What an import read, approximated and left out: lines, each with the hexes it concerns
+    (each part maps a ``Line`` to them, in file order)."""
 
-    read: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    approximated: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    left_out: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    problems: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    problem_fields: dict[str, str] = field(default_factory=dict)
+    read: dict[Line, list[tuple[int, int]]] = field(default_factory=dict)
+    approximated: dict[Line, list[tuple[int, int]]] = field(default_factory=dict)
+    left_out: dict[Line, list[tuple[int, int]]] = field(default_factory=dict)
+    problems: dict[Line, list[tuple[int, int]]] = field(default_factory=dict)
+    problem_fields: dict[Line, str] = field(default_factory=dict)
     objectives: list[dict[str, Any]] = field(default_factory=list)  # from the medal tags
     sudden_death: list[dict[str, Any]] = field(default_factory=list)  # game_info.victory
 
-    def add(self, part: str, message: str, at: tuple[int, int] | None = None) -> None:
-        hexes = getattr(self, part).setdefault(message, [])
+    def add(self, part: str, key: str, at: tuple[int, int] | None = None,
+            **data: str | int | bool) -> None:
+        hexes = getattr(self, part).setdefault(Line(key, tuple(sorted(data.items()))), [])
         if at is not None:
             hexes.append(at)
 
-    def refuse(self, message: str, at: tuple[int, int] | None, where: str) -> None:
-        self.add("problems", message, at)
-        self.problem_fields.setdefault(message, where)
+    def refuse(self, key: str, at: tuple[int, int] | None, where: str,
+               **data: str | int | bool) -> None:
+        self.add("problems", key, at, **data)
+        self.problem_fields.setdefault(Line(key, tuple(sorted(data.items()))), where)
 
 
 def _copy(raw: dict[str, Any]) -> dict[str, Any]:
@@ -253,7 +292,7 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
         options = info.get("options")
         if isinstance(options, dict):
             for key in sorted(k for k, v in options.items() if v):
-                report.add("left_out", f"editor option {key!r} (not played)")
+                _option(report, str(key))
         for key in ("country_player1", "country_player2"):
             _upper(info, key)
     board = data.get("board")
@@ -263,8 +302,7 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
     _upper(board, "face")
     kind = board.get("type")
     if isinstance(kind, str) and kind not in BOARD_WIDTH:
-        report.refuse(f"board type {kind[:40]!r} (only STANDARD, OVERLORD and BRKTHRU)", None,
-                      "board.type")
+        report.refuse("board", None, "board.type", name=repr(kind[:40]))
     hexagons = board.get("hexagons")
     nations_seen: dict[str, None] = {}
     medal_groups: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -284,36 +322,42 @@ def normalize(raw: dict[str, Any]) -> tuple[dict[str, Any], Report]:
             _unit_of(item, unit, i, at, report, nations_seen)
         _tags_of(item, i, at, report, medal_groups)
     for nation in nations_seen:
-        rule = NATION_RULES.get(nation)
-        if rule:
-            report.add("left_out", f"{rule} ({nation} units play as their side's units)")
+        if nation in NATION_RULES:  # docs/memoir44-import.md, "Nations"
+            report.add("left_out", "nation_rule", nation=nation)
     report.objectives = [
         {"side": side, "hexes": sorted([r, c] for r, c in g["hexes"]),
          "permanent": g["permanent"], "medals": g["medals"]}
         for g in medal_groups.values() for side in g["sides"]]
     _victory(info, report)
     if board.get("groups"):
-        report.add("left_out", "the board's hex groups (rules written in words refer to them)")
+        report.add("left_out", "groups")
     top_options = data.get("options")
     if isinstance(top_options, dict):
         for key in sorted(k for k, v in top_options.items() if v):
-            report.add("left_out", f"editor option {key!r} (not played)")
+            _option(report, str(key))
     texts = data.get("text")
     blocks = [b for b in texts.values() if isinstance(b, dict)] if isinstance(texts, dict) else []
     if any(isinstance(b.get("rules"), str) and b["rules"].strip() for b in blocks):
-        report.add("left_out", "the special rules written in the scenario's text (not played)")
+        report.add("left_out", "text_rules")
     # a victory text that says more than "6 medals" holds conditions in words
     if any(isinstance(b.get("victory"), str) and not re.fullmatch(
             r"\W*\d+\s*(medals?|médailles?|medaillen?|medaglie|medallas?)?\W*", b["victory"],
             re.I) for b in blocks):
-        report.add("left_out", "the victory conditions written in the scenario's text "
-                   "(temporary or permanent objectives, medals at start...) beyond the medal "
-                   "tags (not played)")
+        report.add("left_out", "text_victory")
     conditions = info.get("victory_conditions") if isinstance(info, dict) else None
     if isinstance(conditions, list) and any(
             not (isinstance(c, dict) and set(c) <= {"standard"}) for c in conditions):
-        report.add("left_out", "victory conditions other than medals (not played)")
+        report.add("left_out", "victory_conditions")
     return data, report
+
+
+def _option(report: Report, key: str) -> None:
+    """An editor option set in the file: left out, with the nation's rule it switches on."""
+    rule = OPTION_RULES.get(key.strip().lower())
+    if rule is not None:
+        report.add("left_out", "option_rule", option=key[:40], rule=rule)
+    else:
+        report.add("left_out", "option", option=key[:40])
 
 
 def _victory(info: Any, report: Report) -> None:
@@ -335,10 +379,10 @@ def _victory(info: Any, report: Report) -> None:
                 and len(cells) == len(hexes) and 1 <= number <= len(hexes):
             report.sudden_death.append({"side": side.upper(), "hexes": sorted(
                 [r, c] for r, c in set(cells)), "required": number})
-            report.add("read", f"sudden death: the {side.lower()} win holding {number} of "
-                       f"{len(set(hexes))} hexes")
+            report.add("read", "sudden_death", who=side.upper(), number=number,
+                       total=len(set(hexes)))
         else:
-            report.add("left_out", f"victory condition {str(cond)[:60]} (not played)")
+            report.add("left_out", "victory_condition", condition=str(cond)[:60])
 
 
 def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report) -> None:
@@ -353,8 +397,8 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
             continue
         tile = TILES.get(name.strip().lower())
         if tile is None:
-            report.refuse(f"{'obstacle' if key == 'obstacle' else 'terrain'} {name[:40]!r} "
-                          f"(no known effect)", at, f"board.hexagons[{i}].{key}.name")
+            report.refuse("obstacle" if key == "obstacle" else "terrain", at,
+                          f"board.hexagons[{i}].{key}.name", name=repr(name[:40]))
             continue
         if tile.terrain is not None and (terrain is None or key == "terrain"):
             terrain = tile.terrain
@@ -366,12 +410,12 @@ def _tiles_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report)
         behavior = " ".join(str(value[k]) for k in ("behavior", "behavior2", "properties")
                             if value.get(k))
         if behavior:  # a rule attached to the tile (sea wall, fordable stream, cliff...)
-            report.add("approximated", f"{name} marked {str(behavior)[:60]}: played as "
-                       f"{tile.card.split(': ')[-1]}, the mark's rule is not played", at)
+            report.add("approximated", "tile_mark", at, name=name[:40], mark=behavior[:60],
+                       tile=tile.key)
         if tile.lost:
-            report.add("approximated", f"{name} ({tile.card}): {tile.lost}", at)
+            report.add("approximated", "tile_lost", at, name=name[:40], tile=tile.key)
         elif name.strip().lower() not in ("plain",):
-            report.add("read", f"{name} ({tile.card})", at)
+            report.add("read", "tile", at, name=name[:40], tile=tile.key)
     for key in ("terrain", "rect_terrain", "obstacle"):
         item.pop(key, None)
     if terrain is not None and terrain != "plain":
@@ -390,8 +434,8 @@ def _unit_of(item: dict[str, Any], unit: dict[str, Any], i: int, at: tuple[int, 
     name = unit["name"].strip().lower()
     m = UNIT_NAME.match(name)
     if m is None or m.group(3) not in NATIONS:
-        why = "(expansion figures)" if m is None else "(unknown nation)"
-        report.refuse(f"unit {unit['name'][:40]!r} {why}", at, f"board.hexagons[{i}].unit.name")
+        report.refuse("unit" if m is None else "nation", at, f"board.hexagons[{i}].unit.name",
+                      name=repr(unit["name"][:40]))
         return
     kind, elite, code = m.groups()
     side, nation = NATIONS[code]
@@ -400,29 +444,27 @@ def _unit_of(item: dict[str, Any], unit: dict[str, Any], i: int, at: tuple[int, 
     unit["_side"] = side
     unit["_nation"] = nation
     if nation not in ("German", "American"):
-        report.add("read", f"{nation} units (played as {side.lower()} units)", at)
+        report.add("read", "nation", at, nation=nation, who=side)
     behavior = unit.get("behavior")
     if behavior == "FRENCH_RESISTANCE" and kind == "inf" and elite:
         unit["_special"] = "resistance"
-        report.add("read", "French Resistance (inf2 marked FRENCH_RESISTANCE)", at)
+        report.add("read", "resistance_mark", at)
     elif behavior:
-        report.add("approximated", f"{name} marked {str(behavior)[:30]}: the mark's rule is "
-                   "not played", at)
+        report.add("approximated", "unit_mark", at, name=name[:40], mark=str(behavior)[:30])
     if unit.get("equipment"):
-        report.add("approximated", f"{name} with equipment {str(unit['equipment'])[:20]!r}: "
-                   "the equipment is not played", at)
+        report.add("approximated", "equipment", at, name=name[:40],
+                   equipment=repr(str(unit["equipment"])[:20]))
     badge = unit.get("badge")
     number = re.sub(r"^badge", "", str(badge)) if badge not in (None, "", 0) else ""
     if number and number not in DECORATIVE_BADGES:
-        troop = BADGE_TROOPS.get(number, f"badge {number}")
+        troop = BADGE_TROOPS.get(number)
         if troop == "French Resistance" and kind == "inf" and elite:
             unit["_special"] = "resistance"
-            report.add("read", "French Resistance (inf2, badge 3)", at)
+            report.add("read", "resistance_badge", at)
         else:
-            plain = {"inf": "infantry", "tank": "armour", "gun": "artillery"}[kind]
-            report.add("approximated", f"{troop} (badge {number}) played as {plain}"
-                       f"{' (special forces)' if elite and kind == 'inf' else ''}: their own "
-                       f"rules are not played", at)
+            report.add("approximated", "badge" if troop else "badge_unknown", at,
+                       troop=troop_key(troop or ""), badge=number[:10],
+                       kind=f"{kind}2" if elite and kind == "inf" else kind)
 
 
 def _tags_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report,
@@ -437,8 +479,11 @@ def _tags_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report,
         low = name.strip().lower()
         if not MEDAL_TAG.match(low):
             behavior = tag.get("behavior")
-            what = f"tag {name[:20]!r}" + (f" ({str(behavior)[:30]})" if behavior else "")
-            report.add("left_out", f"{what}: a marker for a rule in words (not played)", at)
+            if behavior:
+                report.add("left_out", "tag_mark", at, name=repr(name[:20]),
+                           mark=str(behavior)[:30])
+            else:
+                report.add("left_out", "tag", at, name=repr(name[:20]))
             continue
         medal = tag.get("medal") if isinstance(tag.get("medal"), dict) else {}
         side = medal.get("side") if isinstance(medal.get("side"), str) else None
@@ -462,13 +507,11 @@ def _tags_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report,
                                         permanent, "medals": max(counts, 1)})
         group["hexes"].add(at)
         group["hexes"].update(hexes)
-        who = " or ".join(s.lower() for s in sides)
-        kind = "permanent" if permanent else "temporary (held)"
-        report.add("read", f"{low}: a {kind} objective for the {who}", at)
+        who = sides[0] if len(sides) == 1 else "either"
+        report.add("read", "medal_permanent" if permanent else "medal_held", at, tag=low[:20],
+                   who=who)
         if need > 1 or medal.get("majority") or medal.get("last_to_occupy"):
-            report.add("approximated", f"{low}: an objective needing {need} hex(es) of its "
-                       "group (or the majority, or the last to occupy) scores while one hex is "
-                       "held", at)
+            report.add("approximated", "medal_group", at, tag=low[:20], need=need)
 
 
 def bunker_sides(raw: dict[str, Any]) -> dict[tuple[int, int], str]:

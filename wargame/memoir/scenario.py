@@ -74,7 +74,7 @@ class Scenario:
     provenance: str = ""
     number: int | None = None
     translations: dict[str, dict[str, str]] = field(default_factory=dict)  # wargame.localized
-    import_report: dict[str, list[str]] | None = None  # an import's (wargame.memoir.imports)
+    import_report: dict[str, list[Any]] | None = None  # an import's (wargame.memoir.imports)
     front: str | None = None
 
     @property

@@ -7,6 +7,9 @@ them in the viewer's language (issue #16).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from wargame.event_text import MEMOIR_EVENTS, memoir_text
 
 MESSAGES_EN: dict[str, str] = dict(MEMOIR_EVENTS.english)
@@ -34,6 +37,8 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "report.left_out": "Left out, not played ({count}):",
     "report.read": "Read as in the file ({count}):",
     "ui.label": "Import scenario (.m44)",
+    "nation.German": "German",
+    "nation.American": "American",
     "nation.British": "British",
     "nation.Commonwealth": "Commonwealth",
     "nation.Soviet": "Soviet",
@@ -48,6 +53,7 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "unsupported.unit": "unit {name} (expansion figures) at {hexes}",
     "unsupported.nation": "unit {name} (a nation outside the base game) at {hexes}",
     "more_hexes": " and {count} more",
+    "report.at": "{line} at {hexes}",
     "more_problems": "; and {count} more",
     "note.texts": "texts (name, history, briefing, victory conditions, special rules) are not "
                   "imported: special rules written in words are not played",
@@ -65,3 +71,109 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "id.exists": "an imported scenario {id!r} exists already ({path}): use --replace to "
                  "overwrite it",
 })
+
+
+# The import report's lines (wargame.memoir.m44_tiles.Report: a key and its data each, issue 32),
+# said in the reader's language by ``report_line``: ``line.KEY`` the line, the others the words
+# its data names (a side, a nation's own rules, a badge's troop, a figure's kind).
+from .m44_tiles import (  # noqa: E402
+    BADGE_TROOPS,
+    NATION_RULES,
+    OPTION_ONLY_RULES,
+    TILES,
+    troop_key,
+)
+
+REPORT_TEXT = Catalogue("memoir.import_report", {
+    "line.option": "editor option '{option}' (not played)",
+    "line.option_rule": "editor option '{option}': {rule} (not played)",
+    "line.nation_rule": "{rule} ({nation} units play as their side's units)",
+    "line.groups": "the board's hex groups (rules written in words refer to them)",
+    "line.text_rules": "the special rules written in the scenario's text (not played)",
+    "line.text_victory": "the victory conditions written in the scenario's text (temporary or "
+                         "permanent objectives, medals at start...) beyond the medal tags (not "
+                         "played)",
+    "line.victory_conditions": "victory conditions other than medals (not played)",
+    "line.sudden_death": "sudden death: {win} holding {number} of {total} hexes",
+    "line.victory_condition": "victory condition {condition} (not played)",
+    "line.tile_mark": "{name} marked {mark} ({card}): the mark's rule is not played",
+    "line.tile_lost": "{name} ({card}): {lost}",
+    "line.tile": "{name} ({card})",
+    "line.nation": "{nation} units (played as {side} units)",
+    "line.resistance_mark": "French Resistance (inf2 marked FRENCH_RESISTANCE)",
+    "line.resistance_badge": "French Resistance (inf2, badge 3)",
+    "line.unit_mark": "{name} marked {mark}: the mark's rule is not played",
+    "line.equipment": "{name} with equipment {equipment}: the equipment is not played",
+    "line.badge": "{troop} (badge {badge}) played as {kind}: their own rules are not played",
+    "line.badge_unknown": "badge {badge} played as {kind}: its own rules are not played",
+    "line.tag": "tag {name}: a marker for a rule in words (not played)",
+    "line.tag_mark": "tag {name} ({mark}): a marker for a rule in words (not played)",
+    "line.medal_held": "{tag}: a temporary (held) objective for {who}",
+    "line.medal_permanent": "{tag}: a permanent objective for {who}",
+    "line.medal_group": "{tag}: an objective needing {need} hex(es) of its group (or the "
+                        "majority, or the last to occupy) scores while one hex is held",
+    "who.AXIS": "the Axis",
+    "who.ALLIES": "the Allies",
+    "who.either": "either side",
+    "win.AXIS": "the Axis wins",
+    "win.ALLIES": "the Allies win",
+    "side.AXIS": "Axis",
+    "side.ALLIES": "Allied",
+    "kind.inf": "infantry",
+    "kind.inf2": "infantry (special forces)",
+    "kind.tank": "armour",
+    "kind.gun": "artillery",
+    **{f"rule.{nation}": rule for nation, rule in {**NATION_RULES, **OPTION_ONLY_RULES}.items()},
+    **{f"troop.{troop_key(troop)}": troop for troop in sorted(set(BADGE_TROOPS.values()))},
+})
+"""The import report's lines and words (English; Portuguese in the .po)."""
+
+TILE_TEXT = Catalogue("memoir.import_tiles", {
+    **{f"card.{tile.key}": tile.card for tile in TILES.values()},
+    **{f"lost.{tile.key}": tile.lost for tile in TILES.values() if tile.lost},
+})
+"""Each editor tile's Days of Wonder card and, for an approximated tile, what is not played
+(``wargame.memoir.m44_tiles.TILES``: its ``card`` and ``lost`` are these English texts)."""
+
+
+def hexes_text(hexes: Sequence[Sequence[int]], most: int = 6) -> str:
+    """``(r,c), (r,c) and 3 more`` (the first ``most`` hexes, in the current language)."""
+    shown = ", ".join(f"({r},{c})" for r, c in hexes[:most])
+    more = len(hexes) - most
+    return shown + (IMPORT_TEXT_EN["more_hexes"].format(count=more) if more > 0 else "")
+
+
+def report_line(key: str, data: Mapping[str, Any], hexes: Sequence[Sequence[int]] = ()) -> str:
+    """One import report line in the current language: ``line.KEY`` with its ``data``, the
+    words the data names (tile, nation, side, troop, kind) said in the same language, and the
+    hexes it concerns."""
+    args: dict[str, Any] = dict(data)
+    tile = TILES.get(str(args.get("tile", "")).lower())
+    if tile is not None:
+        args["card"] = TILE_TEXT[f"card.{tile.key}"]
+        args["lost"] = TILE_TEXT[f"lost.{tile.key}"] if tile.lost else ""
+    rule_id = args.get("rule")
+    if isinstance(rule_id, str):  # an editor option's nation rule
+        args["rule"] = REPORT_TEXT.get(f"rule.{rule_id}", rule_id)
+    nation = args.get("nation")
+    if isinstance(nation, str):
+        rule = f"rule.{nation}"
+        args["rule"] = REPORT_TEXT[rule] if rule in REPORT_TEXT else ""
+        name = f"nation.{nation}"
+        args["nation"] = IMPORT_TEXT_EN[name] if name in IMPORT_TEXT_EN else nation
+    who = args.get("who")
+    if isinstance(who, str):
+        args["who"] = REPORT_TEXT.get(f"who.{who}", who)
+        args["win"] = REPORT_TEXT.get(f"win.{who}", who)
+        args["side"] = REPORT_TEXT.get(f"side.{who}", who)
+    for word, prefix in (("troop", "troop."), ("kind", "kind.")):
+        if isinstance(args.get(word), str):
+            args[word] = REPORT_TEXT.get(prefix + args[word], args[word])
+    text = REPORT_TEXT[f"line.{key}"] if f"line.{key}" in REPORT_TEXT else key
+    try:
+        text = text.format(**args)
+    except (KeyError, IndexError, ValueError):  # a line of a newer version: its key as it is
+        text = f"{key} {data}"
+    if hexes:
+        text = IMPORT_TEXT_EN["report.at"].format(line=text, hexes=hexes_text(list(hexes)))
+    return text

@@ -377,12 +377,26 @@ class ScenarioUnit(Model):
     _one = field_validator("at")(lambda cls, v: _hex(v))
 
 
+class ImportReportLine(Model):
+    """One line of an import report: the message id (``line.KEY`` of the catalogue
+    ``memoir.import_report``), its data and the hexes it concerns; said in the reader's
+    language (``wargame.memoir.imports.entry_text``)."""
+
+    key: Annotated[Str, Field(pattern=r"^[a-z_]{1,40}$")]
+    data: dict[Annotated[Str, Field(max_length=40)], Str | Int | Bool] = {}
+    hexes: list[M44Hex] = []
+
+
+# a line is a keyed line, or (a file imported before the lines had keys) English text
+ReportEntry = ImportReportLine | Str
+
+
 class ImportReport(Model):
     """What ``wargame scenario import`` read, played approximately and left out (issue 32)."""
 
-    read: list[Str] = []
-    approximated: list[Str] = []
-    left_out: list[Str] = []
+    read: list[ReportEntry] = []
+    approximated: list[ReportEntry] = []
+    left_out: list[ReportEntry] = []
 
 
 class ScenarioObjective(Model):

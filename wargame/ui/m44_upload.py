@@ -59,7 +59,7 @@ class M44Import(pn.viewable.Viewer):
                     return self._say(str(exc).replace(str(path.parent) + "/", "")[:600],
                                      error=True)
             text = TEXT["ui.done"].format(title=result.title, id=result.scenario_id)
-            self._say(text + ("\n" + report_text(result.report) if result.recognised is None
+            self._say(text + ("\n" + report_text(result.lines) if result.recognised is None
                               else ""))
         if self.on_imported is not None:
             self.on_imported(result.scenario_id)

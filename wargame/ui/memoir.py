@@ -30,10 +30,9 @@ from wargame.memoir import (
     AXIS,
     LAYOUT,
     card,
-    scenario_ids,
 )
 from wargame.memoir.board import SECTIONS, m44_to_hex
-from wargame.memoir.scenario import load_scenario, user_scenario_ids
+from wargame.memoir.scenario import load_scenario
 from wargame.memoir.text import IMPORT_TEXT_EN as TEXT_IMPORT
 from wargame.paths import MEMOIR_PREFIX
 from wargame.student_text import glossed
@@ -387,6 +386,26 @@ class LogView(_View):
 MAP_FIELDS = ("state", "selected")
 
 
+def scenario_choices(lang: str | None = None) -> dict[str, str]:
+    """The new-game list: label -> scenario id, the bundled scenarios then the imports, each
+    with its front and year and the balance a study measured, or a dash (issue 32;
+    ``wargame.catalog.memoir_scenarios``)."""
+    from wargame.catalog import memoir_scenarios
+
+    out = {}
+    with using_language(lang):
+        for entry in memoir_scenarios(lang=lang):
+            front = entry.get("front") or ""
+            front = TEXT.get(f"front.{front}", front.title()) if front else ""
+            when = " ".join(w for w in (front, entry.get("year") or "") if w) or "-"
+            balance = entry.get("balance")
+            said = TEXT["choice.balance"].format(rate=balance["allied_win_rate"]) \
+                if balance else TEXT["choice.no_balance"]
+            out[TEXT["choice"].format(id=entry["number"], title=entry["title"], when=when,
+                                      balance=said)] = entry["number"]
+    return out
+
+
 class MemoirDashboard(pn.viewable.Viewer):
     """Board, hand, controls (end phase, undo, auto, save, load), battle preview, dice, medals
     and log for one Memoir '44 game."""
@@ -414,8 +433,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         store = self.store
         self.chooser = pn.widgets.Select(
             label=TEXT["scenario"], value=store.scenario,
-            options={f"{sid}: {load_scenario(sid).title_in(store.lang)}": sid
-                     for sid in scenario_ids() + user_scenario_ids()},  # imports last
+            options=scenario_choices(store.lang),  # imports last
             width=300)
         self.new_button = pn.widgets.Button(label=TEXT["new"], color="primary")
         # New game asks first (issue 15), then deals with fresh dice (new_seed)
@@ -504,8 +522,8 @@ class MemoirDashboard(pn.viewable.Viewer):
 
     def _imported(self, sid: str) -> None:
         """An uploaded .m44 became scenario ``sid``: listed, chosen, New game asks."""
-        self.chooser.options = {f"{s}: {load_scenario(s).title_in(self.store.lang)}": s
-                                for s in scenario_ids() + user_scenario_ids()}
+        with using_language(self.store.lang):
+            self.chooser.options = scenario_choices(self.store.lang)
         self.chooser.value = sid
         self._ask_new(True)
 

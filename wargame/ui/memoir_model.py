@@ -39,6 +39,14 @@ __all__ = ["MemoirStore", "TEXT", "AutoPolicy", "ExplainedPolicy", "where"]
 # Every user-facing sentence of the Memoir dashboard (a catalogue: English and Portuguese).
 TEXT = Catalogue("ui.memoir", {
     "title": "Memoir '44: {title}",
+    # the new-game list (issue 32): front, year and the balance a study measured
+    "choice": "{id}: {title} · {when} · {balance}",
+    "choice.balance": "Allies won {rate:.0%}",
+    "choice.no_balance": "-",
+    "front.WESTERN": "Western",
+    "front.EASTERN": "Eastern",
+    "front.MEDITERRANEAN": "Mediterranean",
+    "front.PACIFIC": "Pacific",
     "status": "Turn {turn}: {side} to act, phase {phase}",
     "winner": "{side} wins{why}",
     "medals": "Medals: Allies {allies}/{allies_need}, Axis {axis}/{axis_need}",
