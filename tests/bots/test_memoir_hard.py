@@ -143,6 +143,31 @@ def test_hard_widens_progressively_and_keeps_its_budget():
     assert quick["kind"] == "only" and quick["action"] == MemoirSearchPolicy(1).choose(state)
 
 
+def test_hard_records_the_cpu_time_of_each_decision():
+    """``cpu_times``: one CPU span per decision, in order, the last one ``last_cpu``; a copy
+    the caller cannot change (the dashboard's "Why this card?" and the browser test read it)."""
+    state = _to_card_phase(MemoirGame.from_scenario("4").new_state(1), ALLIES, 1)
+    policy = MemoirHardPolicy(1, playouts=500, max_seconds=0.05)
+    other = MemoirEasyPolicy(2)
+    assert policy.cpu_times == ()
+    decisions = 0
+    while decisions < 4 and not state.is_terminal:
+        if state.side_to_act == ALLIES:
+            state.apply(policy.choose(state))
+            decisions += 1
+        else:
+            state.apply(other.choose(state))
+    times = policy.cpu_times
+    assert isinstance(times, tuple) and len(times) == decisions == 4
+    assert times[-1] == policy.last_cpu and all(t >= 0 for t in times)
+    assert times[0] >= 0.05  # the card play, searched until its cap
+    policy.reason(_to_card_phase(MemoirGame.from_scenario("4").new_state(1), ALLIES, 1))
+    assert len(policy.cpu_times) == 5 and times == policy.cpu_times[:4]
+    with pytest.raises(AttributeError):
+        policy.cpu_times = ()  # type: ignore[misc]
+
+
+
 def test_a_few_noisy_playouts_never_overrule_the_default():
     """The default arm (normal's card) is kept unless another did better by ``margin`` over
     at least ``min_count`` common worlds (issue #33's search must not play noise)."""

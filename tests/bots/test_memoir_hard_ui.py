@@ -4,10 +4,13 @@ language (card, units ordered, the chance to win it expected)."""
 
 from __future__ import annotations
 
+import pytest
+
 from wargame.bots.memoir_hard import MemoirHardPolicy
+from wargame.bots.memoir_search import MemoirSearchPolicy
 from wargame.i18n import using_language
 from wargame.memoir.board import ALLIES, AXIS
-from wargame.ui.memoir_model import ExplainedPolicy, MemoirStore
+from wargame.ui.memoir_model import ExplainedPolicy, MemoirStore, hard_seconds
 from wargame.ui.text import player_word
 
 
@@ -37,3 +40,37 @@ def test_the_store_explains_the_hard_computers_card_in_its_language(monkeypatch)
     assert "%" in said
     store.lang = "en"
     assert "I played " in store.computer_reason()
+
+
+def test_the_hard_computers_budget_comes_from_the_environment(monkeypatch):
+    """``WARGAME_HARD_SECONDS`` sets the hard computer's CPU seconds per decision in the
+    dashboard (the browser test against hard shortens it); unset, hard's 2 s default; a
+    value that is not a positive number is refused by name."""
+    assert hard_seconds({}) is None and hard_seconds({"WARGAME_HARD_SECONDS": " "}) is None
+    assert hard_seconds({"WARGAME_HARD_SECONDS": "0.25"}) == 0.25
+    for bad in ("fast", "0", "-1", "nan", "inf"):
+        with pytest.raises(ValueError, match="WARGAME_HARD_SECONDS: expected a positive"):
+            hard_seconds({"WARGAME_HARD_SECONDS": bad})
+    store = MemoirStore("1", 44)
+    store.computer_player = "hard"
+    monkeypatch.delenv("WARGAME_HARD_SECONDS", raising=False)
+    assert store.make_policy().policy.max_seconds == 2.0
+    monkeypatch.setenv("WARGAME_HARD_SECONDS", "0.5")
+    assert store.make_policy().policy.max_seconds == 0.5
+    store.computer_player = "normal"  # the others keep their own clocks
+    assert store.make_policy().policy.max_seconds == MemoirSearchPolicy(44).max_seconds
+
+
+def test_why_this_card_says_the_hard_computers_cpu_time(monkeypatch):
+    monkeypatch.setenv("WARGAME_HARD_SECONDS", "0.05")
+    store = MemoirStore("1", 44, lang="pt")
+    store.computer_player = "hard"
+    side = store.state.side_to_act
+    store.computer = side  # hard plays its turn
+    spans = store._policy.policy.cpu_times
+    said = store.computer_reason()
+    assert spans and f"{len(spans)} decisões" in said
+    assert f"{max(spans):.2f} s no máximo" in said
+    assert f"{sum(spans) / len(spans):.2f} s de tempo de CPU" in said
+    store.lang = "en"
+    assert f"My thinking so far: {len(spans)} decisions" in store.computer_reason()

@@ -163,6 +163,7 @@ class MemoirHardPolicy:
         # the default choice: normal's (its card search, its clock, its weights)
         self._normal = MemoirSearchPolicy(seed)
         self.last_cpu = 0.0  # CPU seconds of the last decision (bench/memoir_strength.py)
+        self._cpu: list[float] = []  # CPU seconds of every decision, in order (cpu_times)
 
     # ------------------------------------------------------------------ the protocol
     def choose(self, state: MemoirState) -> Action:
@@ -176,6 +177,13 @@ class MemoirHardPolicy:
         """``reason`` in words, in the current language."""
         return self.describe(self.reason(state))
 
+    @property
+    def cpu_times(self) -> tuple[float, ...]:
+        """The CPU seconds (``time.process_time``) of each decision this player has made
+        (each ``choose``, ``reason`` or ``explain``), oldest first: read-only, for the
+        dashboard's "Why this card?" and the browser test against hard (issue #33)."""
+        return tuple(self._cpu)
+
     # ------------------------------------------------------------------ search
     def rng_for(self, state: MemoirState) -> random.Random:
         return random.Random(self.seed * 1_000_003 + len(state.history) * 7 + 33)
@@ -186,6 +194,7 @@ class MemoirHardPolicy:
             return self._search(state)
         finally:
             self.last_cpu = time.process_time() - start
+            self._cpu.append(self.last_cpu)
 
     def _search(self, state: MemoirState) -> tuple[Action, dict[str, Any]]:
         acts = state.legal_actions()

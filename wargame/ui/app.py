@@ -4,7 +4,8 @@ The scenario and seed come from URL arguments (``?scenario=normandy&seed=7``,
 ``?scenario=memoir44-1`` for Memoir '44, ``?demo=1`` for the small demo scenario,
 ``&computer=axis`` or ``allies`` for a computer opponent, ``&lang=pt`` for the texts in
 Portuguese) or the environment (``WARGAME_SCENARIO``, ``WARGAME_SEED``, ``WARGAME_COMPUTER``;
-the language from ``LANGUAGE``/``LC_ALL``/``LANG``). ``scenario`` must be the id of a bundled
+the language from ``LANGUAGE``/``LC_ALL``/``LANG``). ``WARGAME_HARD_SECONDS``: the Memoir
+*hard* computer's CPU seconds per decision (2 by default; ``memoir_model.hard_seconds``). ``scenario`` must be the id of a bundled
 scenario (``wargame scenario list``), never a path: an unknown id shows the list of known
 ones. The dashboard is built by ``wargame.ui.serve.build_dashboard``, the one serve path.
 """

@@ -512,7 +512,7 @@ class MemoirDashboard(pn.viewable.Viewer):
         self.why_text = pn.pane.HTML("", width=SIDE_W, css_classes=["m44-why"])
 
         def show(_e: Any) -> None:
-            self.why_text.object = f"<div style='font-size:12px'>" \
+            self.why_text.object = f"<div class='m44-why-text' style='font-size:12px'>" \
                                    f"{_esc(self.store.computer_reason())}</div>"
         self.why_button.on_click(show)
         return pn.Column(self.why_button, self.why_text)

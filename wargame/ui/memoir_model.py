@@ -106,6 +106,8 @@ TEXT = Catalogue("ui.memoir", {
     "why": "Why this card?",
     "why.none": "The computer has not played a card yet in this game.",
     "why.said": "{side}, turn {turn}: {reason}",
+    "why.cpu": "My thinking so far: {n} decisions, {mean} s of CPU time each on average, "
+               "{max} s at most.",
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
@@ -121,6 +123,27 @@ def where(h: Hex | None) -> str:
         return "-"
     r, c = hex_to_m44(h)
     return f"({r},{c})"
+
+
+def hard_seconds(environ: Any = None) -> float | None:
+    """The hard computer's CPU budget per decision from ``WARGAME_HARD_SECONDS`` (issue #33:
+    "a CPU budget per decision, 2 s by default, that can be changed"), None when unset: the
+    player's default. A short budget keeps a served game quick (the browser test against
+    hard); a value that is not a positive number of seconds is refused by name."""
+    import math
+    import os
+
+    text = (os.environ if environ is None else environ).get("WARGAME_HARD_SECONDS", "").strip()
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"WARGAME_HARD_SECONDS: expected a positive number of CPU seconds "
+                         f"per decision, got {text[:40]!r}")
+    return seconds
 
 
 class AutoPolicy:
@@ -216,7 +239,12 @@ class MemoirStore(GameStore):
     def make_policy(self) -> Policy:
         if self.computer_player == "auto":
             return AutoPolicy()
-        return ExplainedPolicy(make_policy(self.game, self.computer_player, self.seed))
+        policy = make_policy(self.game, self.computer_player, self.seed)
+        if self.computer_player == "hard":
+            seconds = hard_seconds()
+            if seconds is not None:
+                policy.max_seconds = seconds  # type: ignore[attr-defined]
+        return ExplainedPolicy(policy)
 
     def computer_reason(self) -> str:
         """Why the computer played its last card, in this store's language (issue #33)."""
@@ -225,8 +253,12 @@ class MemoirStore(GameStore):
             if said is None:
                 return TEXT["why.none"]
             side, turn, reason = said
-            return TEXT["why.said"].format(side=self.side_name(side), turn=turn,
-                                           reason=reason)
+            text = TEXT["why.said"].format(side=self.side_name(side), turn=turn, reason=reason)
+            spans = getattr(self._policy.policy, "cpu_times", ())  # the hard player's record
+            if spans:
+                text += " " + TEXT["why.cpu"].format(
+                    n=len(spans), mean=f"{sum(spans) / len(spans):.2f}", max=f"{max(spans):.2f}")
+            return text
 
     def side_name(self, side: str | None) -> str:
         return SIDE_NAMES.get(side or "", str(side))
