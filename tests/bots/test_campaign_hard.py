@@ -18,7 +18,14 @@ from wargame.bots.campaign_eval import (
     step_vp,
     vp_margin,
 )
-from wargame.bots.campaign_hard import HardPolicy, threat_map
+from wargame.bots.campaign_hard import (
+    HardPolicy,
+    _enemy_movers,
+    _other_cities,
+    enemy_reach,
+    multi_reach,
+    threat_map,
+)
 from wargame.bots.greedy import GreedyPolicy
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
@@ -112,6 +119,64 @@ def test_belief_uses_the_counter_mix_not_the_hidden_values():
     # the threat the Axis sees comes from the believed attack of the Allied units in reach
     assert threat_map(Belief(state, "axis"), "axis", [H("0505"), H("0909")]) == {
         H("0505"): 3, H("0909"): 0}
+
+
+def test_enemy_reach_counts_allied_units_and_reinforcements_due_with_believed_values():
+    """The threat the Axis plans against: the believed attack (CN/OD 5.1.1: the type's mean)
+    of every Allied unit that could end its next move in or next to a hex, and the hexes one
+    could end in; a reinforcement due next turn counts from its entry hexes (CN/OD 4.2.1),
+    one due later does not."""
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("us-inf", "allied", a=1, d=3, m=4), unit("us-other", "allied", a=5, d=3, m=4),
+               unit("us-late", "allied", a=4, d=3, m=4), unit("de1", "axis", a=2, d=3, m=6)],
+        setup={"us-arm": "0305", "us-inf": "0101", "de1": "0905"},
+        edges={"south": ["0110"]},
+        reinforcements=[{"turn": 1, "unit": "us-other", "entry": {"kind": "edge", "edge": "south"}},
+                        {"turn": 3, "unit": "us-late", "entry": {"kind": "edge", "edge": "south"}}],
+        places={"Town": ["0805"]}, terrain={"0805": "city"}, rules={"victory": VICTORY}))
+    state = to_axis_movement(game.new_state(1))
+    assert state.turn == 1
+    threat, ends = enemy_reach(Belief(state, "axis"), "axis")
+    assert H("0805") in ends  # the armour could drive into the empty town
+    # us-inf's attack is 1 but an Allied infantry counter is believed at the mean of the
+    # infantry of the mix (1, 5 and 4: 10/3)
+    mean_inf = estimated_values(state, "us-inf")[0]
+    assert mean_inf == pytest.approx(10 / 3)
+    assert threat[H("0805")] == pytest.approx(5.0)
+    # 0109 is next to the south edge: us-other (due on turn 2) threatens it, us-late (turn 3)
+    # and us-inf (four hexes of movement, eight away) do not
+    assert threat[H("0109")] == pytest.approx(5.0 + mean_inf)
+    assert threat[H("0102")] == pytest.approx(5.0 + mean_inf)  # us-inf's, not us-other's
+    movers = {uid for uid, *_ in _enemy_movers(state, "allied")}
+    assert movers == {"us-arm", "us-inf", "us-other"}
+
+
+def test_multi_reach_stops_at_a_zone_of_engagement():
+    """CN/OD 4.1.2: entering a hex next to an enemy unit stops the move, and enemy hexes are
+    never entered: a German unit at 0505 keeps an Allied unit with 3 points from 0605."""
+    state = open_town().new_state(1)
+    movers = [("us", [H("0305")], "non_motorized", 6)]  # 3 points of open ground (CN 4.0)
+    free_run = multi_reach(state, movers, set())
+    assert H("0605") in free_run and free_run[H("0305")] is None
+    blocked = multi_reach(state, movers, {H("0505")})
+    assert H("0505") not in blocked and H("0405") in blocked
+    assert H("0605") not in blocked
+
+
+def test_the_hard_allies_go_for_dragoons_other_cities():
+    """OD 11.2.2: the Axis scores 5 points for each other city it holds; the hard Allies count
+    those city hexes among their objectives (Normandy has no such rule)."""
+    from wargame.games import open_game
+
+    dragoon = open_game("dragoon")
+    others = _other_cities(dragoon.new_state(1).game, "allied")
+    assert others and all(p == 5 for _, p in others)
+    state = dragoon.new_state(1)
+    goals = HardPolicy().objectives(state, "allied")
+    open_ones = [h for h, _ in others if state.control.get(h) != "allied"]
+    assert open_ones and all(goals.get(h, 0) >= 5 for h in open_ones)
+    assert _other_cities(open_game("normandy").new_state(1).game, "allied") == []
 
 
 # the player ------------------------------------------------------------------------------
