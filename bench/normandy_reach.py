@@ -13,8 +13,10 @@ default) up to the Axis's first movement phase, then prints, for each CN/OD 11.2
 - ``axis_reach``: the real defence of the German units on the map that can end this Axis
   movement phase in the city (``State.legal_destinations``: Allied zones and hexes in the way);
 - ``best_stack``: the strongest defence one hex can hold (the ``stacking_limit`` strongest of
-  those units), and ``odds``: ``allied_1`` against it after the city's terrain columns
-  (CN 5.1.1-5.1.2, one column a step of 1:1), in the CRT's steps.
+  those units); ``cols``: the city's terrain columns in defence (CN 5.1.2, each moves the
+  attack one CRT column left); ``odds``: ``allied_1`` over ``best_stack``, before the columns.
+  ``allied_1`` is a bound (every unit that could get there, none in the way, no stacking
+  limit next to the city), not an attack that will be made.
 
 Then the totals: German units able to reach any city against the cities an Allied unit could
 enter. The LAST line is one JSON object of the figures. Run::

@@ -86,6 +86,17 @@ def test_vp_margin_is_the_score_difference_and_steps_cost_what_11_2_says():
     assert step_vp(state, "axis") == pytest.approx(2 * 2 / 3 / 2 + 4.0)
 
 
+def test_a_dragoon_german_step_counts_the_on_map_points_it_would_score():
+    """OD 11.2.1-11.2.2: a German unit destroyed gives the Allies 2 points and the Axis no
+    longer scores the 2 points of a unit on the map at the end: 4 a unit, 2 a step, plus the
+    material worth; an Allied one 10 (5 a step)."""
+    from wargame.games import open_game
+
+    state = open_game("dragoon").new_state(1)
+    assert step_vp(state, "axis") == pytest.approx((2 + 2) / 2 + 4.0)
+    assert step_vp(state, "allied") == pytest.approx(10 / 2 + 2.0)
+
+
 def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
     state = open_town().new_state(1)
     state.control[H("0805")] = "axis"

@@ -13,18 +13,25 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   1. reinforcements enter at the entry hex nearest the city most short of defence;
   2. victory cities the Allies passed through and left empty are retaken (control is the side
      that last entered a hex, docs/rules-notes.md "Control and victory");
-  3. every city within ``REACH`` hexes of an Allied unit keeps at least one unit;
-  4. the units already in a city stay; the city's *need* (the defence that keeps the
-     believed threat on it -- the attack of the Allied units that could reach a hex next to
-     it next turn, and of guns in range -- at odds of 1-1 or less after its terrain columns,
-     CN 5.1.1-5.1.2) chooses where reinforcements enter and which unit covers a city;
-  5. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
+  3. every city an Allied unit could enter next turn (``enemy_reach``: the Allied units on
+     the map and the reinforcements due, at their type's mean movement, none of the Axis in
+     the way) keeps at least one unit, the cities worth most first;
+  4. a screen: while an empty city is still open to an Allied unit (``multi_reach``, with the
+     units placed so far in the way: a zone of engagement stops a move, CN/OD 4.1.2), a free
+     unit goes, out of Allied zones, to the hex of the Allies' route with the most defensive
+     columns, or into the city;
+  5. the units already in a city stay; the city's *need* (the believed attack that could
+     reach it next turn, at odds of 1-1 or less after its terrain columns, CN 5.1.1-5.1.2)
+     chooses where reinforcements enter and which unit covers a city;
+  6. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
      attack (CN 4.1.2);
-  6. the other units play greedy's way, one move at a time, through the ``Belief``: break
-     contact from a hopeless owed attack, attack groups, advance.
+  7. the other units play greedy's way, one move at a time, through the ``Belief``: break
+     contact from a hopeless owed attack, attack groups (an Allied unit destroyed is worth 10
+     points to the Axis, CN 11.2.2), advance.
 * **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
   column, carpet bombing, naval support in every preview) but through the ``Belief``, with
-  the victory cities weighted by their points to both sides.
+  the victory cities weighted by their points to both sides and, in Dragoon, the other cities
+  the Axis would score (OD 11.2.2).
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
