@@ -211,6 +211,45 @@ def test_hard_axis_garrisons_the_open_town_that_greedy_leaves():
     assert state.control.get(H("0805")) == "axis"
 
 
+def test_hard_axis_screens_the_only_road_to_a_town_it_cannot_reach():
+    """A sea wall (column 05) with one gap (0505); an Allied armoured unit west of it could
+    drive through the gap into the empty German town 0909 next turn. The German unit (2
+    movement points) cannot reach the town, but it can reach the gap: the hard Axis's screen
+    puts it there (the Allies may not enter its hex, CN/OD 4.1, and its zone stops them,
+    4.1.2), and the town is German after the Allies' turn. The greedy Axis goes for the
+    Allied-held city 0810 instead and the armour takes the town."""
+    terrain = {f"05{r:02d}": "sea" for r in range(1, 11) if r != 5}
+    terrain.update({"0909": "city", "0810": "city"})
+    victory = VICTORY + [{"kind": "city", "place": "Lost", "points": {"allied": 20, "axis": 20}}]
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("de1", "axis", a=2, d=3, m=2)],
+        setup={"us-arm": "0205", "de1": "0607"},
+        places={"Town": ["0909"], "Lost": ["0810"]}, terrain=terrain,
+        rules={"victory": victory}))
+
+    def start():
+        state = to_axis_movement(game.new_state(1))
+        state.control[H("0909")], state.control[H("0810")] = "axis", "allied"
+        return state
+
+    state = start()
+    assert H("0909") not in state.legal_destinations("de1")
+    allies = _enemy_movers(state, "allied")
+    assert H("0909") in multi_reach(state, allies, state.occupied_by("axis"))
+    hard = HardPolicy()
+    assert finish_phase(state, hard)[0] == Move("de1", "0505")
+    assert H("0909") not in multi_reach(state, allies, state.occupied_by("axis"))
+    finish_phase(state, hard)  # the Axis combat phase
+    finish_phase(state, GreedyPolicy())  # the Allied movement
+    assert state.control.get(H("0909")) == "axis"
+
+    greedy_state = start()
+    for _ in range(3):
+        finish_phase(greedy_state, GreedyPolicy())
+    assert greedy_state.control.get(H("0909")) == "allied"
+
+
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():
     """CN 4.1.2: a unit that began engaged, did not move and holds dominant terrain (a town,
     2 columns, against open ground) need not attack nor break contact."""
