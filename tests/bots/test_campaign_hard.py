@@ -29,7 +29,7 @@ from wargame.bots.campaign_hard import (
 from wargame.bots.greedy import GreedyPolicy
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
-from wargame.operational.actions import EndPhase, Move
+from wargame.operational.actions import EndPhase, Enter, Move
 from wargame.operational.state import Game, Phase
 
 
@@ -248,6 +248,31 @@ def test_hard_axis_screens_the_only_road_to_a_town_it_cannot_reach():
     for _ in range(3):
         finish_phase(greedy_state, GreedyPolicy())
     assert greedy_state.control.get(H("0909")) == "allied"
+
+
+def test_hard_axis_reinforcement_does_not_enter_inside_an_allied_zone():
+    """CN 4.2.1, 4.1.2: a German reinforcement that entered next to an Allied unit would owe
+    an attack or a point to break contact. The hard Axis brings it on at the entry hex
+    nearest the threatened town that is outside every Allied zone, although a nearer one is
+    inside."""
+    east = [f"10{r:02d}" for r in range(1, 11)]
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("de-late", "axis", a=2, d=3, m=6)],
+        setup={"us-arm": "1005"}, edges={"east": east},
+        reinforcements=[{"turn": 1, "unit": "de-late", "entry": {"kind": "edge", "edge": "east"}}],
+        places={"Town": ["0905"]}, terrain={"0905": "city"}, rules={"victory": VICTORY}))
+    state = to_axis_movement(game.new_state(1))
+    state.control[H("0905")] = "axis"
+    zoc = state.zoc_of("allied")
+    hexes = state.legal_entry_hexes("de-late")
+    nearest = min(hexes, key=lambda h: (h.distance(H("0905")), h))
+    assert nearest in zoc  # the plain nearest entry hex is next to the armour
+    action = HardPolicy().choose(state)
+    assert isinstance(action, Enter) and action.unit == "de-late"
+    assert H(action.hex) not in zoc
+    assert H(action.hex).distance(H("0905")) == min(
+        h.distance(H("0905")) for h in hexes if h not in zoc)
 
 
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():

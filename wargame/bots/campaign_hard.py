@@ -10,7 +10,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
 * **Only what the side may know** (CN/OD 5.1.1): every preview of an attack goes through a
   ``Belief``, where the enemy's counters count at the mean values of their type.
 * **The Axis defends** (movement phase, ``_axis_orders``):
-  1. reinforcements enter at the entry hex nearest the city most short of defence;
+  1. reinforcements enter at the entry hex nearest the city most short of defence, outside
+     the Allied zones where such a hex is free (CN 4.2.1; inside one a unit would owe an
+     attack or a point to break contact, 4.1.2);
   2. victory cities the Allies passed through and left empty are retaken (control is the side
      that last entered a hex, docs/rules-notes.md "Control and victory");
   3. every city an Allied unit could enter next turn (``enemy_reach``: the Allied units on
@@ -317,7 +319,8 @@ class HardPolicy(GreedyPolicy):
 
     def _axis_entry(self, state: State) -> Action | None:
         """CN 4.2.1: a waiting reinforcement enters at the entry hex nearest the city most
-        short of defence (the most threatened one when none is short)."""
+        short of defence (the most threatened one when none is short), outside the Allied
+        zones of engagement when it can (CN 4.1.2: inside one it would owe an attack)."""
         waiting = [u for u in sorted(state.units) if state.units[u].status == "waiting"
                    and state.side_of(u) == "axis"]
         if not waiting:
@@ -326,7 +329,8 @@ class HardPolicy(GreedyPolicy):
         for uid in waiting:
             hexes = state.legal_entry_hexes(uid)
             if hexes:
-                h = min(hexes, key=lambda x: (x.distance(goal) if goal else 0, x))
+                zoc = state.zoc_of("allied")
+                h = min(hexes, key=lambda x: (x in zoc, x.distance(goal) if goal else 0, x))
                 return Enter(uid, h.id)
         return None
 
