@@ -18,11 +18,18 @@ from wargame.bots.campaign_eval import (
     step_vp,
     vp_margin,
 )
-from wargame.bots.campaign_hard import HardPolicy, threat_map
+from wargame.bots.campaign_hard import (
+    HardPolicy,
+    _enemy_movers,
+    _other_cities,
+    enemy_reach,
+    multi_reach,
+    threat_map,
+)
 from wargame.bots.greedy import GreedyPolicy
 from wargame.bots.play import POLICY_NAMES, make_policy
 from wargame.hexgrid import Hex
-from wargame.operational.actions import EndPhase, Move
+from wargame.operational.actions import EndPhase, Enter, Move
 from wargame.operational.state import Game, Phase
 
 
@@ -79,6 +86,17 @@ def test_vp_margin_is_the_score_difference_and_steps_cost_what_11_2_says():
     assert step_vp(state, "axis") == pytest.approx(2 * 2 / 3 / 2 + 4.0)
 
 
+def test_a_dragoon_german_step_counts_the_on_map_points_it_would_score():
+    """OD 11.2.1-11.2.2: a German unit destroyed gives the Allies 2 points and the Axis no
+    longer scores the 2 points of a unit on the map at the end: 4 a unit, 2 a step, plus the
+    material worth; an Allied one 10 (5 a step)."""
+    from wargame.games import open_game
+
+    state = open_game("dragoon").new_state(1)
+    assert step_vp(state, "axis") == pytest.approx((2 + 2) / 2 + 4.0)
+    assert step_vp(state, "allied") == pytest.approx(10 / 2 + 2.0)
+
+
 def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
     state = open_town().new_state(1)
     state.control[H("0805")] = "axis"
@@ -114,6 +132,64 @@ def test_belief_uses_the_counter_mix_not_the_hidden_values():
         H("0505"): 3, H("0909"): 0}
 
 
+def test_enemy_reach_counts_allied_units_and_reinforcements_due_with_believed_values():
+    """The threat the Axis plans against: the believed attack (CN/OD 5.1.1: the type's mean)
+    of every Allied unit that could end its next move in or next to a hex, and the hexes one
+    could end in; a reinforcement due next turn counts from its entry hexes (CN/OD 4.2.1),
+    one due later does not."""
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("us-inf", "allied", a=1, d=3, m=4), unit("us-other", "allied", a=5, d=3, m=4),
+               unit("us-late", "allied", a=4, d=3, m=4), unit("de1", "axis", a=2, d=3, m=6)],
+        setup={"us-arm": "0305", "us-inf": "0101", "de1": "0905"},
+        edges={"south": ["0110"]},
+        reinforcements=[{"turn": 1, "unit": "us-other", "entry": {"kind": "edge", "edge": "south"}},
+                        {"turn": 3, "unit": "us-late", "entry": {"kind": "edge", "edge": "south"}}],
+        places={"Town": ["0805"]}, terrain={"0805": "city"}, rules={"victory": VICTORY}))
+    state = to_axis_movement(game.new_state(1))
+    assert state.turn == 1
+    threat, ends = enemy_reach(Belief(state, "axis"), "axis")
+    assert H("0805") in ends  # the armour could drive into the empty town
+    # us-inf's attack is 1 but an Allied infantry counter is believed at the mean of the
+    # infantry of the mix (1, 5 and 4: 10/3)
+    mean_inf = estimated_values(state, "us-inf")[0]
+    assert mean_inf == pytest.approx(10 / 3)
+    assert threat[H("0805")] == pytest.approx(5.0)
+    # 0109 is next to the south edge: us-other (due on turn 2) threatens it, us-late (turn 3)
+    # and us-inf (four hexes of movement, eight away) do not
+    assert threat[H("0109")] == pytest.approx(5.0 + mean_inf)
+    assert threat[H("0102")] == pytest.approx(5.0 + mean_inf)  # us-inf's, not us-other's
+    movers = {uid for uid, *_ in _enemy_movers(state, "allied")}
+    assert movers == {"us-arm", "us-inf", "us-other"}
+
+
+def test_multi_reach_stops_at_a_zone_of_engagement():
+    """CN/OD 4.1.2: entering a hex next to an enemy unit stops the move, and enemy hexes are
+    never entered: a German unit at 0505 keeps an Allied unit with 3 points from 0605."""
+    state = open_town().new_state(1)
+    movers = [("us", [H("0305")], "non_motorized", 6)]  # 3 points of open ground (CN 4.0)
+    free_run = multi_reach(state, movers, set())
+    assert H("0605") in free_run and free_run[H("0305")] is None
+    blocked = multi_reach(state, movers, {H("0505")})
+    assert H("0505") not in blocked and H("0405") in blocked
+    assert H("0605") not in blocked
+
+
+def test_the_hard_allies_go_for_dragoons_other_cities():
+    """OD 11.2.2: the Axis scores 5 points for each other city it holds; the hard Allies count
+    those city hexes among their objectives (Normandy has no such rule)."""
+    from wargame.games import open_game
+
+    dragoon = open_game("dragoon")
+    others = _other_cities(dragoon.new_state(1).game, "allied")
+    assert others and all(p == 5 for _, p in others)
+    state = dragoon.new_state(1)
+    goals = HardPolicy().objectives(state, "allied")
+    open_ones = [h for h, _ in others if state.control.get(h) != "allied"]
+    assert open_ones and all(goals.get(h, 0) >= 5 for h in open_ones)
+    assert _other_cities(open_game("normandy").new_state(1).game, "allied") == []
+
+
 # the player ------------------------------------------------------------------------------
 def test_hard_axis_garrisons_the_open_town_that_greedy_leaves():
     """The greedy Axis advances towards the enemy unit and leaves the town empty, so an
@@ -133,6 +209,70 @@ def test_hard_axis_garrisons_the_open_town_that_greedy_leaves():
     finish_phase(state, hard)  # the Axis combat phase: nobody to attack
     finish_phase(state, allies)  # the Allied movement: cannot pass through a held town
     assert state.control.get(H("0805")) == "axis"
+
+
+def test_hard_axis_screens_the_only_road_to_a_town_it_cannot_reach():
+    """A sea wall (column 05) with one gap (0505); an Allied armoured unit west of it could
+    drive through the gap into the empty German town 0909 next turn. The German unit (2
+    movement points) cannot reach the town, but it can reach the gap: the hard Axis's screen
+    puts it there (the Allies may not enter its hex, CN/OD 4.1, and its zone stops them,
+    4.1.2), and the town is German after the Allies' turn. The greedy Axis goes for the
+    Allied-held city 0810 instead and the armour takes the town."""
+    terrain = {f"05{r:02d}": "sea" for r in range(1, 11) if r != 5}
+    terrain.update({"0909": "city", "0810": "city"})
+    victory = VICTORY + [{"kind": "city", "place": "Lost", "points": {"allied": 20, "axis": 20}}]
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("de1", "axis", a=2, d=3, m=2)],
+        setup={"us-arm": "0205", "de1": "0607"},
+        places={"Town": ["0909"], "Lost": ["0810"]}, terrain=terrain,
+        rules={"victory": victory}))
+
+    def start():
+        state = to_axis_movement(game.new_state(1))
+        state.control[H("0909")], state.control[H("0810")] = "axis", "allied"
+        return state
+
+    state = start()
+    assert H("0909") not in state.legal_destinations("de1")
+    allies = _enemy_movers(state, "allied")
+    assert H("0909") in multi_reach(state, allies, state.occupied_by("axis"))
+    hard = HardPolicy()
+    assert finish_phase(state, hard)[0] == Move("de1", "0505")
+    assert H("0909") not in multi_reach(state, allies, state.occupied_by("axis"))
+    finish_phase(state, hard)  # the Axis combat phase
+    finish_phase(state, GreedyPolicy())  # the Allied movement
+    assert state.control.get(H("0909")) == "axis"
+
+    greedy_state = start()
+    for _ in range(3):
+        finish_phase(greedy_state, GreedyPolicy())
+    assert greedy_state.control.get(H("0909")) == "allied"
+
+
+def test_hard_axis_reinforcement_does_not_enter_inside_an_allied_zone():
+    """CN 4.2.1, 4.1.2: a German reinforcement that entered next to an Allied unit would owe
+    an attack or a point to break contact. The hard Axis brings it on at the entry hex
+    nearest the threatened town that is outside every Allied zone, although a nearer one is
+    inside."""
+    east = [f"10{r:02d}" for r in range(1, 11)]
+    game = Game(small_scenario(
+        units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+               unit("de-late", "axis", a=2, d=3, m=6)],
+        setup={"us-arm": "1005"}, edges={"east": east},
+        reinforcements=[{"turn": 1, "unit": "de-late", "entry": {"kind": "edge", "edge": "east"}}],
+        places={"Town": ["0905"]}, terrain={"0905": "city"}, rules={"victory": VICTORY}))
+    state = to_axis_movement(game.new_state(1))
+    state.control[H("0905")] = "axis"
+    zoc = state.zoc_of("allied")
+    hexes = state.legal_entry_hexes("de-late")
+    nearest = min(hexes, key=lambda h: (h.distance(H("0905")), h))
+    assert nearest in zoc  # the plain nearest entry hex is next to the armour
+    action = HardPolicy().choose(state)
+    assert isinstance(action, Enter) and action.unit == "de-late"
+    assert H(action.hex) not in zoc
+    assert H(action.hex).distance(H("0905")) == min(
+        h.distance(H("0905")) for h in hexes if h not in zoc)
 
 
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():

@@ -110,8 +110,9 @@ def vp_margin(state: State, side: str) -> float:
 
 @functools.lru_cache(maxsize=16)
 def _kill_points(game: Game) -> dict[str, float]:
-    """Points the enemy scores per unit of ``side`` destroyed (CN/OD 11.2; the German third
-    forgiven at the end, CN 11.2.2, counted as two thirds of the points)."""
+    """Points a unit of ``side`` destroyed swings to the enemy (CN/OD 11.2; the German third
+    forgiven at the end, CN 11.2.2, counted as two thirds of the points), with the points it
+    would have scored its side by being on the map at the end (OD 11.2.2: 2 a German unit)."""
     out = {"allied": 0.0, "axis": 0.0}
     for v in game.rule("victory", []) or []:
         if v.get("kind") == "destroyed":
@@ -119,6 +120,8 @@ def _kill_points(game: Game) -> dict[str, float]:
             if v.get("forgive_third"):
                 pts *= 2 / 3
             out[v["side"]] += pts
+        elif v.get("kind") == "on_map":  # OD 11.2.2: the points a unit left on the map scores
+            out[v["side"]] += float(v["points"])
     return out
 
 

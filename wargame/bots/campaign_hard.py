@@ -10,21 +10,30 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
 * **Only what the side may know** (CN/OD 5.1.1): every preview of an attack goes through a
   ``Belief``, where the enemy's counters count at the mean values of their type.
 * **The Axis defends** (movement phase, ``_axis_orders``):
-  1. reinforcements enter at the entry hex nearest the city most short of defence;
+  1. reinforcements enter at the entry hex nearest the city most short of defence, outside
+     the Allied zones where such a hex is free (CN 4.2.1; inside one a unit would owe an
+     attack or a point to break contact, 4.1.2);
   2. victory cities the Allies passed through and left empty are retaken (control is the side
      that last entered a hex, docs/rules-notes.md "Control and victory");
-  3. every city within ``REACH`` hexes of an Allied unit keeps at least one unit;
-  4. the units already in a city stay; the city's *need* (the defence that keeps the
-     believed threat on it -- the attack of the Allied units that could reach a hex next to
-     it next turn, and of guns in range -- at odds of 1-1 or less after its terrain columns,
-     CN 5.1.1-5.1.2) chooses where reinforcements enter and which unit covers a city;
-  5. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
+  3. every city an Allied unit could enter next turn (``enemy_reach``: the Allied units on
+     the map and the reinforcements due, at their type's mean movement, none of the Axis in
+     the way) keeps at least one unit, the cities worth most first;
+  4. a screen: while an empty city is still open to an Allied unit (``multi_reach``, with the
+     units placed so far in the way: a zone of engagement stops a move, CN/OD 4.1.2), a free
+     unit goes, out of Allied zones, to the hex of the Allies' route with the most defensive
+     columns, or into the city;
+  5. the units already in a city stay; the city's *need* (the believed attack that could
+     reach it next turn, at odds of 1-1 or less after its terrain columns, CN 5.1.1-5.1.2)
+     chooses where reinforcements enter and which unit covers a city;
+  6. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
      attack (CN 4.1.2);
-  6. the other units play greedy's way, one move at a time, through the ``Belief``: break
-     contact from a hopeless owed attack, attack groups, advance.
+  7. the other units play greedy's way, one move at a time, through the ``Belief``: break
+     contact from a hopeless owed attack, attack groups (an Allied unit destroyed is worth 10
+     points to the Axis, CN 11.2.2), advance.
 * **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
   column, carpet bombing, naval support in every preview) but through the ``Belief``, with
-  the victory cities weighted by their points to both sides.
+  the victory cities weighted by their points to both sides and, in Dragoon, the other cities
+  the Axis would score (OD 11.2.2).
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
@@ -56,14 +65,14 @@ from wargame.operational.actions import (
     Move,
 )
 from wargame.operational.combat import assess_bombardment, terrain_columns
+from wargame.operational.movement import reachable
 from wargame.operational.state import State
 
-__all__ = ["HardPolicy", "threat_map"]
+__all__ = ["HardPolicy", "threat_map", "enemy_reach"]
 
 ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
 AXIS_ATTACK = 1.0  # the same for the Axis
-AIR_CHARGE = 0.3
-REACH = 14  # hexes: a city this near an enemy unit is within a motorised unit's road march  # points charged per air point (the Allies keep some for the Axis phase)
+AIR_CHARGE = 0.3  # points charged per air point (the Allies keep some for the Axis phase)
 
 
 def _radius(movement: float) -> int:
@@ -89,6 +98,151 @@ def threat_map(state: State | Belief, side: str, hexes: Iterable[Hex]) -> dict[H
     for h in hexes:
         out[h] = sum(a for where, a, reach in units if h.distance(where) <= reach)
     return out
+
+
+def enemy_reach(state: State | Belief, side: str,
+                phases: int = 1) -> tuple[dict[Hex, float], frozenset[Hex]]:
+    """What the enemy of ``side`` can do in its next movement phase, as ``side`` may know it:
+    (hex -> the believed attack of the enemy units that could end next to it, or in it;
+    the hexes some enemy unit could end in). Each enemy unit on the map, and each enemy
+    reinforcement due by next turn from its entry hexes (CN/OD 4.2.1, the schedule is public),
+    is searched with the mean movement of its type (``estimated_values``, CN/OD 5.1.1) along
+    the board's costs (CN/OD 4.0), **with none of ``side``'s units in the way**: an upper bound
+    that depends on the enemy's positions alone, so a player's choice over a phase does not
+    depend on the order of its own moves. Guns threaten the hexes within their range of where
+    they stand (CN/OD 8.0). ``phases`` > 1 looks that many enemy movement phases ahead (the
+    movement allowance times ``phases`` in one search, reinforcements due by then from their
+    entry hexes: a bound, for ``bench/normandy_reach.py``)."""
+    real = state._state if isinstance(state, Belief) else state
+    enemy = "axis" if side == "allied" else "allied"
+    game = real.game
+    board = game.board
+    entries = {r.unit: r.entry for r in game.scenario.reinforcements}
+    threat: dict[Hex, float] = {}
+    ends: set[Hex] = set()
+    for uid in sorted(real.units):
+        us = real.units[uid]
+        d = game.units[uid]
+        if d.side != enemy:
+            continue
+        if us.status == "on_map" and us.hex is not None:
+            starts = [us.hex]
+        elif (us.status == "waiting" and us.available is not None
+              and us.available <= real.turn + phases and uid in entries
+              and entries[uid].kind != "drop"):
+            starts = [h for h in entries[uid].hexes if board.is_land(h)]
+        else:
+            continue
+        a, _, mv = estimated_values(real, uid)
+        if a <= 0:
+            continue
+        if d.range > 0:  # artillery: its fire, not its move (CN/OD 8.0)
+            near = {h for start in starts for h in start.within(d.range)}
+            for h in near:
+                threat[h] = threat.get(h, 0.0) + a
+            continue
+        mclass = real.unit_type(uid).movement_class
+        got: set[Hex] = set()
+        for start in starts:
+            got.update(reachable(game.steps, mclass, start, budget=2 * round(mv) * phases))
+        ends.update(got)
+        around = set(got)
+        for h in got:
+            around.update(board.neighbours(h))
+        for h in around:
+            threat[h] = threat.get(h, 0.0) + a
+    return threat, frozenset(ends)
+
+
+def _other_cities(game, side: str) -> list[tuple[Hex, int]]:
+    """OD 11.2.2: the city hexes that are not victory cities, each with the points its holder
+    scores (the Axis, 5 in Dragoon): the Allies deny them by entering; [] where the scenario
+    has no such rule (Normandy)."""
+    out: list[tuple[Hex, int]] = []
+    named = set(victory_hexes(game))
+    for v in game.rule("victory", []) or []:
+        if v.get("kind") != "other_cities":
+            continue
+        for h, info in sorted(game.board.hexes.items()):
+            if info.terrain == "city" and h not in named:
+                out.append((h, int(v["points"])))
+    return out
+
+
+def _enemy_movers(real: State, enemy: str) -> list[tuple[str, list[Hex], str, int]]:
+    """(uid, start hexes, movement class, budget in half points) of every enemy unit that
+    could move in the enemy's next movement phase: on the map, or a reinforcement due by then
+    at its entry hexes (CN/OD 4.2.1; drops left out). Movement is the mean of the unit's type
+    (``estimated_values``, CN/OD 5.1.1); guns left out (they fire, CN/OD 8.0)."""
+    game = real.game
+    board = game.board
+    entries = {r.unit: r.entry for r in game.scenario.reinforcements}
+    out = []
+    for uid in sorted(real.units):
+        us = real.units[uid]
+        d = game.units[uid]
+        if d.side != enemy or d.range > 0:
+            continue
+        if us.status == "on_map" and us.hex is not None:
+            starts = [us.hex]
+        elif (us.status == "waiting" and us.available is not None
+              and us.available <= real.turn + 1 and uid in entries
+              and entries[uid].kind != "drop"):
+            starts = [h for h in entries[uid].hexes if board.is_land(h)]
+        else:
+            continue
+        a, _, mv = estimated_values(real, uid)
+        if a <= 0 or not starts:
+            continue
+        out.append((uid, starts, real.unit_type(uid).movement_class, 2 * round(mv)))
+    return out
+
+
+def multi_reach(real: State, movers: list[tuple[str, list[Hex], str, int]],
+                blocked: set[Hex]) -> dict[Hex, Hex | None]:
+    """Hexes some of ``movers`` could end a move in, each with the hex it came from (None at
+    a start), when ``blocked`` holds the other side's units: their hexes are never entered
+    and their zones of engagement stop a move (CN/OD 4.1.2; a start inside one pays a point
+    to break contact). One search a (movement class, allowance), from all its units' starts
+    at once (the board's costs, CN/OD 4.0, ``StepCosts``)."""
+    import heapq
+
+    steps = real.game.steps
+    index, hexes = steps.index, steps.hexes
+    board = real.game.board
+    bl = {index[h] for h in blocked if h in index}
+    zoc = {index[n] for h in blocked for n in board.neighbours(h) if n in index}
+    groups: dict[tuple[str, int], set[int]] = {}
+    for _, starts, mclass, budget in movers:
+        groups.setdefault((mclass, budget), set()).update(index[h] for h in starts if h in index)
+    came: dict[int, int] = {}
+    for (mclass, budget), sources in sorted(groups.items()):
+        table = steps.indexed(mclass)
+        dist: dict[int, int] = {}
+        heap = []
+        for s in sorted(sources):
+            if s in bl:
+                continue
+            dist[s] = 0
+            came.setdefault(s, -1)
+            heap.append((0, s))
+        heapq.heapify(heap)
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost != dist.get(h):
+                continue
+            if h in zoc and came.get(h, -1) != -1:
+                continue  # entered a zone of engagement: stops there
+            base = cost + (2 if h in zoc else 0)
+            for n, c in table[h]:
+                nc = base + c
+                if nc > budget or n in bl or nc >= dist.get(n, budget + 1):
+                    continue
+                dist[n] = nc
+                if n not in came:
+                    came[n] = h
+                heapq.heappush(heap, (nc, n))
+    return {hexes[i]: (hexes[p] if p >= 0 else None) for i, p in came.items()}
 
 
 class HardPolicy(GreedyPolicy):
@@ -129,9 +283,25 @@ class HardPolicy(GreedyPolicy):
         for h in victory_hexes(state.game):
             if state.control.get(h) != side:
                 out[h] = max(out.get(h, 0), int(city_points(state, h)))
+        for h, pts in _other_cities(state.game, side) if side == "allied" else ():
+            if state.control.get(h) != side:
+                out[h] = max(out.get(h, 0), pts)
         return out
 
     # ---- the Axis
+    def _reach(self, state: State) -> tuple[dict[Hex, float], frozenset[Hex]]:
+        """``enemy_reach`` for the Axis, remembered while the Allied positions stay the same
+        (all through an Axis phase): it depends on them alone."""
+        key = (state.turn, tuple(sorted((u, us.status, us.hex.id if us.hex else "")
+                                        for u, us in state.units.items()
+                                        if state.side_of(u) == "allied")))
+        memo = self.__dict__.setdefault("_reach_memo", {})
+        got = memo.get(key)
+        if got is None:
+            memo.clear()
+            got = memo[key] = enemy_reach(Belief(state, "axis"), "axis")
+        return got
+
     def _axis_cities(self, state: State) -> list[Hex]:
         """Victory city hexes the Allies do not hold, most points first."""
         cities = [h for h in victory_hexes(state.game) if state.control.get(h) != "allied"]
@@ -140,16 +310,17 @@ class HardPolicy(GreedyPolicy):
     def _needs(self, state: State, belief: Belief, cities: list[Hex]) -> dict[Hex, float]:
         """Defence each city hex needs against the threat on it: odds of 1-1 or less after its
         terrain columns (CN 5.1.1-5.1.2), counted as threat / (1 + columns)."""
-        threat = threat_map(belief, "axis", cities)
+        threat = self._reach(state)[0]
         out = {}
         for c in cities:
             cols = terrain_columns(state, c)[0]
-            out[c] = threat[c] / (1.0 + cols)
+            out[c] = threat.get(c, 0.0) / (1.0 + cols)
         return out
 
     def _axis_entry(self, state: State) -> Action | None:
         """CN 4.2.1: a waiting reinforcement enters at the entry hex nearest the city most
-        short of defence (the most threatened one when none is short)."""
+        short of defence (the most threatened one when none is short), outside the Allied
+        zones of engagement when it can (CN 4.1.2: inside one it would owe an attack)."""
         waiting = [u for u in sorted(state.units) if state.units[u].status == "waiting"
                    and state.side_of(u) == "axis"]
         if not waiting:
@@ -158,7 +329,8 @@ class HardPolicy(GreedyPolicy):
         for uid in waiting:
             hexes = state.legal_entry_hexes(uid)
             if hexes:
-                h = min(hexes, key=lambda x: (x.distance(goal) if goal else 0, x))
+                zoc = state.zoc_of("allied")
+                h = min(hexes, key=lambda x: (x in zoc, x.distance(goal) if goal else 0, x))
                 return Enter(uid, h.id)
         return None
 
@@ -227,9 +399,9 @@ class HardPolicy(GreedyPolicy):
                 have[c] = state.defence_of(u)
         # every city within reach of the enemy's mobile units keeps at least one unit: an
         # empty city is taken by any unit passing through it; a held one must be attacked
-        for c in sorted(cities, key=lambda h: (min((h.distance(e) for e in enemy), default=99),
-                                               -city_points(state, h), h)):
-            if count.get(c, 0) > 0 or min((c.distance(e) for e in enemy), default=99) > REACH:
+        threat, ends = self._reach(state)
+        for c in sorted(cities, key=lambda h: (-city_points(state, h), -threat.get(h, 0.0), h)):
+            if count.get(c, 0) > 0 or c not in ends:
                 continue
             options = [u for u in movers if free(u) and c in dests[u]]
             calm = [u for u in options if not dests[u][c].engaged]
@@ -238,6 +410,8 @@ class HardPolicy(GreedyPolicy):
                                              else -state.defence_of(x), dests[x][c].cost, x))
                 send(u, c)
                 have[c] += state.defence_of(u)
+        # a screen across the Allies' roads to the cities still open (CN/OD 4.1.2)
+        self._screen(state, cities, movers, dests, armour, count, limit, free, send)
         # 3. an engaged unit that began there, did not move and holds dominant terrain stays:
         # it owes no attack (CN 4.1.2)
         for uid in movers:
@@ -254,6 +428,52 @@ class HardPolicy(GreedyPolicy):
         if orders:
             return [Move(uid, h.id) for uid, h in orders.items()]
         return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]
+
+    def _screen(self, state: State, cities: list[Hex], movers: list[str],
+                dests: dict, armour: set[str], count: dict[Hex, int], limit: int,
+                free, send) -> None:
+        """A screen across the Allies' roads to the empty victory cities (CN/OD 4.1.2: a unit
+        entering a zone of engagement stops). While some empty city could be entered by an
+        Allied unit next turn (``multi_reach``, with the screen planned so far in the way), the
+        most valuable one's Allied route is cut: a free unit goes, out of Allied zones, to
+        the hex of that route with the most defensive terrain columns, nearest the Allies on
+        a tie, or into the city itself."""
+        enemy_movers = _enemy_movers(state, "allied")
+        if not enemy_movers:
+            return
+        skip: set[Hex] = set()
+        for _ in range(len(movers)):
+            planned = {h for h, n in count.items() if n > 0}
+            # units free to move count where they will be, not where they are
+            for u in movers:
+                if free(u) and count.get(state.units[u].hex, 0) <= 1:
+                    planned.discard(state.units[u].hex)
+            came = multi_reach(state, enemy_movers, planned)
+            exposed = [c for c in cities if c in came and c not in planned and c not in skip]
+            if not exposed:
+                return
+            c = max(exposed, key=lambda h: (city_points(state, h), -h.distance(
+                min(state.occupied_by("allied") or {h}, key=lambda e: e.distance(h))), h))
+            path = []
+            h = c
+            while h is not None:
+                path.append(h)
+                h = came.get(h)
+            best = None
+            for i, h in enumerate(path):  # 0: the city, the last: an Allied start
+                if count.get(h, 0) >= limit:
+                    continue
+                for u in movers:
+                    if not free(u) or h not in dests[u] or dests[u][h].engaged:
+                        continue
+                    key = (terrain_columns(state, h)[0] + (2 if h == c else 0), i,
+                           u not in armour, -state.defence_of(u), u)
+                    if best is None or key > best[0]:
+                        best = (key, u, h)
+            if best is None:
+                skip.add(c)
+                continue
+            send(best[1], best[2])
 
     # ------------------------------------------------------------------ combat
     def _combat_choice(self, state: State) -> list[Action]:
