@@ -394,6 +394,7 @@ LOADER = Catalogue("loader", {
     "tables.bound_high": "a bound >= low (or null: no upper bound)",
     "tables.strike_max": "a number >= strike_min",
     "tables.movement_class_of": "a movement class of {classes}",
+    "tables.road_cost_every_class": "a road cost for every movement class ({classes})",
     "tables.terrain_spec": "a mapping with cost and/or combat",
     "tables.required": "this field is required",
     "units.unit_type": "a unit type",
@@ -421,6 +422,8 @@ LOADER = Catalogue("loader", {
     "m44.board_hex": "a hex of the {board} board (col 0 to {last})",
     "m44.board_row": "a row of the {board} board (0 to {last})",
     "m44.hex_once": "each hex listed once (one unit a hex, M44 p.6)",
+    "m44.hexagon_count": "at most {count} hexagons, each hex listed once (the {board} board "
+                         "has {count} hexes, M44 p.6)",
     "m44.other_side": "the other side than side_player1",
     "m44.objectives": "objectives in the top-level objectives list",
     "m44.layout": "a JSON object (an .m44 layout)",

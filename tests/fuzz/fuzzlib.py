@@ -106,15 +106,18 @@ class Tally:
         self.counts: Counter[str] = Counter()
         self.slowest = 0.0  # CPU seconds of the slowest input (what the hang guard counts)
         self.slowest_wall = 0.0
+        self.slowest_input: Any = None  # what the slowest input was (its edits)
         self.failures: list[str] = []
 
     @contextmanager
-    def timed(self) -> Iterator[None]:
+    def timed(self, what: Any = None) -> Iterator[None]:
         start, wall = time.process_time(), time.perf_counter()
         try:
             yield
         finally:
-            self.slowest = max(self.slowest, time.process_time() - start)
+            used = time.process_time() - start
+            if used > self.slowest:
+                self.slowest, self.slowest_input = used, what
             self.slowest_wall = max(self.slowest_wall, time.perf_counter() - wall)
 
     def add(self, outcome: str) -> None:
@@ -139,7 +142,9 @@ class Tally:
     def report(self) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
         return (f"[fuzz] {self.name}: {sum(self.counts.values())} inputs: {counts}; "
-                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_wall:.2f} s wall)")
+                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_wall:.2f} s wall)"
+                + (f": {short_repr(self.slowest_input, 200)}" if self.slowest_input is not None
+                   else ""))
 
     def finish(self) -> None:
         """Print the tally (seen with ``pytest -s``) and, when surveying, every failure."""
@@ -218,7 +223,7 @@ def fuzz_case(tally: Tally, edits: Any, load: Callable[[], Any], file_ok: Callab
     or a hang is tallied against ``edits``."""
     outcome = accepted
     try:
-        with tally.timed(), hang_guard():
+        with tally.timed(edits), hang_guard():
             try:
                 loaded = load()
             except ScenarioError as exc:
