@@ -71,8 +71,8 @@ class UnsupportedM44(ScenarioError):
         shown = "; ".join(problems[:MAX_PROBLEMS]) + (
             TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
             if len(problems) > MAX_PROBLEMS else "")
-        self.args = (f"{self.file}: field '{field}': " + TEXT["unsupported"].format(
-            count=len(problems), problems=shown),)
+        self.args = (f"{self.file}: field '{field}': " + TEXT.plural(
+            "unsupported", len(problems)).format(count=len(problems), problems=shown),)
 
     def __str__(self) -> str:
         return str(self.args[0])

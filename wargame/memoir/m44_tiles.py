@@ -472,7 +472,8 @@ def _tags_of(item: dict[str, Any], i: int, at: tuple[int, int], report: Report,
         kind = "permanent" if permanent else "temporary (held)"
         report.add("read", f"{low}: a {kind} objective for the {who}", at)
         if need > 1 or medal.get("majority") or medal.get("last_to_occupy"):
-            report.add("approximated", f"{low}: an objective needing {need} hex(es) of its "
+            hexes_word = "hex" if need == 1 else "hexes"
+            report.add("approximated", f"{low}: an objective needing {need} {hexes_word} of its "
                        "group (or the majority, or the last to occupy) scores while one hex is "
                        "held", at)
 

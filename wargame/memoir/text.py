@@ -28,7 +28,6 @@ def render(key: str, data: dict) -> str:
 from wargame.i18n import Catalogue  # noqa: E402 - here to keep this table's lines together
 
 IMPORT_TEXT_EN = Catalogue("memoir.import", {
-    "unsupported": "cannot play {count} thing(s) of this layout: {problems}",
     "unsupported.board": "board type {name} (only STANDARD, OVERLORD and BRKTHRU)",
     "report.approximated": "Plays approximately ({count}):",
     "report.left_out": "Left out, not played ({count}):",
@@ -64,4 +63,8 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "id.bundled": "{id!r} is a bundled scenario id: choose another name with --id",
     "id.exists": "an imported scenario {id!r} exists already ({path}): use --replace to "
                  "overwrite it",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "unsupported": ("cannot play {count} thing of this layout: {problems}",
+                    "cannot play {count} things of this layout: {problems}"),
 })

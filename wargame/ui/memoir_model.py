@@ -45,7 +45,6 @@ TEXT = Catalogue("ui.memoir", {
     "hand": "{side}'s hand",
     "hand.allied": "The Allies' hand",
     "hand.axis": "The Axis's hand",
-    "hidden_hand": "{side} holds {n} card(s)",
     "pending": "{owner} must decide: {kind}",
     "waiting": "Waiting for {side} to decide.",
     "selected": "Selected unit {unit}",
@@ -98,6 +97,9 @@ TEXT = Catalogue("ui.memoir", {
     "why": "Why this card?",
     "why.none": "The computer has not played a card yet in this game.",
     "why.said": "{side}, turn {turn}: {reason}",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "hidden_hand": ("{side} holds {n} card", "{side} holds {n} cards"),
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
