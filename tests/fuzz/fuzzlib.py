@@ -117,7 +117,7 @@ class Tally:
         self.slowest = 0.0  # CPU seconds of the slowest input (what the hang guard counts)
         self.slowest_wall = 0.0
         self.slowest_input: Any = None  # what the slowest input was (its edits)
-        self.slowest_gc = 0.0  # of which in garbage collections (wall, ~CPU: single thread)
+        self.slowest_gc = 0.0  # wall seconds of the slowest input in garbage collections
         self.failures: list[str] = []
 
     @contextmanager
@@ -164,8 +164,8 @@ class Tally:
     def report(self) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
         return (f"[fuzz] {self.name}: {sum(self.counts.values())} inputs: {counts}; "
-                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_gc:.2f} s of it in "
-                f"garbage collection; {self.slowest_wall:.2f} s wall)"
+                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_wall:.2f} s wall, "
+                f"{self.slowest_gc:.2f} s of it in garbage collection)"
                 + (f": {short_repr(self.slowest_input, 200)}" if self.slowest_input is not None
                    else ""))
 
