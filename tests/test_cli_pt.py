@@ -121,7 +121,7 @@ def test_scenario_import_in_portuguese_writes_english_into_the_file(capsys, tmp_
     bad = tmp_path / "expansion.m44"
     bad.write_text(json.dumps(data), encoding="utf-8")
     status, _, err = run(capsys, "--lang", "pt", "scenario", "import", str(bad))
-    assert status == 2 and "não é possível jogar 1 elemento(s)" in err
+    assert status == 2 and "não é possível jogar 1 elemento deste mapa" in err
     assert "terreno 'price' (sem efeito conhecido) em (4,0)" in err and len(err.strip().splitlines()) == 1
 
 

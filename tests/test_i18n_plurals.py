@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 from contextlib import redirect_stderr
 
 import pytest
@@ -110,3 +111,104 @@ def test_the_template_holds_the_plural_forms():
     message = pot.get(STUDY_TEXT.plurals["failed_head"], context="cli.study:failed_head")
     assert message is not None and message.pluralizable
     assert message.id == STUDY_TEXT.plurals["failed_head"]
+
+
+# a count written with both forms at once ("figure(s)", "hexágono(s)", "ação(ões)", "ordem(ns)")
+# or a gender with both ("um(a)"): a counted message says one form for its number instead
+HEDGED = re.compile(r"\w\((s|es|ões|ns|a|as|os)\)")
+
+
+def _all_texts(lang: str) -> list[tuple[str, str]]:
+    """(catalogue:id, text) of every message of every catalogue in ``lang``: plain ones and
+    both forms of the counted ones (1 and 2)."""
+    out = []
+    with i18n.using_language(lang):
+        for domain, cat in i18n.load_catalogues().items():
+            out += [(f"{domain}:{key}", cat[key]) for key in cat]
+            out += [(f"{domain}:{key}[{n}]", cat.plural(key, n)) for key in cat.plurals
+                    for n in (1, 2)]
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_no_message_hedges_a_count_with_both_forms(lang):
+    texts = _all_texts(lang)
+    assert len(texts) > 1500  # the scan sees every catalogue (1,762 texts)
+    assert [(key, text) for key, text in texts if HEDGED.search(text)] == []
+
+
+def test_the_hedge_scan_sees_one():
+    assert HEDGED.search("loses {hits} figure(s)") and HEDGED.search("{n} ação(ões)")
+    assert HEDGED.search("um(a) {kind}") and HEDGED.search("{count} ordem(ns)")
+    assert not HEDGED.search("Unit {unit} (expansion figures)") and not HEDGED.search("(s)")
+
+
+def _event(kind: str, **data):
+    from wargame.memoir.actions import Event
+
+    return Event(kind, data)
+
+
+@pytest.mark.parametrize("lang, kind, data, one, many", [
+    ("en", "hits", {"unit": 3, "left": 2}, "loses 1 figure, 2 left", "loses 2 figures, 2 left"),
+    ("pt", "hits", {"unit": 3, "left": 2}, "perde 1 figura;", "perde 2 figuras;"),
+    ("en", "draw", {"side": "allied"}, "Allies draws 1 card.", "Allies draws 2 cards."),
+    ("pt", "draw", {"side": "allied"}, "1 carta tirada.", "2 cartas tiradas."),
+    ("en", "victory", {"side": "axis", "why": ""}, "with 1 medal.", "with 2 medals."),
+    ("pt", "victory", {"side": "axis", "why": ""}, "com 1 medalha.", "com 2 medalhas."),
+    ("en", "battle", {"unit": 1, "target": 2, "distance": 3, "faces": "star"},
+     "with 1 die: star.", "with 2 dice: star."),
+    ("pt", "battle", {"unit": 1, "target": 2, "distance": 3, "faces": "star"},
+     "com 1 dado: estrela.", "com 2 dados: estrela."),
+])
+def test_memoir_events_say_one_or_many(lang, kind, data, one, many):
+    from wargame.event_text import MEMOIR_COUNTS, event_line
+
+    count = MEMOIR_COUNTS[kind]
+    for n, want in ((1, one), (2, many)):
+        event = _event(kind, **data, **{count: n})
+        with i18n.using_language(lang):
+            line = event_line(event)
+        assert want in line, line
+        if lang == "en":
+            assert event.text == line  # the stored English is the line, by the English rule
+
+
+def test_student_words_loader_and_refusals_say_one_or_many():
+    from wargame.error_texts import loader_text, render_refusal
+    from wargame.student_text import student_line
+
+    def say(lang, kind, **data):
+        with i18n.using_language(lang):
+            return student_line(_event(kind, **data))
+
+    assert say("en", "draw", side="axis", count=1) == "The Axis draws 1 card."
+    assert say("pt", "draw", side="axis", count=3) == "O Eixo tira 3 cartas."
+    assert say("pt", "orders_done", side="allied", count=1) == "Os Aliados deram 1 ordem."
+    assert loader_text("schema.min_items", count=1) == "at least 1 item"
+    assert loader_text("schema.max_items", count=5) == "at most 5 items"
+    with i18n.using_language("pt"):
+        assert loader_text("schema.min_items", count=1) == "pelo menos 1 elemento"
+        assert render_refusal("action.unknown_fields", {"kind": "move", "fields": "['x', 'y']",
+                                                        "count": 2}) == (
+            "move: campos desconhecidos ['x', 'y']")
+    assert render_refusal("action.unknown_fields",
+                          {"kind": "move", "fields": "['x']", "count": 1}) == (
+        "move: unknown field ['x']")
+
+
+def test_a_malformed_action_names_its_unknown_field_in_the_singular():
+    from wargame.errors import MalformedAction
+    from wargame.games import open_game
+
+    game = open_game("dragoon")
+    with pytest.raises(MalformedAction) as exc:
+        game.action_from_dict({"kind": "end_phase", "zz": 1})
+    assert "unknown field ['zz']" in str(exc.value) and "(s)" not in str(exc.value)
+
+
+def test_the_odds_of_a_memoir_battle_at_one_hex(capsys):
+    assert main(["odds", "--game", "memoir", "--attacker", "infantry", "--distance", "1",
+                 "--target", "infantry"]) == 0
+    out = capsys.readouterr().out
+    assert "infantry at 1 hex against" in out and "hex(es)" not in out

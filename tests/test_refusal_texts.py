@@ -44,7 +44,8 @@ def _sample(template: str) -> dict[str, object]:
             for i, f in enumerate(_fields(template))}
 
 
-REFUSAL_KEYS = [f"{area}.{mid}" for area, cat in REFUSAL_CATALOGUES.items() for mid in cat]
+REFUSAL_KEYS = [f"{area}.{mid}" for area, cat in REFUSAL_CATALOGUES.items()
+                for mid in [*cat, *cat.plurals]]
 
 
 def test_the_refusal_catalogues_are_registered():
@@ -57,13 +58,15 @@ def test_the_refusal_catalogues_are_registered():
 @pytest.mark.parametrize("key", REFUSAL_KEYS)
 def test_every_refusal_renders_in_portuguese_without_its_english(key):
     area, _, mid = key.partition(".")
-    english = REFUSAL_CATALOGUES[area].english[mid]
-    data = _sample(english)
+    cat = REFUSAL_CATALOGUES[area]
+    # a counted refusal: its form for many (the datum count = 2)
+    english = cat.plural(mid, 2, english=True) if mid in cat.plurals else cat.english[mid]
+    data = _sample(english) | ({"count": 2} if mid in cat.plurals else {})
     assert render_refusal(key, data) == english.format(**data)  # English: the same as ever
     with i18n.using_language("pt"):
         portuguese = render_refusal(key, data)
     assert portuguese != english.format(**data)
-    assert "{" not in portuguese and all(str(v) in portuguese for v in data.values())
+    assert "{" not in portuguese and all(str(data[f]) in portuguese for f in _fields(english))
     # no English sentence left: no run of three English words of the template survives
     words = re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}|M44 \w+|BFN|Mulberries", "", english))
     for i in range(len(words) - 2):

@@ -38,6 +38,10 @@ ENGLISH_WORDS = re.compile(r"\b(Regiment|Brigade|Division|Infantry|Group|Battali
 
 
 def _translated(domain: str, key: str) -> bool:
+    cat = i18n.CATALOGUES[domain]
+    if key in cat.plurals:  # a counted message: both its forms differ from the English
+        with i18n.using_language("pt"):
+            return all(cat.plural(key, n) != cat.plural(key, n, english=True) for n in (1, 2))
     return f"{domain}:{key}" in i18n.translations("pt")
 
 
@@ -75,7 +79,8 @@ def _result_codes() -> set[str]:
 
 
 def _has(catalogue, key_or_prefix: str) -> list[str]:
-    return [k for k in catalogue if k == key_or_prefix or k.startswith(key_or_prefix + ".")]
+    return [k for k in [*catalogue, *catalogue.plurals]
+            if k == key_or_prefix or k.startswith(key_or_prefix + ".")]
 
 
 def test_every_event_kind_and_code_has_student_words_in_both_languages():
@@ -93,8 +98,8 @@ def test_every_event_kind_and_code_has_student_words_in_both_languages():
     missing += [f for f in set(FACES.values()) if f"m44.{f}" not in STUDENT_RESULTS]
     assert missing == []
     untranslated = [f"{cat.domain}:{k}" for cat in (STUDENT_CAMPAIGN, STUDENT_BFN, STUDENT_MEMOIR,
-                                                    STUDENT_RESULTS) for k in cat
-                    if not _translated(cat.domain, k)]
+                                                    STUDENT_RESULTS)
+                    for k in [*cat, *cat.plurals] if not _translated(cat.domain, k)]
     assert untranslated == []
 
 

@@ -176,13 +176,15 @@ REFUSALS_ACTION = Catalogue("refusals.action", {
     "not_on_map": "{what} {hex} is not on the map",
     "not_hex_ids": "{targets} are not hex ids",
     "unknown_kind": "not an action: {data}; expected kind in {kinds}",
-    "unknown_fields": "{kind}: unknown field(s) {fields}",
     "bad_fields": "action {data}: {error}",
     "field.whole_number": "{kind}: '{field}' must be a whole number, not {value}",
     "field.range": "{kind}: '{field}' must be between 0 and 1000",
     "field.short_text": "{kind}: '{field}' must be a short text (an id), not {value}",
     "field.id_list": "{kind}: '{field}' must be a list of ids, not {value}",
     "field.twice": "{kind}: '{field}' names the same id twice: {value}",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural): the datum ``count``
+    "unknown_fields": ("{kind}: unknown field {fields}", "{kind}: unknown fields {fields}"),
 })
 
 TERMS = Catalogue("refusals.terms", {
@@ -250,12 +252,14 @@ _ENGLISH = {f"{area}.{mid}": text for area, cat in REFUSAL_CATALOGUES.items()
             for mid, text in cat.english.items()}
 
 
-def refusal_template(key: str) -> str:
-    """The template of refusal ``key`` (``area.id``) in the current language."""
-    if language() == "en":  # the common case, on the engines' paths that list legal actions
-        return _ENGLISH[key]
+def refusal_template(key: str, data: Mapping[str, Any] | None = None,
+                     english: bool = False) -> str:
+    """The template of refusal ``key`` (``area.id``) in the current language (``english``: in
+    English); a counted refusal's form for ``data["count"]``."""
+    if (english or language() == "en") and key in _ENGLISH:
+        return _ENGLISH[key]  # the common case, on the engines' paths that list legal actions
     area, _, mid = key.partition(".")
-    return REFUSAL_CATALOGUES[area][mid]
+    return REFUSAL_CATALOGUES[area].counted(mid, (data or {}).get("count"), english)
 
 
 def _shown(name: str, value: Any) -> Any:
@@ -271,7 +275,7 @@ def _shown(name: str, value: Any) -> Any:
 def render_refusal(key: str, data: Mapping[str, Any]) -> str:
     """Refusal ``key`` with ``data`` filled in, in the current language. A template whose
     placeholders the data does not fill is shown unfilled rather than failing the refusal."""
-    template = refusal_template(key)
+    template = refusal_template(key, data)
     if not data:
         return template
     try:
@@ -285,7 +289,7 @@ def render_refusal(key: str, data: Mapping[str, Any]) -> str:
 def english_refusal(key: str, data: Mapping[str, Any]) -> str:
     """Refusal ``key`` with ``data`` filled in, in English whatever the current language (the
     text of a Memoir '44 battle ``Reason``, ``wargame.errors``)."""
-    template = _ENGLISH[key]
+    template = refusal_template(key, data, english=True)
     return template.format_map(data) if data else template
 
 
@@ -366,9 +370,7 @@ LOADER = Catalogue("loader", {
     "schema.ge": "a number >= {limit}",
     "schema.gt": "a number > {limit}",
     "schema.le": "a number <= {limit}",
-    "schema.min_items": "at least {count} item(s)",
     "schema.non_empty": "a non-empty value",
-    "schema.max_items": "at most {count} item(s)",
     "schema.non_empty_text": "a non-empty text",
     "schema.tag_among": "a {tag} among {tags}",
     "schema.tag_missing": "a mapping with a '{tag}'",
@@ -394,6 +396,7 @@ LOADER = Catalogue("loader", {
     "tables.bound_high": "a bound >= low (or null: no upper bound)",
     "tables.strike_max": "a number >= strike_min",
     "tables.movement_class_of": "a movement class of {classes}",
+    "tables.road_cost_every_class": "a road cost for every movement class ({classes})",
     "tables.terrain_spec": "a mapping with cost and/or combat",
     "tables.required": "this field is required",
     "units.unit_type": "a unit type",
@@ -421,6 +424,8 @@ LOADER = Catalogue("loader", {
     "m44.board_hex": "a hex of the {board} board (col 0 to {last})",
     "m44.board_row": "a row of the {board} board (0 to {last})",
     "m44.hex_once": "each hex listed once (one unit a hex, M44 p.6)",
+    "m44.hexagon_count": "at most {count} hexagons, each hex listed once (the {board} board "
+                         "has {count} hexes, M44 p.6)",
     "m44.other_side": "the other side than side_player1",
     "m44.objectives": "objectives in the top-level objectives list",
     "m44.layout": "a JSON object (an .m44 layout)",
@@ -501,12 +506,16 @@ LOADER = Catalogue("loader", {
     "history.after": "a list of {{place, when, note}}",
     "history.after_item": "a mapping {{place, when, note}}",
     "history.not_yet": "a city not yet Allied at the end of turn {turn}",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural): the datum ``count``
+    "schema.min_items": ("at least {count} item", "at least {count} items"),
+    "schema.max_items": ("at most {count} item", "at most {count} items"),
 })
 
 
 def loader_text(key: str, **data: Any) -> str:
     """The loader catalogue's ``key`` with ``data``, in the current language."""
-    text = LOADER[key]
+    text = LOADER.counted(key, data.get("count"))
     if not data and "{" not in text:
         return text
     try:

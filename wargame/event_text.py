@@ -178,15 +178,10 @@ MEMOIR_EVENTS = Catalogue("events.memoir", {
     "airdrop_point": "{side} drops paratroopers over {hex}.",
     "card_played": "{side} plays {card}{note}.",
     "ordered": "{side} orders unit {unit} ({kind} at {hex}).",
-    "orders_done": "{side} has ordered {count} unit(s).",
     "moved": "Unit {unit} moves {frm} -> {to}.",
     "exited": "Unit {unit} leaves the board from {frm}: a medal for {side}.",
-    "battle": "Unit {unit} battles {target} at distance {distance} with {dice} dice: {faces}.",
-    "hits": "Unit {unit} loses {hits} figure(s), {left} left.",
-    "eliminated": "Unit {unit} is eliminated; {side} gains {medals} medal(s).",
     "flags_ignored": "Unit {unit} ignores a flag ({why}).",
     "retreat": "Unit {unit} retreats {frm} -> {to}.",
-    "retreat_blocked": "Unit {unit} cannot complete {steps} retreat step(s) and loses figures.",
     "take_ground": "Unit {unit} takes ground at {to}.",
     "overrun": "Unit {unit} may battle again (armor overrun).",
     "wire_removed": "Wire removed at {hex}.",
@@ -194,17 +189,35 @@ MEMOIR_EVENTS = Catalogue("events.memoir", {
     "sandbags_removed": "Sandbags removed at {hex}.",
     "ambush": "{side} ambushes with unit {unit}.",
     "attack_cancelled": "Unit {unit}'s attack is cancelled.",
-    "medics": "Medics & Mechanics on unit {unit}: {faces}, {restored} figure(s) back.",
     "finest_hour": "Their Finest Hour: {faces}.",
-    "draw": "{side} draws {count} card(s).",
     "keep": "{side} keeps one card and discards the other.",
     "reshuffle": "The discard pile is shuffled into a new deck.",
     "objective": "{side} {how} an objective medal at {hex}.",
     "turn_end": "End of {side}'s turn {turn}.",
-    "victory": "{side} wins with {medals} medal(s){why}.",
     "deck_exhausted": "The command deck is exhausted.",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural): "1 figure", "2 figures"; the count is the datum
+    # MEMOIR_COUNTS names
+    "orders_done": ("{side} has ordered {count} unit.", "{side} has ordered {count} units."),
+    "battle": ("Unit {unit} battles {target} at distance {distance} with {dice} die: {faces}.",
+               "Unit {unit} battles {target} at distance {distance} with {dice} dice: {faces}."),
+    "hits": ("Unit {unit} loses {hits} figure, {left} left.",
+             "Unit {unit} loses {hits} figures, {left} left."),
+    "eliminated": ("Unit {unit} is eliminated; {side} gains {medals} medal.",
+                   "Unit {unit} is eliminated; {side} gains {medals} medals."),
+    "retreat_blocked": (
+        "Unit {unit} cannot complete {steps} retreat step and loses figures.",
+        "Unit {unit} cannot complete {steps} retreat steps and loses figures."),
+    "medics": ("Medics & Mechanics on unit {unit}: {faces}, {restored} figure back.",
+               "Medics & Mechanics on unit {unit}: {faces}, {restored} figures back."),
+    "draw": ("{side} draws {count} card.", "{side} draws {count} cards."),
+    "victory": ("{side} wins with {medals} medal{why}.", "{side} wins with {medals} medals{why}."),
 })
 """The events of ``wargame.memoir`` (``Event(kind, data)``): id = the event's kind."""
+MEMOIR_COUNTS = {"orders_done": "count", "battle": "dice", "hits": "hits",
+                 "eliminated": "medals", "retreat_blocked": "steps", "medics": "restored",
+                 "draw": "count", "victory": "medals"}
+"""The datum that counts in each counted event of ``MEMOIR_EVENTS``."""
 
 # M44 p.5 Command cards: the titles the hand, the log and the action texts show. The printed
 # cards of the Portuguese edition keep their English titles; the glossary's Portuguese names
@@ -517,7 +530,7 @@ def _bfn(msg: str, d: Mapping[str, Any]) -> str:
     return b[msg].format(**d)
 
 
-_MEMOIR_SIMPLE = frozenset(MEMOIR_EVENTS) - {
+_MEMOIR_SIMPLE = (frozenset(MEMOIR_EVENTS) | frozenset(MEMOIR_EVENTS.plurals)) - {
     "ordered", "battle", "medics", "finest_hour", "flags_ignored", "objective", "victory",
     "airdrop", "card_played"}
 
@@ -526,17 +539,18 @@ def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
     """A Memoir '44 event in the current language, or in English (``english``: the stored
     text, made without looking the language up)."""
     words: Mapping[str, str] = EVENT_WORDS.english if english else EVENT_WORDS
-    templates: Mapping[str, str] = MEMOIR_EVENTS.english if english else MEMOIR_EVENTS
 
     def word(key: str, default: Any) -> str:
         return words[key] if key in words else str(default)
 
     d = dict(data)
+    # a counted event's form for its count ("1 figure", "2 figures")
+    template = MEMOIR_EVENTS.counted(kind, d.get(MEMOIR_COUNTS.get(kind, "")), english)
     for key in ("side", "starts"):
         if key in d:
             d[key] = word(f"m44.side.{d[key]}", d[key])
     if kind in _MEMOIR_SIMPLE:
-        return templates[kind].format(**d)
+        return template.format(**d)
     if kind == "ordered":
         d["kind"] = word(f"m44.kind.{d['kind']}", d["kind"])
     elif kind in ("battle", "medics", "finest_hour"):
@@ -557,7 +571,7 @@ def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
             d["card"] = card_title_of(str(d["card"]))
         if d.get("option"):
             d["note"] = f" ({word('m44.option.' + str(d['option']), d['option'])})"
-    return templates[kind].format(**d)
+    return template.format(**d)
 
 
 # ------------------------------------------------------------------------------ public

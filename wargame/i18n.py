@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 LANGUAGE = "en"
 LANGUAGES = ("en", "pt")
@@ -174,13 +175,25 @@ class Catalogue(Mapping[str, str]):
             raise ValueError(f"catalogue {domain!r}: {sorted(both)} both plain and plural")
         CATALOGUES[domain] = self
 
-    def plural(self, key: str, n: int) -> str:
+    def plural(self, key: str, n: Any, english: bool = False) -> str:
         """The text of counted message ``key`` for the number ``n`` in the current language
         (the caller formats it): ``TEXT.plural("games", 1)`` -> "{n} game", in Portuguese
-        "{n} partida". English, by the English rule, when the language has no translation."""
+        "{n} partida". English, by the English rule, when the language has no translation or
+        ``english`` (the English text an event or a log keeps, whatever the language). A
+        number that is not a whole number reads as many."""
         one, many = self.plurals[key]
+        count = plural_count(n)
+        if english:
+            return one if count == 1 else many
         translations = gettext_translations(_language.get())
-        return translations.npgettext(f"{self.domain}:{key}", one, many, int(n))
+        return translations.npgettext(f"{self.domain}:{key}", one, many, count)
+
+    def counted(self, key: str, n: Any, english: bool = False) -> str:
+        """The text of ``key`` whether it is counted or plain: a counted message's form for
+        ``n`` (``plural``), a plain message as it is (``english``: its English)."""
+        if key in self.plurals:
+            return self.plural(key, n, english)
+        return self.english[key] if english else self[key]
 
     def __getitem__(self, key: str) -> str:
         lang = _language.get()
@@ -202,6 +215,14 @@ class Catalogue(Mapping[str, str]):
 
     def __repr__(self) -> str:
         return f"Catalogue({self.domain!r}, {len(self)} messages)"
+
+
+def plural_count(n: Any) -> int:
+    """``n`` as the whole number a plural rule counts (2, read as many, when it is none)."""
+    try:
+        return int(n)
+    except (TypeError, ValueError, OverflowError):
+        return 2
 
 
 def format_day(day: str | dt.date, lang: str | None = None) -> str:

@@ -138,14 +138,9 @@ STUDENT_MEMOIR = Catalogue("student.memoir", {
     "card_played.allied": "The Allies play the card {card}.",
     "card_played.axis": "The Axis plays the card {card}.",
     "ordered": "{unit} {where} gets an order.",
-    "orders_done.allied": "The Allies have given {count} order(s).",
-    "orders_done.axis": "The Axis has given {count} order(s).",
     "moved": "{unit} moves {where}.",
     "exited.allied": "{unit} gets through the enemy lines: a medal for the Allies.",
     "exited.axis": "{unit} gets through the enemy lines: a medal for the Axis.",
-    "battle": "{unit} {where} attacks the enemy {target} with {dice} dice: {faces}.",
-    "battle.card": "The card strikes the enemy {target} with {dice} dice: {faces}.",
-    "hits": "{unit} loses {hits} figure(s); {left} left.",
     "eliminated.allied": "{unit} loses its last figure: a medal for the Allies.",
     "eliminated.axis": "{unit} loses its last figure: a medal for the Axis.",
     "flags_ignored": "{unit} holds firm in spite of a flag ({why}).",
@@ -159,10 +154,7 @@ STUDENT_MEMOIR = Catalogue("student.memoir", {
     "ambush.allied": "Ambush! The Allies fire first with {unit}.",
     "ambush.axis": "Ambush! The Axis fires first with {unit}.",
     "attack_cancelled": "The attack of {unit} is called off.",
-    "medics": "Medics and mechanics: {unit} gets {restored} figure(s) back.",
     "finest_hour": "Their Finest Hour: the dice show {faces}.",
-    "draw.allied": "The Allies draw {count} card(s).",
-    "draw.axis": "The Axis draws {count} card(s).",
     "keep.allied": "The Allies keep one card and put the other away.",
     "keep.axis": "The Axis keeps one card and puts the other away.",
     "reshuffle": "The used cards are shuffled into a new deck.",
@@ -170,11 +162,27 @@ STUDENT_MEMOIR = Catalogue("student.memoir", {
     "objective.axis": "The Axis takes an objective {where}: one more medal.",
     "turn_end.allied": "The Allies' turn {turn} is over.",
     "turn_end.axis": "The Axis's turn {turn} is over.",
-    "victory.allied": "The Allies win with {medals} medal(s){why}.",
-    "victory.axis": "The Axis wins with {medals} medal(s){why}.",
     "deck_exhausted": "No cards are left to draw.",
     "why.sudden_death": " (they reached a victory goal)",
     "why.deck": " (the cards ran out)",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural): "1 card", "2 cards"
+    "orders_done.allied": ("The Allies have given {count} order.",
+                           "The Allies have given {count} orders."),
+    "orders_done.axis": ("The Axis has given {count} order.", "The Axis has given {count} orders."),
+    "battle": ("{unit} {where} attacks the enemy {target} with {dice} die: {faces}.",
+               "{unit} {where} attacks the enemy {target} with {dice} dice: {faces}."),
+    "battle.card": ("The card strikes the enemy {target} with {dice} die: {faces}.",
+                    "The card strikes the enemy {target} with {dice} dice: {faces}."),
+    "hits": ("{unit} loses {hits} figure; {left} left.", "{unit} loses {hits} figures; {left} left."),
+    "medics": ("Medics and mechanics: {unit} gets {restored} figure back.",
+               "Medics and mechanics: {unit} gets {restored} figures back."),
+    "draw.allied": ("The Allies draw {count} card.", "The Allies draw {count} cards."),
+    "draw.axis": ("The Axis draws {count} card.", "The Axis draws {count} cards."),
+    "victory.allied": ("The Allies win with {medals} medal{why}.",
+                       "The Allies win with {medals} medals{why}."),
+    "victory.axis": ("The Axis wins with {medals} medal{why}.",
+                     "The Axis wins with {medals} medals{why}."),
 })
 """Student sentences of Memoir '44's events (id = the kind, per side when a side is the
 subject)."""
@@ -656,10 +664,12 @@ def _memoir_line(kind: str, data: Mapping[str, Any], state: Any) -> str:
         faces = _faces(d["faces"])
         target = _m44_place(state, d["target"])
         if d["unit"] == "card":
-            return s["battle.card"].format(target=target, dice=d["dice"], faces=faces)
-        return s[kind].format(unit=unit, where=at, target=target, dice=d["dice"], faces=faces)
+            return s.plural("battle.card", d["dice"]).format(target=target, dice=d["dice"],
+                                                             faces=faces)
+        return s.plural(kind, d["dice"]).format(unit=unit, where=at, target=target,
+                                                dice=d["dice"], faces=faces)
     if kind in ("hits",):
-        return s[kind].format(unit=unit, hits=d["hits"], left=d["left"])
+        return s.plural(kind, d["hits"]).format(unit=unit, hits=d["hits"], left=d["left"])
     if kind in ("eliminated",):
         return s[f"{kind}.{side}"].format(unit=unit)
     if kind == "flags_ignored":
@@ -672,11 +682,12 @@ def _memoir_line(kind: str, data: Mapping[str, Any], state: Any) -> str:
     if kind == "ambush":
         return s[f"{kind}.{side}"].format(unit=memoir_unit_phrase(state, d["unit"]))
     if kind == "medics":
-        return s[kind].format(unit=memoir_unit_phrase(state, d["unit"]), restored=d["restored"])
+        return s.plural(kind, d["restored"]).format(unit=memoir_unit_phrase(state, d["unit"]),
+                                                    restored=d["restored"])
     if kind == "finest_hour":
         return s[kind].format(faces=_faces(d["faces"]))
     if kind in ("draw", "keep", "orders_done"):
-        return s[f"{kind}.{side}"].format(count=d.get("count", ""))
+        return s.counted(f"{kind}.{side}", d.get("count")).format(count=d.get("count", ""))
     if kind == "objective":
         return s[f"{kind}.{side}"].format(where=_m44_place(state, d["hex"]))
     if kind == "turn_end":
@@ -686,7 +697,7 @@ def _memoir_line(kind: str, data: Mapping[str, Any], state: Any) -> str:
         if d.get("why"):
             code = _code_of(str(d["why"]), "m44.why.").removeprefix("m44.why.")
             why = s[f"why.{code}"]
-        return s[f"{kind}.{side}"].format(medals=d["medals"], why=why)
+        return s.plural(f"{kind}.{side}", d["medals"]).format(medals=d["medals"], why=why)
     if kind in ("reshuffle", "deck_exhausted"):
         return s[kind]
     raise KeyError(kind)

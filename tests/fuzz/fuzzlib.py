@@ -11,6 +11,7 @@ each fuzzer's tally (accepted, refused, exceptions, hangs, slowest input)::
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import signal
@@ -79,7 +80,14 @@ def hang_guard(seconds: float = TIMEOUT) -> Iterator[None]:
     """Raise ``Hang`` in the main thread if the block uses more than ``seconds`` of CPU.
 
     CPU time (``ITIMER_PROF``), not wall time: an endless loop burns CPU and is caught, while
-    other jobs on a shared machine do not turn a slow moment into a false hang."""
+    other jobs on a shared machine do not turn a slow moment into a false hang.
+
+    The objects alive before the block are frozen (``gc.freeze``) while it runs: a full
+    garbage collection that an input's allocations set off then walks only what the input
+    made, not the fuzzer's own heap (the parsed scenarios, hypothesis' data: millions of
+    objects in a long run), which is no work of the input's. Without it, ``make fuzz`` at
+    2,000 examples charged a 50,000-action save 1.4 s of CPU that a fresh process reads in
+    0.6 s (issue #31)."""
 
     fired = []
 
@@ -88,11 +96,13 @@ def hang_guard(seconds: float = TIMEOUT) -> Iterator[None]:
         raise Hang(f"no answer within {seconds} s of CPU time")
 
     previous = signal.signal(signal.SIGPROF, _alarm)
+    gc.freeze()
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+        gc.unfreeze()
         signal.signal(signal.SIGPROF, previous)
     if fired:  # raised where it was swallowed (a gc callback, an `except BaseException`)
         raise Hang(f"no answer within {seconds} s of CPU time")
@@ -106,15 +116,30 @@ class Tally:
         self.counts: Counter[str] = Counter()
         self.slowest = 0.0  # CPU seconds of the slowest input (what the hang guard counts)
         self.slowest_wall = 0.0
+        self.slowest_input: Any = None  # what the slowest input was (its edits)
+        self.slowest_gc = 0.0  # wall seconds of the slowest input in garbage collections
         self.failures: list[str] = []
 
     @contextmanager
-    def timed(self) -> Iterator[None]:
+    def timed(self, what: Any = None) -> Iterator[None]:
+        collecting = [0.0, 0.0]  # seconds in garbage collections, start of the current one
+
+        def _gc(phase: str, info: Any) -> None:
+            now = time.perf_counter()
+            if phase == "start":
+                collecting[1] = now
+            else:
+                collecting[0] += now - collecting[1]
+
+        gc.callbacks.append(_gc)
         start, wall = time.process_time(), time.perf_counter()
         try:
             yield
         finally:
-            self.slowest = max(self.slowest, time.process_time() - start)
+            used = time.process_time() - start
+            gc.callbacks.remove(_gc)
+            if used > self.slowest:
+                self.slowest, self.slowest_input, self.slowest_gc = used, what, collecting[0]
             self.slowest_wall = max(self.slowest_wall, time.perf_counter() - wall)
 
     def add(self, outcome: str) -> None:
@@ -139,7 +164,10 @@ class Tally:
     def report(self) -> str:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
         return (f"[fuzz] {self.name}: {sum(self.counts.values())} inputs: {counts}; "
-                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_wall:.2f} s wall)")
+                f"slowest input {self.slowest:.2f} s CPU ({self.slowest_wall:.2f} s wall, "
+                f"{self.slowest_gc:.2f} s of it in garbage collection)"
+                + (f": {short_repr(self.slowest_input, 200)}" if self.slowest_input is not None
+                   else ""))
 
     def finish(self) -> None:
         """Print the tally (seen with ``pytest -s``) and, when surveying, every failure."""
@@ -218,7 +246,7 @@ def fuzz_case(tally: Tally, edits: Any, load: Callable[[], Any], file_ok: Callab
     or a hang is tallied against ``edits``."""
     outcome = accepted
     try:
-        with tally.timed(), hang_guard():
+        with tally.timed(edits), hang_guard():
             try:
                 loaded = load()
             except ScenarioError as exc:

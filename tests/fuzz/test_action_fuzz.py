@@ -114,7 +114,7 @@ def test_malformed_actions_are_refused_and_change_nothing(key, data):
     trial = state.clone()
     outcome = "accepted (legal)"
     try:
-        with TALLY.timed(), hang_guard():
+        with TALLY.timed(drawn), hang_guard():
             try:
                 action = trial.game.action_from_dict(raw)
                 trial.apply(action)

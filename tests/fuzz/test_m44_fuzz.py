@@ -185,3 +185,40 @@ def test_a_bundled_layout_loads_from_a_path_with_and_without_its_entry(tmp_path)
         assert with_entry.cards == {  # the file's side words read as the ids (issue #27)
             {"AXIS": "axis", "ALLIES": "allied"}[k]: int(v) for k, v in entry["cards"].items()}
         assert set(alone.cards) == {"axis", "allied"} and alone.starts in alone.cards
+
+
+@pytest.mark.parametrize("name, times", [("overlord.m44", 2), ("5.m44", 3), ("5.m44", 1000)])
+def test_a_hexagon_list_longer_than_the_board_is_refused_before_its_entries_are_read(
+        tmp_path, monkeypatch, name, times):
+    """make fuzz (issue #31): the hexagon list blown up 1,600 times (120,000 entries, under the
+    file size limit) took 2.5 s of CPU to be refused, entry by entry. A list longer than the
+    board has hexes (each listed once, M44 p.6) is now refused before any entry is read."""
+    raw = copy.deepcopy(DATA[name])
+    raw["board"]["hexagons"] = raw["board"]["hexagons"] * times
+    path = tmp_path / name
+    path.write_text(json.dumps(raw), encoding="utf-8")
+
+    def read_entries(data):
+        raise AssertionError("the entries were read")
+
+    monkeypatch.setattr("wargame.memoir.m44.normalize", read_entries)
+    with pytest.raises(ScenarioError) as exc:
+        scenario_from_m44(path)
+    board = raw["board"]["type"]
+    most = {"STANDARD": 113, "OVERLORD": 230}[board]
+    assert exc.value.file == str(path) and exc.value.field == "board.hexagons", str(exc.value)
+    assert f"at most {most} hexagons" in exc.value.expected and board in exc.value.expected
+    assert str(len(raw["board"]["hexagons"])) in str(exc.value)
+
+
+def test_a_full_board_is_not_too_long(tmp_path):
+    """Every hex of the largest board listed once is read (the limit is the board, not less)."""
+    raw = copy.deepcopy(DATA["overlord.m44"])
+    hexagons = raw["board"]["hexagons"]
+    listed = {(h["row"], h["col"]) for h in hexagons}
+    hexagons += [{"row": r, "col": c} for r in range(9) for c in range(r % 2, 51, 2)
+                 if (r, c) not in listed]
+    assert len(hexagons) == 230
+    path = tmp_path / "full.m44"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert len(scenario_from_m44(path).units) == len(UNITS["overlord.m44"])

@@ -94,7 +94,8 @@ def test_every_report_key_has_english_and_portuguese():
     translated = i18n.translations("pt")
     used = _used_keys()
     assert len(used) >= 20  # the regexp found the call sites
-    assert used <= {k.removeprefix("line.") for k in REPORT_TEXT if k.startswith("line.")}
+    lines = [*REPORT_TEXT, *REPORT_TEXT.plurals]  # a counted line is a plural message
+    assert used <= {k.removeprefix("line.") for k in lines if k.startswith("line.")}
     words = [f"rule.{n}" for n in NATION_RULES] + [
         f"troop.{troop_key(t)}" for t in BADGE_TROOPS.values()] + [
         f"who.{w}" for w in ("AXIS", "ALLIES", "either")] + [f"kind.{k}" for k in (

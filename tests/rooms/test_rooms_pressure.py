@@ -452,7 +452,7 @@ def test_a_fifo_is_refused_by_name_without_blocking(capsys, tmp_path, argv):
 def test_a_fifo_is_refused_by_the_manager_in_portuguese_too(tmp_path):
     fifo = tmp_path / "rooms.fifo"
     os.mkfifo(fifo)
-    for lang, word in (("en", "not a regular file"), ("pt", "não um ficheiro normal")):
+    for lang, word in (("en", "not a regular file"), ("pt", "não é um ficheiro normal (")):
         with using_language(lang), pytest.raises(RoomsDBError) as info:
             RoomManager(fifo, games=opener)
         assert word in str(info.value) and str(fifo) in str(info.value)

@@ -49,7 +49,7 @@ def test_a_kept_game_is_offered_and_continued_in_the_pages_language():
     keeper = GameKeeper(dash.store)
     browser_reports(keeper, kept)
     assert keeper.offer.visible and keeper.deciding
-    assert "6 ação(ões)" in keeper.text.object and keeper.go.label == "Continuar a partida"
+    assert "(6 ações)" in keeper.text.object and keeper.go.label == "Continuar a partida"
     play(dash.store, 1)
     assert keeper.browser.saved == ""  # undecided: the kept game is not overwritten
     assert keeper.continue_kept()

@@ -274,7 +274,7 @@ class HardPolicy(GreedyPolicy):
             if entry is not None:
                 return [entry]
             return self._axis_orders(state, belief, done)
-        return super()._movement_plan(belief, done)  # type: ignore[arg-type]
+        return super()._movement_plan(belief, done)  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
 
     def objectives(self, state: State, side: str) -> dict[Hex, int]:
         """Enemy units (weight 5) and the victory cities not held, by their points to both
@@ -427,7 +427,7 @@ class HardPolicy(GreedyPolicy):
         done.update(stay, orders)
         if orders:
             return [Move(uid, h.id) for uid, h in orders.items()]
-        return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]
+        return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
 
     def _screen(self, state: State, cities: list[Hex], movers: list[str],
                 dests: dict, armour: set[str], count: dict[Hex, int], limit: int,
@@ -493,14 +493,14 @@ class HardPolicy(GreedyPolicy):
             return attack_value(state, side, distribution, attackers, defenders, target)
 
         offered = [planned_attack(state, a) for a in actions if isinstance(a, Attack)]
-        table = value_table(belief, offered, objective=objective, charge=AIR_CHARGE,  # type: ignore[arg-type]
+        table = value_table(belief, offered, objective=objective, charge=AIR_CHARGE,  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
                             missing=-99.0)
         rows = {p.target: (p, row) for p, row in zip(offered, table, strict=True)}
         worth = [t for t, (p, row) in rows.items()
                  if max(row.values()) > threshold or (forced and set(p.attackers) & state.must_attack)]
         plan = None
         if worth:
-            plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]
+            plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
                                 points=state.air_points.get(side, 0),
                                 table=[rows[t][1] for t in worth])
         best: tuple[float, Action] | None = None

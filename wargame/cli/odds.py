@@ -120,10 +120,10 @@ def cmd_memoir_odds(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     if battle is not None:
         steps = "".join(f", {r} {n:+d}" for r, n in battle.steps)
-        print(TEXT["m44.battle"].format(attacker=battle.attacker, distance=battle.distance,
-                                        target=battle.target, terrain=battle.terrain,
-                                        base=battle.base_dice, steps=steps, dice=battle.dice),
-              file=out)
+        text = TEXT.plural("m44.battle", battle.distance)
+        print(text.format(attacker=battle.attacker, distance=battle.distance,
+                          target=battle.target, terrain=battle.terrain,
+                          base=battle.base_dice, steps=steps, dice=battle.dice), file=out)
     fig = TEXT["m44.figures_note"].format(figures=result.figures) if result.figures else ""
     print(TEXT["m44.head"].format(dice=result.dice, target=result.target, figures=fig), file=out)
     print(TEXT["m44.hits_head"], file=out)

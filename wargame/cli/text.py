@@ -91,8 +91,6 @@ TEXT = Catalogue("cli", {
     "m44.need": "Memoir '44 odds need --target and either --dice or --attacker with --distance",
     "m44.head": "Memoir '44: {dice} dice against {target}{figures}",
     "m44.figures_note": " ({figures} figures)",
-    "m44.battle": "{attacker} at {distance} hex(es) against {target} in {terrain}: "
-                  "{base} dice{steps} -> {dice}",
     "m44.hits_head": "  hits  chance",
     "m44.hits_row": "  {k:>4}  {pct:>6.2f}%  {bar}",
     "m44.expected": "expected hits {value:.3f}",
@@ -123,6 +121,10 @@ TEXT = Catalogue("cli", {
     # ``wargame scenario list``: the balance a study measured (issue 32)
     "scenario.balance": ("Allies won {rate:.0%} of {games} game",
                          "Allies won {rate:.0%} of {games} games"),
+    "m44.battle": ("{attacker} at {distance} hex against {target} in {terrain}: "
+                   "{base} dice{steps} -> {dice}",
+                   "{attacker} at {distance} hexes against {target} in {terrain}: "
+                   "{base} dice{steps} -> {dice}"),
 })
 
 # The rulebook's result codes (CN/OD 5.1.6, 6.2 tables), shown under the odds table: the

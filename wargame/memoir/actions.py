@@ -69,7 +69,8 @@ class Action:
             raise ValueError(f"an action is a mapping, not {short_repr(d, 40)}")
         unknown = sorted(str(k) for k in d if k not in ACTION_KEYS)
         if unknown:
-            raise ValueError(f"unknown field(s) {short_repr(unknown, 60)}")
+            words = "unknown field" if len(unknown) == 1 else "unknown fields"
+            raise ValueError(f"{words} {short_repr(unknown, 60)}")
         kind = d.get("kind")
         if not isinstance(kind, str) or not 0 < len(kind) <= MAX_TEXT:
             raise ValueError(f"'kind' must be a short text, not {short_repr(kind, 40)}")

@@ -25,7 +25,7 @@ from wargame.schema.common import validate
 from wargame.schema.memoir import M44File
 
 from .board import Board, BoardHex, hex_to_m44, m44_to_hex
-from .m44_tiles import BOARD_SIZE, Report, bunker_sides, normalize
+from .m44_tiles import BOARD_HEXES, BOARD_SIZE, MAX_HEXAGONS, Report, bunker_sides, normalize
 from .text import IMPORT_TEXT_EN as TEXT
 from .text import hexes_text
 
@@ -72,8 +72,8 @@ class UnsupportedM44(ScenarioError):
         shown = "; ".join(problems[:MAX_PROBLEMS]) + (
             TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
             if len(problems) > MAX_PROBLEMS else "")
-        self.args = (f"{self.file}: field '{field}': " + TEXT["unsupported"].format(
-            count=len(problems), problems=shown),)
+        self.args = (f"{self.file}: field '{field}': " + TEXT.plural(
+            "unsupported", len(problems)).format(count=len(problems), problems=shown),)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -150,12 +150,30 @@ def read_m44_report(path: str | Path) -> tuple[dict[str, Any], Report]:
     data = load_json(path)
     if not isinstance(data, dict):
         raise ScenarioError.keyed(path, "(top level)", "m44.layout", type(data).__name__)
+    _check_hexagon_count(data, path)
     data, report = normalize(data)
     problems = _problems(report)
     if problems:  # all of them at once, before the schema names the first
         raise UnsupportedM44(path, [m for _, m in problems], problems[0][0])
     validate(M44File, data, path)
     return data, report
+
+
+def _check_hexagon_count(data: dict[str, Any], path: Path) -> None:
+    """A hexagon list longer than the board (each hex listed once, M44 p.6) is refused before
+    its entries are read: the work of the reader grows with the list (issue #31: a list blown
+    up to 120,000 entries, under the file size limit, took 2.5 s of CPU to be refused)."""
+    board = data.get("board")
+    if not isinstance(board, dict) or not isinstance(board.get("hexagons"), list):
+        return
+    hexagons = board["hexagons"]
+    kind = board.get("type")
+    kind = kind.upper() if isinstance(kind, str) else kind
+    most = BOARD_HEXES.get(kind, MAX_HEXAGONS) if isinstance(kind, str) else MAX_HEXAGONS
+    if len(hexagons) > most:
+        raise ScenarioError.keyed(path, "board.hexagons", "m44.hexagon_count",
+                                  f"{len(hexagons)} entries", count=most,
+                                  board=kind if kind in BOARD_HEXES else "OVERLORD")
 
 
 def _background(face: str, row: int) -> str:

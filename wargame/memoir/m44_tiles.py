@@ -25,7 +25,8 @@ AXIS, ALLIES = "AXIS", "ALLIES"
 
 
 __all__ = ["Tile", "TILES", "NATIONS", "Report", "Line", "normalize", "label_to_hex",
-           "BOARD_ROWS", "BOARD_WIDTH", "BOARD_SIZE", "bunker_sides", "troop_key"]
+           "BOARD_ROWS", "BOARD_WIDTH", "BOARD_SIZE", "BOARD_HEXES", "MAX_HEXAGONS", "bunker_sides",
+           "troop_key"]
 
 # board type -> (hexes in an even row, rows). M44 Breakthrough: the Breakthrough board is as
 # wide as the standard board (13 hexes) and 17 rows deep; its section lines are those of the
@@ -33,6 +34,12 @@ __all__ = ["Tile", "TILES", "NATIONS", "Report", "Line", "normalize", "label_to_
 BOARD_WIDTH = {"STANDARD": 13, "OVERLORD": 26, "BRKTHRU": 13}
 BOARD_ROWS = {"STANDARD": 9, "OVERLORD": 9, "BRKTHRU": 17}
 BOARD_SIZE = {"STANDARD": "standard", "OVERLORD": "overlord", "BRKTHRU": "breakthrough"}
+# the hexes of each board: long rows (even) of BOARD_WIDTH hexes, short rows (odd) of one less
+BOARD_HEXES = {kind: (rows + 1) // 2 * BOARD_WIDTH[kind] + rows // 2 * (BOARD_WIDTH[kind] - 1)
+               for kind, rows in BOARD_ROWS.items()}
+MAX_HEXAGONS = max(BOARD_HEXES.values())
+"""The longest hexagon list a layout may have (each hex listed once, M44 p.6: OVERLORD's 230);
+a longer one is refused before any work on its entries (issue #31)."""
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,6 @@ def render(key: str, data: dict) -> str:
 from wargame.i18n import Catalogue  # noqa: E402 - here to keep this table's lines together
 
 IMPORT_TEXT_EN = Catalogue("memoir.import", {
-    "unsupported": "cannot play {count} thing(s) of this layout: {problems}",
     "unsupported.board": "board type {name} (only STANDARD, OVERLORD and BRKTHRU)",
     "report.approximated": "Plays approximately ({count}):",
     "report.left_out": "Left out, not played ({count}):",
@@ -70,6 +69,10 @@ IMPORT_TEXT_EN = Catalogue("memoir.import", {
     "id.bundled": "{id!r} is a bundled scenario id: choose another name with --id",
     "id.exists": "an imported scenario {id!r} exists already ({path}): use --replace to "
                  "overwrite it",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "unsupported": ("cannot play {count} thing of this layout: {problems}",
+                    "cannot play {count} things of this layout: {problems}"),
 })
 
 
@@ -110,8 +113,6 @@ REPORT_TEXT = Catalogue("memoir.import_report", {
     "line.tag_mark": "tag {name} ({mark}): a marker for a rule in words (not played)",
     "line.medal_held": "{tag}: a temporary (held) objective for {who}",
     "line.medal_permanent": "{tag}: a permanent objective for {who}",
-    "line.medal_group": "{tag}: an objective needing {need} hex(es) of its group (or the "
-                        "majority, or the last to occupy) scores while one hex is held",
     "who.AXIS": "the Axis",
     "who.ALLIES": "the Allies",
     "who.either": "either side",
@@ -125,6 +126,12 @@ REPORT_TEXT = Catalogue("memoir.import_report", {
     "kind.gun": "artillery",
     **{f"rule.{nation}": rule for nation, rule in {**NATION_RULES, **OPTION_ONLY_RULES}.items()},
     **{f"troop.{troop_key(troop)}": troop for troop in sorted(set(BADGE_TROOPS.values()))},
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "line.medal_group": ("{tag}: an objective needing {need} hex of its group (or the "
+                         "majority, or the last to occupy) scores while one hex is held",
+                         "{tag}: an objective needing {need} hexes of its group (or the "
+                         "majority, or the last to occupy) scores while one hex is held"),
 })
 """The import report's lines and words (English; Portuguese in the .po)."""
 
@@ -169,7 +176,10 @@ def report_line(key: str, data: Mapping[str, Any], hexes: Sequence[Sequence[int]
     for word, prefix in (("troop", "troop."), ("kind", "kind.")):
         if isinstance(args.get(word), str):
             args[word] = REPORT_TEXT.get(prefix + args[word], args[word])
-    text = REPORT_TEXT[f"line.{key}"] if f"line.{key}" in REPORT_TEXT else key
+    if f"line.{key}" in REPORT_TEXT.plurals:  # a counted line: by the number it counts
+        text = REPORT_TEXT.plural(f"line.{key}", args.get("need"))
+    else:
+        text = REPORT_TEXT[f"line.{key}"] if f"line.{key}" in REPORT_TEXT else key
     try:
         text = text.format(**args)
     except (KeyError, IndexError, ValueError):  # a line of a newer version: its key as it is

@@ -218,7 +218,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     unknown = sorted(str(k) for k in data if k != "kind" and k not in names)
     if unknown:
         raise refuse(MalformedAction, "action.unknown_fields", kind=cls.kind,
-                     fields=short_repr(unknown, 60))
+                     fields=short_repr(unknown, 60), count=len(unknown))
     kwargs = {}
     for f in fields(cls):
         if f.name in data:

@@ -317,6 +317,13 @@ class TablesFile(Model):
         for mc in self.road.cost:
             if mc not in classes:
                 raise ref_error(f"road.cost.{mc}", "tables.movement_class_of", mc, classes=classes)
+        # CN/OD terrain effects table, "Estrada": a road cost for every movement class (moving
+        # along a road costs it whatever the terrain; a class without one had no cost at all and
+        # the first road move raised a KeyError: make fuzz, issue #31)
+        missing = [mc for mc in classes if mc not in self.road.cost]
+        if missing:
+            raise ref_error("road.cost", "tables.road_cost_every_class", sorted(self.road.cost),
+                            classes=classes)
         for name, ut in self.unit_types.items():
             if ut.movement_class not in classes:
                 raise ref_error(

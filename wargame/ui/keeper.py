@@ -180,10 +180,10 @@ class GameKeeper(pn.viewable.Viewer):
         if n and found != self.kept_text():
             self.deciding = True
             with using_language(self.store.lang):
-                self.text.object = SESSION["keep.offer"].format(n=n)
+                self.text.object = SESSION.plural("keep.offer", n).format(n=n)
             self.offer.visible = True
             with using_language(self.store.lang):  # drawn by the browser (a fixed banner)
-                self.browser._send_msg({"offer": SESSION["keep.offer"].format(n=n),
+                self.browser._send_msg({"offer": SESSION.plural("keep.offer", n).format(n=n),
                                         "go": SESSION["keep.continue"],
                                         "drop": SESSION["keep.discard"]})
             return

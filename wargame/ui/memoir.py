@@ -286,9 +286,9 @@ class HandView(_View):
                                   margin=(0, 5)))
         teacher = st.as_viewer().role == "teacher"
         for other in counted:
-            text = UI["hands_hidden"] if teacher else TEXT["hidden_hand"]
-            items.append(Slot(_esc(text.format(
-                side=SIDE_LABELS.get(other, other), n=st.hand_size(other)))))
+            n = st.hand_size(other)
+            text = UI.plural("hands_hidden", n) if teacher else TEXT.plural("hidden_hand", n)
+            items.append(Slot(_esc(text.format(side=SIDE_LABELS.get(other, other), n=n))))
         self.slots.show(items)
 
     def __panel__(self):

@@ -53,7 +53,6 @@ TEXT = Catalogue("ui.memoir", {
     "hand": "{side}'s hand",
     "hand.allied": "The Allies' hand",
     "hand.axis": "The Axis's hand",
-    "hidden_hand": "{side} holds {n} card(s)",
     "pending": "{owner} must decide: {kind}",
     "waiting": "Waiting for {side} to decide.",
     "selected": "Selected unit {unit}",
@@ -108,6 +107,9 @@ TEXT = Catalogue("ui.memoir", {
     "why.said": "{side}, turn {turn}: {reason}",
     "why.cpu": "My thinking so far: {n} decisions, {mean} s of CPU time each on average, "
                "{max} s at most.",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "hidden_hand": ("{side} holds {n} card", "{side} holds {n} cards"),
 })
 
 SIDE_NAMES = Catalogue("ui.memoir_sides", {ALLIES: "Allies", AXIS: "Axis"})
@@ -243,7 +245,7 @@ class MemoirStore(GameStore):
         if self.computer_player == "hard":
             seconds = hard_seconds()
             if seconds is not None:
-                policy.max_seconds = seconds  # type: ignore[attr-defined]
+                policy.max_seconds = seconds  # type: ignore[attr-defined]  # make_policy gives the Policy protocol; hard has max_seconds
         return ExplainedPolicy(policy)
 
     def computer_reason(self) -> str:

@@ -100,11 +100,11 @@ class SeatMixin:
 
     @property
     def version(self) -> int:
-        return len(self.state.action_log)  # type: ignore[attr-defined]
+        return len(self.state.action_log)  # type: ignore[attr-defined]  # a mixin of GameStore, whose state this is
 
     def sync(self) -> bool:
         """Bring the store to the room's position; True when it changed."""
-        store: GameStore = self  # type: ignore[assignment]
+        store: GameStore = self  # type: ignore[assignment]  # this mixin is only mixed into a GameStore
         with store.batch():
             state: GameState = self.room.state()
             new_version = len(state.action_log)
@@ -116,11 +116,12 @@ class SeatMixin:
                 heard = [self._heard.get(v) for v in range(mine + 1, new_version + 1)]
                 for v in [v for v in self._heard if v <= new_version]:
                     del self._heard[v]
-            if not first and new_version > mine and all(h is not None for h in heard):
+            got = [h for h in heard if h is not None]
+            if not first and new_version > mine and len(got) == len(heard):
                 store.state = state
-                store._record([list(h) for h in heard])  # type: ignore[misc]
+                store._record([list(h) for h in got])
                 store._position_changed(signal_state=False)
-                news = [e for h in heard for e in h]  # type: ignore[union-attr]
+                news = [e for h in got for e in h]
                 if news:
                     store.say(store.news(news))  # in this seat's words
             else:  # a new page, or changes not heard: the room's log replayed
@@ -133,7 +134,7 @@ class SeatMixin:
     # ------------------------------------------------------------------ commands
     def act(self, action: Any) -> bool:
         """Send the action to the room; a refusal shows its reason and changes nothing."""
-        store: GameStore = self  # type: ignore[assignment]
+        store: GameStore = self  # type: ignore[assignment]  # this mixin is only mixed into a GameStore
         with store.batch():
             if time.monotonic() - self._news_at < STALE_CLICK_S:
                 self.sync()  # show where the game is now
@@ -158,7 +159,7 @@ class SeatMixin:
         return True
 
     def _not_in_room(self) -> bool:
-        store: GameStore = self  # type: ignore[assignment]
+        store: GameStore = self  # type: ignore[assignment]  # this mixin is only mixed into a GameStore
         with store.batch():  # in the store's language
             store.say(ROOMS["room_no_undo"], error=True)
         return False
@@ -209,7 +210,7 @@ class _ReplayMixin:
     """A read-only store: the teacher's replay of a room (``show_position``)."""
 
     def act(self, action: Any) -> bool:
-        store: GameStore = self  # type: ignore[assignment]
+        store: GameStore = self  # type: ignore[assignment]  # this mixin is only mixed into a GameStore
         with store.batch():  # in the store's language
             store.say(ROOMS["room_no_undo"], error=True)
         return False

@@ -15,8 +15,6 @@ SESSION = Catalogue("ui.session", {
     "upload.choose": "Choose a file",
     "seed_range": "A seed is a whole number from -2**63 to 2**63 - 1, the largest a save "
                   "holds; {seed} is not: the game goes on.",
-    "keep.offer": "A game of this scenario was kept in this browser ({n} action(s)). "
-                  "Continue it?",
     "keep.continue": "Continue the game",
     "keep.discard": "Start afresh",
     "keep.discarded": "The kept game was set aside: this is a new game.",
@@ -25,4 +23,9 @@ SESSION = Catalogue("ui.session", {
     "lost.waiting": "The server went away: this page waits for it and reconnects by itself "
                     "when it is back. Nothing you click now is sent.",
     "lost.back": "The server is back: reloading this page...",
+}, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "keep.offer": ("A game of this scenario was kept in this browser ({n} action). Continue it?",
+                   "A game of this scenario was kept in this browser ({n} actions). "
+                   "Continue it?"),
 })

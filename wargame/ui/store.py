@@ -34,7 +34,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import param
 from param.parameterized import batch_call_watchers
@@ -64,7 +64,7 @@ def batched(method: F) -> F:
         with self.batch():
             return method(self, *args, **kwargs)
 
-    return run  # type: ignore[return-value]
+    return cast(F, run)  # functools.wraps: the same signature
 
 POSITION_FIELDS = ("state", "log", "pending", "side_to_act")
 """The store fields that change together with the position (views of the board watch them)."""

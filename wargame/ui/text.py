@@ -526,10 +526,13 @@ _UI.update({
     "save_refused": "A room's page gives no save file: the teacher exports the game from the "
                     "teachers' page.",
     "show_hands": "Show the hands on this screen",
-    "hands_hidden": "{side}: {n} card(s), hidden (the switch above shows them)",
 })
 
-UI = Catalogue("ui", _UI)
+UI = Catalogue("ui", _UI, plurals={
+    # counted (wargame.i18n Catalogue.plural)
+    "hands_hidden": ("{side}: {n} card, hidden (the switch above shows it)",
+                     "{side}: {n} cards, hidden (the switch above shows them)"),
+})
 
 # the campaign dashboard's own labels, headings and lines (wargame.ui.campaign)
 WORDS = Catalogue("ui.campaign", {
