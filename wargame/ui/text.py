@@ -360,7 +360,7 @@ def nation_word(nation: str) -> str:
     """A nation id of the units' data ("american") in the current language."""
     return LEGEND.get(f"nation.{nation}", nation)
 
-# the dashboard's Legend tab (wargame.ui.campaign.legend_html)
+# the dashboard's Legend tab (wargame.ui.campaign_panels.legend_html)
 UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
     kind: kind.replace("_", " ") for kind in TYPE_LETTERS})
 MAP_WORDS = Catalogue("ui.map", {
