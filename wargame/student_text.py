@@ -387,8 +387,9 @@ def _term_patterns() -> list[tuple[re.Pattern[str], str]]:
     if lang not in _TERMS_CACHE:
         out = []
         for key in GLOSSARY_TERMS:
-            term = GLOSSARY_TERMS[key]
-            out.append((re.compile(r"(?<![\w>])(" + re.escape(term) + r")(?![\w<])",
+            # the term or its plural ("sections", "medalhas"; pt -ção -> -ções: "secções")
+            term = re.escape(GLOSSARY_TERMS[key]).replace("ção", "ç(?:ão|ões)")
+            out.append((re.compile(r"(?<![\w>])(" + term + r"(?:s|es)?)(?![\w<])",
                                    re.IGNORECASE), GLOSSARY[key]))
         for key in GLOSSARY:
             if key.startswith("code."):

@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 import panel as pn
 import param
 
-from wargame.student_text import glossed, unit_designation
-from wargame.ui.describe import place_name
+from wargame.student_text import glossed, glossed_html, unit_designation
+from wargame.ui.describe import TERM_CSS, place_name
 from wargame.ui.model import CampaignState
 from wargame.ui.text import (
     LEGEND_COLOURS,
@@ -61,7 +61,7 @@ CSS = """
 .wg-cur {background: #ffe98a; font-weight: bold;}
 .wg-shifts td, .wg-shifts th {padding: 0 4px; font-size: 11px;}
 .wg-box h4 {font-size: 14px;}
-"""
+""" + TERM_CSS + "\n"
 
 
 NOTEBOOK_MAP_HEIGHT = 600
@@ -115,11 +115,11 @@ class MessageBar(StoreView):
 class UnitCard(StoreView):
     """The selected unit and the rest of its stack."""
 
-    fields = ("state", "selected_unit", "reinforcement", "hide_enemy")
+    fields = ("state", "selected_unit", "reinforcement", "hide_enemy", "student")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
-        self.pane = pn.pane.HTML("", width=SIDE_W)
+        self.pane = pn.pane.HTML("", width=SIDE_W, css_classes=["wg-unit-card"])
         # with a unit selected, a click on a reachable friendly stack moves there: this button
         # (or a click on the selected unit's own hex, which cycles the stack) picks another
         self.deselect = pn.widgets.Button(label=WORDS["deselect"], width=100, visible=False)
@@ -140,7 +140,8 @@ class UnitCard(StoreView):
             (WORDS["card.type"], UNIT_TYPE_WORDS.get(c["type"], c["type"].replace("_", " "))),
             (WORDS["card.nation"],
              f"{nation_word(c['nation'])} / {SIDE_WORDS.get(c['side'], c['side'])}"),
-            (WORDS["card.division"], c["division"]),
+            # the division's name in the page's language ("Divisão de Infantaria 4")
+            (WORDS["card.division"], unit_designation(c["division"])),
             (WORDS["card.adm"], f"{c['attack']}-{c['defence']}-{c['movement']}"),
             (WORDS["card.status"], status_words(c["status"])),
             (WORDS["card.hex"], place_name(m.s, c["hex"]) if c["hex"] else "-"),
@@ -148,7 +149,7 @@ class UnitCard(StoreView):
         if c["range"]:
             rows.append((WORDS["card.range"], c["range"]))
         if c["mp_left"] is not None and m.s.phase.is_movement and m.s.side_of(uid) == m.side:
-            rows.append((WORDS["card.mp_left"], c["mp_left"]))
+            rows.append((WORDS["card.mp_left"], f"{c['mp_left']:g}"))  # 8, not 8.0
         if c["engaged"]:
             rows.append((WORDS["card.engaged"], WORDS["card.engaged_yes"]))
         body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows)
@@ -159,8 +160,10 @@ class UnitCard(StoreView):
             if others:
                 names = ", ".join(esc(unit_designation(m.game.units[u].name)) for u in others)
                 stack = f"<div>{WORDS['also_in'].format(hex=us.hex.id, units=names)}</div>"
-        self.pane.object = box(f'<h4>{esc(WORDS["unit"])}</h4><table class="wg-unit">{body}'
-                                f'</table>{stack}')
+        card = f'<table class="wg-unit">{body}</table>{stack}'
+        if m.in_student_words():  # issue #28: the jargon explained on hover, as in the log
+            card = glossed_html(card)
+        self.pane.object = box(f'<h4>{esc(WORDS["unit"])}</h4>{card}')
 
     def __panel__(self):
         return pn.Column(self.pane, self.deselect)
@@ -246,8 +249,11 @@ def legend_html() -> str:
         f"background:{c};border:1px solid #333'></span></td><td>{esc(n)}</td></tr>"
         for n, c in LEGEND_COLOURS)
     marks = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in LEGEND_MARKS)
-    return box(f"<h4>{esc(WORDS['counters'])}</h4><table>{letters}</table>"
-                f"<h4>{esc(WORDS['colours'])}</h4><table>{colours}</table>"
-                f"<h4>{esc(WORDS['marks'])}</h4><table>{marks}</table>")
+    # the jargon (zone of engagement, stack, reduced...) explained on hover, each term once
+    # (issue #28): a legend is read by beginners whatever the page's mode
+    return box("<div class='wg-legend'>" + glossed_html(
+        f"<h4>{esc(WORDS['counters'])}</h4><table>{letters}</table>"
+        f"<h4>{esc(WORDS['colours'])}</h4><table>{colours}</table>"
+        f"<h4>{esc(WORDS['marks'])}</h4><table>{marks}</table>") + "</div>")
 
 

@@ -36,8 +36,8 @@ from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario, user_scenario_ids
 from wargame.memoir.text import IMPORT_TEXT_EN as TEXT_IMPORT
 from wargame.paths import MEMOIR_PREFIX
-from wargame.student_text import glossed
-from wargame.ui.describe import card_html, describe_action, memoir_unit
+from wargame.student_text import glossed, glossed_html
+from wargame.ui.describe import TERM_CSS, card_html, describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight, served_session
 from wargame.ui.memoir_model import (
     COMPUTER_PLAYERS,
@@ -373,7 +373,8 @@ class LogView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"})
+        self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"},
+                                 stylesheets=[TERM_CSS])
 
     def refresh(self) -> None:
         say = glossed if self.store.in_student_words() else _esc  # issue #28: hover glossary
@@ -461,10 +462,13 @@ class MemoirDashboard(pn.viewable.Viewer):
         why = self._why_panel()
         if store.as_viewer().may_save:  # the computer is the game's owner's (not a room's seat)
             side.insert(2, why)
+        # the jargon (sections, flag...) explained on hover, each term once (issue #28)
         self.legend = pn.pane.HTML(
-            f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
+            f"<div class='m44-legend' style='font-size:12px'><b>{_esc(TEXT['legend'])}</b>"
+            + glossed_html("<table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
-                for k, v in MEMOIR_LEGEND) + "</table></div>", width=SIDE_W)
+                for k, v in MEMOIR_LEGEND) + "</table>") + "</div>", width=SIDE_W,
+            stylesheets=[TERM_CSS])
         side.append(pn.Card(self.legend, title=TEXT["legend"], collapsed=True, width=SIDE_W))
         # a new game, the scenario and the computer belong to the game's owner: a room's pages
         # do not draw them (issue #27)

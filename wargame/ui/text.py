@@ -543,7 +543,7 @@ WORDS = Catalogue("ui.campaign", {
     "card.status": "status",
     "card.hex": "hex",
     "card.range": "artillery range",
-    "card.mp_left": "MP left",
+    "card.mp_left": "movement points left",
     "card.engaged": "engaged",
     "card.engaged_yes": "yes: next to an enemy unit",
     "also_in": "Also in {hex}: {units} (click the hex again to cycle)",
