@@ -297,3 +297,21 @@ def test_notebook_dashboard_does_not_fill_the_window():
     served = CampaignDashboard("normandy", seed=SEED, fill_window=True)
     assert served.map.figure.sizing_mode == "stretch_both"
     assert served._layout.styles.get("flex-wrap") == "wrap"
+
+
+def test_notebook_output_shrinks_to_its_cell(monkeypatch):
+    """Issue 28 in JupyterLab: Panel wraps a cell's output in its design's wrapper, whose
+    min-width it computes from the dashboard's (map column and side column side by side);
+    the wrapper is made with a stylesheet that lets it shrink to a 430-px cell."""
+    import panel as pn
+
+    from wargame.ui.notebook import SHRINK_ROOT_CSS, shrinkable_root
+
+    d = CampaignDashboard("normandy", seed=SEED, fill_window=False)
+    view = d._create_view()
+    root = shrinkable_root(view)
+    assert root is not view and root.objects == [view]
+    assert SHRINK_ROOT_CSS in root.stylesheets and root.sizing_mode == "stretch_width"
+    assert shrinkable_root(root) is root  # never wrapped twice
+    monkeypatch.setattr(pn.config, "design", None)
+    assert shrinkable_root(view) is view  # no design: Panel does not wrap it either

@@ -55,6 +55,8 @@ def _served() -> bool:
     return doc is not None and getattr(doc, "session_context", None) is not None
 
 
+TABS_WRAP_CSS = ".bk-headers-wrapper { flex-wrap: wrap !important; }"
+
 # the store fields the map's counters and highlights show
 COUNTER_FIELDS = ("state", "selected_unit", "hide_enemy")
 HIGHLIGHT_FIELDS = ("state", "selected_unit", "selected_hex", "reinforcement", "attack_target",
@@ -164,7 +166,10 @@ class CampaignDashboard(pn.viewable.Viewer):
             *setup,
             (WORDS["tab.history"], self.history.__panel__()),
             (WORDS["tab.legend"], pn.pane.HTML(legend_html(), width=SIDE_W - 20)),
-            width=SIDE_W, dynamic=False, css_classes=["wg-reference"])
+            width=SIDE_W, dynamic=False, css_classes=["wg-reference"],
+            # the tabs wrap onto a second line rather than hide the last one (issue 28:
+            # "Legend" cut in a JupyterLab cell, whose larger font made them wider)
+            stylesheets=[TABS_WRAP_CSS])
         # the map takes the height the message bar and the phase line leave (the page's
         # column is the window's height when served; MAP_HEIGHT_CSS in a notebook cell)
         # (not grown by the row's flex layout to the side column's height: issue 28)

@@ -19,6 +19,11 @@ from wargame.ui.layout_text import LAYOUT_TEXT
 from wargame.ui.model import CampaignState, and_list
 from wargame.ui.text import SIDE_WORDS, UI, WORDS, result_words
 
+# a button whose label wraps onto more lines instead of being cut at the button's edge
+WRAP_LABEL_CSS = (":host { height: auto !important; } "
+                  ".bk-btn { white-space: normal !important; height: auto !important; "
+                  "line-height: 1.2; overflow-wrap: anywhere; }")
+
 
 class AttackPanel(StoreView):
     """Plan an attack: attackers, artillery, air points; odds, shifts and the exact
@@ -35,18 +40,23 @@ class AttackPanel(StoreView):
         self.air = pn.widgets.IntSlider(label=WORDS["air_points"], start=0, end=10, value=0,
                                         width=SIDE_W - 40)
         self.preview = pn.pane.HTML("", width=SIDE_W)
+        # labels wrap onto two lines rather than being cut where the font is larger (issue 28:
+        # "Air-only st" in a JupyterLab cell)
         self.roll = pn.widgets.Button(label=WORDS["roll"], color="danger",
-                                      width=125)
+                                      width=125, stylesheets=[WRAP_LABEL_CSS])
         self.bomb_arty = pn.widgets.Button(label=WORDS["artillery_only"], width=125,
-                                           description=UI["bombard_arty_help"])
+                                           description=UI["bombard_arty_help"],
+                                           stylesheets=[WRAP_LABEL_CSS])
         self.bomb_air = pn.widgets.Button(label=WORDS["air_only"], width=125,
-                                          description=UI["bombard_air_help"])
+                                          description=UI["bombard_air_help"],
+                                          stylesheets=[WRAP_LABEL_CSS])
         self.result = pn.pane.HTML("", width=SIDE_W)
         # issue 19: the air-point optimiser's suggestion, one button that applies it (its
         # label gives the gain, its tooltip the whole explanation: the panel must stay short
         # enough for a 720-pixel projector)
         self.use_air = pn.widgets.Button(label="", width=SIDE_W - 40, visible=False,
-                                         css_classes=["wg-air-suggestion"])
+                                         css_classes=["wg-air-suggestion"],
+                                         stylesheets=[WRAP_LABEL_CSS])
         self.use_air.on_click(lambda e: self._use_suggestion())
         self.source = ColumnDataSource(dict(result=[], p=[], words=[], frac=[]),
                                        name="distribution-source")

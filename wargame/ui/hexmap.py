@@ -337,7 +337,7 @@ class HexMap(pn.viewable.Viewer):
         self.placed_labels = place_labels(
             [(s.name, x, y, s.label_priority)
              for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name],
-            lay.size, scale=self.LABEL_SCALE["names"])
+            lay.size, scale=self.LABEL_SCALE["names"], bounds=(x0, x1, y0, y1))
         pl = self.placed_labels
         self.names_source = ColumnDataSource(dict(
             text=[p.text for p in pl], x=[p.x for p in pl], y=[p.y for p in pl],

@@ -76,13 +76,27 @@ def boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, floa
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def box_inside(box: tuple[float, float, float, float],
+               bounds: tuple[float, float, float, float] | None) -> bool:
+    """``box`` (x0, y0, x1, y1) within ``bounds`` (x0, x1, y0, y1: the map's extent), or no
+    bounds given."""
+    if bounds is None:
+        return True
+    bx0, bx1, by0, by1 = bounds
+    return box[0] >= bx0 and box[2] <= bx1 and box[1] >= by0 and box[3] <= by1
+
+
 def place_labels(names: Sequence[tuple[str, float, float, float]], size: float = 1.0,
                  levels: Sequence[float] = LABEL_LEVELS,
-                 scale: tuple[float, float] = (0.26, 8.0)) -> list[PlacedLabel]:
+                 scale: tuple[float, float] = (0.26, 8.0),
+                 bounds: tuple[float, float, float, float] | None = None) -> list[PlacedLabel]:
     """Place ``names`` ((text, x, y, priority) of hex centres) with no two boxes meeting at any
     zoom: greedy by priority (higher first; then by position, so the result is the same on
     every run), at the first free spot around the hex, at the first zoom level it fits. Names
-    that fit at no level are left out."""
+    that fit at no level are left out. With ``bounds`` (x0, x1, y0, y1: the extent the map
+    fits to its box), a spot whose box would cross them is not taken: a name at the map's
+    edge goes inside it (issue 28: "uderville" cut in a narrow notebook cell, where the map
+    is fitted to the width and nothing is drawn beyond its extent)."""
     order = sorted(names, key=lambda n: (-n[3], n[1], n[2], n[0]))
     # a place on two hexes (Caen, Cherbourg) is named once, on the hex taken first
     seen: dict[str, tuple[float, float]] = {}
@@ -103,7 +117,7 @@ def place_labels(names: Sequence[tuple[str, float, float, float]], size: float =
                 cand = PlacedLabel(text, x + dx * size, y + dy * size, align, baseline, level,
                                    prio)
                 box = label_box(cand, font)
-                if not any(boxes_meet(box, b) for b in boxes):
+                if box_inside(box, bounds) and not any(boxes_meet(box, b) for b in boxes):
                     placed.append(cand)
                     boxes.append(box)
                     break
