@@ -638,7 +638,7 @@ def _memoir_line(kind: str, data: Mapping[str, Any], state: Any) -> str:
     u = (getattr(state, "units", None) or {}).get(d.get("unit"))
     at = _m44_place(state, u.hex) if u is not None and getattr(u, "hex", None) else ""
     if kind == "setup":
-        return s[f"setup.{d['starts']}"].format(title=d["title"])
+        return s[f"setup.{d['starts']}"].format(title=title_in_language(d["title"]))
     if kind == "airdrop":
         if d.get("fate") not in (None, "safe"):
             return s["airdrop.lost"]

@@ -315,3 +315,34 @@ def test_notebook_output_shrinks_to_its_cell(monkeypatch):
     assert shrinkable_root(root) is root  # never wrapped twice
     monkeypatch.setattr(pn.config, "design", None)
     assert shrinkable_root(view) is view  # no design: Panel does not wrap it either
+
+
+def test_turn_track_dates_read_as_dates():
+    """Issue 28: the turn track wrote "06-" over "09" (month-day); now the day over the month's
+    short name in the page's language, the whole date on hover."""
+    for lang, month, whole in (("en", "Jun", "9 June 1944"), ("pt", "jun.", "9 de junho de 1944")):
+        d = CampaignDashboard("normandy", seed=SEED, lang=lang)
+        track = d.turn.reference.object
+        assert f"<br>9<br>{month}" in track or f">9<br>{month}" in track, track[-2000:]
+        assert f"title='{whole}'" in track
+        assert "06-09" not in track
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_a_waiting_seat_is_not_told_to_click(lang):
+    """Issue 28: during the Allied movement the Axis seat's message bar said "click a unit,
+    then a shaded hex"; it says whom it waits for. The acting seat keeps the phase's help."""
+    from wargame import i18n
+    from wargame.ui.model import CampaignState
+    from wargame.ui.text import PHASE_HELP, their_turn
+
+    axis = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="axis"),
+                             lang=lang)
+    allied = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="allied"),
+                               lang=lang)
+    with i18n.using_language(lang):
+        waiting, help_line = their_turn("allied"), PHASE_HELP["allied_movement"]
+    assert axis.model.side_to_act == "allied"
+    assert html.escape(waiting) in axis.message.pane.object
+    assert html.escape(help_line) not in axis.message.pane.object
+    assert html.escape(help_line) in allied.message.pane.object

@@ -27,6 +27,7 @@ from wargame.ui.text import (
     UNIT_TYPE_WORDS,
     WORDS,
     nation_word,
+    their_turn,
 )
 
 SIDE_W = 400  # the side column: 410 px, so a notebook cell of 430 px shows it whole (issue 28)
@@ -96,7 +97,7 @@ class StoreView(pn.viewable.Viewer):
 
 
 class MessageBar(StoreView):
-    fields = ("message", "error", "phase")
+    fields = ("message", "error", "phase", "side_to_act")
 
     def __init__(self, model: CampaignState, **params: Any) -> None:
         super().__init__(model, **params)
@@ -105,7 +106,12 @@ class MessageBar(StoreView):
     def refresh(self) -> None:
         m = self.model
         cls = "wg-error" if m.error else "wg-ok"
-        text = m.message or PHASE_HELP.get(m.s.phase.value, "")
+        help_line = PHASE_HELP.get(m.s.phase.value, "")
+        if m.seat_side() is not None and m.side_to_act and not m.plans_for_viewer():
+            # a seat whose side is not to act is not told to click a unit (issue 28: the Axis
+            # seat read "click a unit, then a shaded hex" during the Allied movement)
+            help_line = their_turn(m.side_to_act)
+        text = m.message or help_line
         self.pane.object = box(f'<div class="wg-message {cls}">{esc(text)}</div>')
 
     def __panel__(self):

@@ -10,7 +10,7 @@ from typing import Any
 import panel as pn
 
 from wargame.event_text import side_name, victory_line
-from wargame.i18n import format_day, using_language
+from wargame.i18n import format_day, short_day, using_language
 from wargame.student_text import unit_designation, without_rules
 from wargame.ui.campaign_panels import (
     OVERLAY_LOOK,
@@ -171,8 +171,11 @@ class TurnPanel(StoreView):
         for t in range(scn.first_turn, scn.last_turn + 1):
             date = scn.turn_date(t) or ""
             cls = " class='wg-cur'" if t == s.turn else ""
-            track.append(f"<td{cls} title='{esc(date)}'>{t}<br><span class='wg-rule'>"
-                         f"{esc(date[5:] if date else '')}</span></td>")
+            # the day over the month's short name ("6 / jun."), the whole date on hover
+            # (issue 28: "06-" over "09" read as a sum, not a date)
+            day = esc(short_day(date)).replace(" ", "<br>", 1) if date else ""
+            track.append(f"<td{cls} title='{esc(format_day(date)) if date else ''}'>{t}<br>"
+                         f"<span class='wg-rule'>{day}</span></td>")
         vp = s.victory_points()
         carpet = m.game.rule("carpet_bombing")
         bombers = "<br>" + esc(without_rules(WORDS["heavy_bombers"].format(
