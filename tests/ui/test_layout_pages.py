@@ -330,8 +330,9 @@ def test_turn_track_dates_read_as_dates():
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
 def test_a_waiting_seat_is_not_told_to_click(lang):
-    """Issue 28: during the Allied movement the Axis seat's message bar said "click a unit,
-    then a shaded hex"; it says whom it waits for. The acting seat keeps the phase's help."""
+    """Issue 28: during the Allied movement the Axis seat's message bar (and the teacher's
+    projector) said "click a unit, then a shaded hex"; they say whom the class waits for. The
+    acting seat keeps the phase's help."""
     from wargame import i18n
     from wargame.ui.model import CampaignState
     from wargame.ui.text import PHASE_HELP, their_turn
@@ -346,3 +347,6 @@ def test_a_waiting_seat_is_not_told_to_click(lang):
     assert html.escape(waiting) in axis.message.pane.object
     assert html.escape(help_line) not in axis.message.pane.object
     assert html.escape(help_line) in allied.message.pane.object
+    teacher = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="teacher"),
+                                lang=lang)
+    assert html.escape(waiting) in teacher.message.pane.object  # the projector

@@ -107,9 +107,10 @@ class MessageBar(StoreView):
         m = self.model
         cls = "wg-error" if m.error else "wg-ok"
         help_line = PHASE_HELP.get(m.s.phase.value, "")
-        if m.seat_side() is not None and m.side_to_act and not m.plans_for_viewer():
-            # a seat whose side is not to act is not told to click a unit (issue 28: the Axis
-            # seat read "click a unit, then a shaded hex" during the Allied movement)
+        if m.viewer is not None and m.side_to_act and not m.plans_for_viewer():
+            # a seat whose side is not to act, and the teacher's projector, are not told to
+            # click a unit (issue 28: the Axis seat read "click a unit, then a shaded hex"
+            # during the Allied movement): they read whom the class waits for
             help_line = their_turn(m.side_to_act)
         text = m.message or help_line
         self.pane.object = box(f'<div class="wg-message {cls}">{esc(text)}</div>')
