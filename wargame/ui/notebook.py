@@ -54,18 +54,18 @@ SHRINK_ROOT_CSS = ":host, .material-wrapper { min-width: 0 !important; }"
 
 
 def shrinkable_root(view: Any) -> Any:
-    """``view`` as the root of a notebook output that shrinks to its cell: in the design's
-    wrapper made here with ``SHRINK_ROOT_CSS`` (``view`` itself without a wrapping design)."""
+    """``view`` as the root of a notebook output that shrinks to its cell: in a
+    ``MaterialWrapper`` made here with ``SHRINK_ROOT_CSS`` when panel_material_ui's design is
+    Panel's (which would wrap it otherwise); ``view`` itself without it. Public names only
+    (issue #35 item 8: Panel's private code is reached in panel_internals alone)."""
     import panel as pn
+    from panel_material_ui import MaterialDesign, MaterialWrapper
 
     design = pn.config.design
-    if design is None or hasattr(view, "_esm_base"):
+    if isinstance(view, MaterialWrapper) or not (
+            isinstance(design, type) and issubclass(design, MaterialDesign)):
         return view
-    wrapper = design()._wrapper(view)
-    if wrapper is view:
-        return view
-    return type(wrapper)(view, sizing_mode="stretch_width",
-                         stylesheets=[*wrapper.stylesheets, SHRINK_ROOT_CSS])
+    return MaterialWrapper(view, sizing_mode="stretch_width", stylesheets=[SHRINK_ROOT_CSS])
 
 
 def notebook_bundle(viewer: Any, include: Any = None, exclude: Any = None) -> Any:
