@@ -183,6 +183,21 @@ def test_the_logs_game_title_is_the_scenarios_portuguese_title(normandy):
     assert event_line(start) == start.text
 
 
+def test_memoirs_setup_line_names_the_scenario_in_portuguese():
+    """Issue 28: a Memoir '44 room in pt said "Pegasus Bridge: as cartas estão distribuídas"
+    (the setup event keeps the English title): both logs now say "Ponte Pegasus"."""
+    from wargame.student_text import student_line
+    from wargame.ui.memoir_model import MemoirStore
+
+    store = MemoirStore("1", 44, lang="pt")
+    setup = store.log[0]
+    assert setup.kind == "setup" and setup.data["title"] == "Pegasus Bridge"
+    for line in (pt(lambda: event_line(setup, None, store.state)),
+                 pt(lambda: student_line(setup, store.state))):
+        assert line.startswith("Ponte Pegasus:") and "Pegasus Bridge" not in line, line
+    assert event_line(setup, None, store.state).startswith("Pegasus Bridge:")  # English
+
+
 # ---------------------------------------------------------------- agreement
 def test_the_hidden_defence_agrees_in_gender():
     from wargame.ui.text import UI, WORDS

@@ -39,6 +39,18 @@ ROOM_SHOTS = (("teacher", 1920, 1080), ("allied", 1280, 720))
 ROOM_SEED = 1946
 
 
+def map_fitted(page) -> tuple:
+    """The map's plot size, ranges and counter font: the same twice once it has settled."""
+    from tests.support.browser import _FIND
+
+    return tuple(page.evaluate(
+        f"""() => {{ const find = {_FIND}; const f = find('hexmap');
+            const t = f.renderers.find(r => r.name === 'hexmap-values');
+            const s = t && t.glyph.text_font_size;
+            return [f.inner_width, f.inner_height, f.x_range.start, f.x_range.end,
+                    f.y_range.start, s && (s.value || s)]; }}"""))
+
+
 def shrink(path: Path, colours: int = 128) -> None:
     from PIL import Image
 
@@ -55,6 +67,7 @@ def room_screenshots(out: Path) -> None:
     from test_rooms_browser import RoomsServer  # tests/ui/test_rooms_browser.py
 
     from tests.support.browser import CHROME_ARGS, free_port, wait_for_map
+    from tests.support.waiting import settle
     from wargame.rooms.room import RoomManager
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,7 +86,7 @@ def room_screenshots(out: Path) -> None:
                     page.goto(f"{server.url}room?seat={tokens[seat]}")
                     wait_for_map(page, timeout=120000)
                     page.locator(".wg-phase").first.wait_for()
-                    page.wait_for_timeout(2000)  # the fit-to-window and label sizes settle
+                    settle(page, probe=map_fitted)  # the fit-to-window and label sizes
                     path = out / f"room-{seat}-pt-{w}x{h}.png"
                     page.screenshot(path=str(path))
                     shrink(path)
@@ -102,6 +115,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from tests.support.browser import CHROME_ARGS, free_port, start_app, stop_process, wait_for_map
+    from tests.support.waiting import settle
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=1944)
@@ -128,7 +142,7 @@ def main() -> None:
                 page.goto(url)
                 wait_for_map(page, timeout=120000)
                 page.locator(".wg-phase").filter(has_text="Allied movement").wait_for()
-                page.wait_for_timeout(1500)  # the fit-to-window and label sizes settle
+                settle(page, probe=map_fitted)  # the fit-to-window and label sizes
                 path = args.out / f"dashboard-{w}x{h}.png"
                 page.screenshot(path=str(path))
                 shrink(path)

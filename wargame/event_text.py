@@ -549,6 +549,8 @@ def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
     for key in ("side", "starts"):
         if key in d:
             d[key] = word(f"m44.side.{d[key]}", d[key])
+    if kind == "setup" and not english:
+        d["title"] = title_in_language(d["title"])  # the scenario's own title ("Ponte Pegasus")
     if kind in _MEMOIR_SIMPLE:
         return template.format(**d)
     if kind == "ordered":

@@ -225,6 +225,16 @@ def plural_count(n: Any) -> int:
         return 2
 
 
+def short_day(day: str | dt.date, lang: str | None = None) -> str:
+    """A date's day and its month's short name, for a narrow table cell: "9 Jun", "9 jun."
+    (Babel)."""
+    from babel.dates import format_date
+
+    when = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
+    code = lang or _language.get()
+    return format_date(when, format="d MMM", locale=BABEL_LOCALES[code])
+
+
 def format_day(day: str | dt.date, lang: str | None = None) -> str:
     """A date the way ``lang`` writes it: "6 June 1944", "6 de junho de 1944" (Babel)."""
     from babel.dates import format_date

@@ -395,8 +395,9 @@ def _term_patterns() -> list[tuple[re.Pattern[str], str]]:
     if lang not in _TERMS_CACHE:
         out = []
         for key in GLOSSARY_TERMS:
-            term = GLOSSARY_TERMS[key]
-            out.append((re.compile(r"(?<![\w>])(" + re.escape(term) + r")(?![\w<])",
+            # the term or its plural ("sections", "medalhas"; pt -ção -> -ções: "secções")
+            term = re.escape(GLOSSARY_TERMS[key]).replace("ção", "ç(?:ão|ões)")
+            out.append((re.compile(r"(?<![\w>])(" + term + r"(?:s|es)?)(?![\w<])",
                                    re.IGNORECASE), GLOSSARY[key]))
         for key in GLOSSARY:
             if key.startswith("code."):
@@ -645,7 +646,7 @@ def _memoir_line(kind: str, data: Mapping[str, Any], state: Any) -> str:
     u = (getattr(state, "units", None) or {}).get(d.get("unit"))
     at = _m44_place(state, u.hex) if u is not None and getattr(u, "hex", None) else ""
     if kind == "setup":
-        return s[f"setup.{d['starts']}"].format(title=d["title"])
+        return s[f"setup.{d['starts']}"].format(title=title_in_language(d["title"]))
     if kind == "airdrop":
         if d.get("fate") not in (None, "safe"):
             return s["airdrop.lost"]

@@ -7,8 +7,9 @@ loaded once and the window resized (``set_viewport_size``) through the sizes:
 - the map's box (the plot's frame, where the hexes are drawn) lies inside the window, the whole
   map inside it (its hexes' extent within the plot's ranges), and the page needs no scrolling;
 - the map takes at least half the window on the teacher's page (1366x768, 1920x1080, and the
-  whole map at 3840x2160), at least 40 % on a seat (1280x720, 1366x768, 1920x1080), and the
-  current phase's controls (End phase, Memoir's hand and buttons) are in the window;
+  whole map at 3840x2160), at least 40 % on a seat (1280x720, 1366x768, 1920x1080, and a 4K
+  screen, 3840x2160, where the whole map is in view too), and the current phase's controls (End
+  phase, Memoir's hand and buttons) are in the window;
 - on the teacher's 1920x1080 view the counters' values are drawn at least 14 px tall (the size
   the map's glyph is given in the browser, as Bokeh draws it);
 - a notebook cell 430 px wide (the dashboard built for a cell, ``fill_window=False``): nothing
@@ -36,7 +37,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 GAMES = {"normandy": ("normandy", 1946, "hexmap"), "dragoon": ("dragoon", 1944, "hexmap"),
          "memoir": ("memoir44-1", 44, "memoir-map")}
 TEACHER_SIZES = [(1366, 768), (1920, 1080), (3840, 2160)]
-SEAT_SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
+SEAT_SIZES = [(1280, 720), (1366, 768), (1920, 1080), (3840, 2160)]
 
 
 @pytest.fixture(scope="module")

@@ -297,3 +297,56 @@ def test_notebook_dashboard_does_not_fill_the_window():
     served = CampaignDashboard("normandy", seed=SEED, fill_window=True)
     assert served.map.figure.sizing_mode == "stretch_both"
     assert served._layout.styles.get("flex-wrap") == "wrap"
+
+
+def test_notebook_output_shrinks_to_its_cell(monkeypatch):
+    """Issue 28 in JupyterLab: Panel wraps a cell's output in its design's wrapper, whose
+    min-width it computes from the dashboard's (map column and side column side by side);
+    the wrapper is made with a stylesheet that lets it shrink to a 430-px cell."""
+    import panel as pn
+
+    from wargame.ui.notebook import SHRINK_ROOT_CSS, shrinkable_root
+
+    d = CampaignDashboard("normandy", seed=SEED, fill_window=False)
+    view = d._create_view()
+    root = shrinkable_root(view)
+    assert root is not view and root.objects == [view]
+    assert SHRINK_ROOT_CSS in root.stylesheets and root.sizing_mode == "stretch_width"
+    assert shrinkable_root(root) is root  # never wrapped twice
+    monkeypatch.setattr(pn.config, "design", None)
+    assert shrinkable_root(view) is view  # no design: Panel does not wrap it either
+
+
+def test_turn_track_dates_read_as_dates():
+    """Issue 28: the turn track wrote "06-" over "09" (month-day); now the day over the month's
+    short name in the page's language, the whole date on hover."""
+    for lang, month, whole in (("en", "Jun", "9 June 1944"), ("pt", "jun.", "9 de junho de 1944")):
+        d = CampaignDashboard("normandy", seed=SEED, lang=lang)
+        track = d.turn.reference.object
+        assert f"<br>9<br>{month}" in track or f">9<br>{month}" in track, track[-2000:]
+        assert f"title='{whole}'" in track
+        assert "06-09" not in track
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_a_waiting_seat_is_not_told_to_click(lang):
+    """Issue 28: during the Allied movement the Axis seat's message bar (and the teacher's
+    projector) said "click a unit, then a shaded hex"; they say whom the class waits for. The
+    acting seat keeps the phase's help."""
+    from wargame import i18n
+    from wargame.ui.model import CampaignState
+    from wargame.ui.text import PHASE_HELP, their_turn
+
+    axis = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="axis"),
+                             lang=lang)
+    allied = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="allied"),
+                               lang=lang)
+    with i18n.using_language(lang):
+        waiting, help_line = their_turn("allied"), PHASE_HELP["allied_movement"]
+    assert axis.model.side_to_act == "allied"
+    assert html.escape(waiting) in axis.message.pane.object
+    assert html.escape(help_line) not in axis.message.pane.object
+    assert html.escape(help_line) in allied.message.pane.object
+    teacher = CampaignDashboard(model=CampaignState("normandy", seed=SEED, viewer="teacher"),
+                                lang=lang)
+    assert html.escape(waiting) in teacher.message.pane.object  # the projector

@@ -95,3 +95,18 @@ def test_a_crowded_corner_hides_the_lesser_name_until_zoomed_in():
     assert any(p.min_px > first for p in placed)
     top = next(p for p in placed if p.text.endswith("-0"))
     assert top.min_px == first  # the highest priority name is drawn from the start
+
+
+@pytest.mark.parametrize("hex_px", (8.0, *ZOOMS))
+def test_names_stay_inside_the_map(campaign_map, hex_px):
+    """Issue 28: in a notebook cell the map is fitted to its extent (HexMap._bounds) and
+    nothing beyond it is drawn, so a name crossing the edge was cut ("uderville"): every name
+    shown lies inside the extent at every zoom from the one it is drawn at."""
+    _, hexmap = campaign_map
+    x0, x1, y0, y1 = hexmap._bounds
+    shown = _shown(hexmap.placed_labels, hex_px)
+    assert shown
+    outside = [(p.text, tuple(round(v, 2) for v in box)) for p, box in shown
+               if box[0] < x0 - 1e-9 or box[2] > x1 + 1e-9 or box[1] < y0 - 1e-9
+               or box[3] > y1 + 1e-9]
+    assert outside == []

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wargame.event_text import register_title
 from wargame.hexgrid import Hex
 from wargame.localized import pick, translations_of
 from wargame.paths import MEMOIR_PREFIX, scenarios_root, user_memoir_dir
@@ -76,6 +77,11 @@ class Scenario:
     translations: dict[str, dict[str, str]] = field(default_factory=dict)  # wargame.localized
     import_report: dict[str, list[Any]] | None = None  # an import's (wargame.memoir.imports)
     front: str | None = None
+
+    def __post_init__(self) -> None:
+        # the setup event keeps the English title; a log read in another language shows this
+        # scenario's own title there ("Ponte Pegasus": wargame.event_text.title_in_language)
+        register_title(self.title, self.translations)
 
     @property
     def approximated(self) -> bool:

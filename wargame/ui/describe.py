@@ -15,8 +15,12 @@ from wargame.event_text import CARD_TITLES, DECISIONS, card_title, edge_name, si
 from wargame.hexgrid import Hex
 from wargame.ui.text import ACTION_WORDS, MEMOIR_KIND_WORDS, OPTION_WORDS
 
-__all__ = ["describe_action", "describe_option", "place_name", "unit_name", "plain_words",
-           "card_html"]
+__all__ = ["TERM_CSS", "describe_action", "describe_option", "place_name", "unit_name",
+           "plain_words", "card_html"]
+
+# a glossary term on a page (wargame.student_text.glossed, issue #28): underlined with dots,
+# the "?" cursor over it; its meaning is the hover title
+TERM_CSS = "abbr.wg-term {text-decoration: underline dotted; cursor: help;}"
 
 
 def plain_words(kind: str) -> str:

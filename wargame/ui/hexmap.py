@@ -27,11 +27,45 @@ from bokeh.plotting import figure
 
 from wargame.hexgrid import Hex, Layout
 from wargame.ui.describe import terrain_name
+from wargame.ui.map_counters import (
+    COUNTER_H,
+    COUNTER_MARKS,
+    COUNTER_W,
+    LAST_RING,
+    NATION_COLOURS,
+    NATO_SYMBOLS,
+    SYMBOL_DY,
+    SYMBOL_H,
+    SYMBOL_W,
+    VALUES_DY,
+    Counter,
+    counter_columns,
+    draw_counters,
+    empty_counter_columns,
+    symbol_parts,
+)
+from wargame.ui.map_labels import (
+    CHAR_PAD,
+    CHAR_WIDTH,
+    DEFAULT_HEX_PX,
+    LABEL_LEVELS,
+    LABEL_SPOTS,
+    LINE_HEIGHT,
+    PlacedLabel,
+    boxes_meet,
+    label_box,
+    label_font,
+    place_labels,
+)
+from wargame.ui.map_scripts import ESC_JS, FIT_JS, HOVER_JS, LABELS_JS, PREDICT_JS
 from wargame.ui.text import MAP_WORDS
 
 __all__ = ["HexMap", "HexSpec", "Counter", "Highlight", "TERRAIN_STYLE", "HIGHLIGHT_STYLE",
            "NATION_COLOURS", "NATO_SYMBOLS", "PlacedLabel", "served_session",
-           "symbol_parts", "place_labels", "label_box", "label_font", "terrain_words"]
+           "symbol_parts", "place_labels", "label_box", "label_font", "terrain_words",
+           "COUNTER_W", "COUNTER_H", "SYMBOL_W", "SYMBOL_H", "SYMBOL_DY", "VALUES_DY",
+           "COUNTER_MARKS", "LAST_RING", "DEFAULT_HEX_PX", "LABEL_LEVELS", "LABEL_SPOTS",
+           "CHAR_WIDTH", "CHAR_PAD", "LINE_HEIGHT", "boxes_meet"]
 
 # terrain -> (fill colour, mark): the mark is a Bokeh marker drawn twice in the hex ("" none).
 # Marks, not hatch patterns: Bokeh builds a pattern canvas per row and per paint for
@@ -64,64 +98,6 @@ FEATURE_MARKS: dict[str, tuple[str, str]] = {
     "maquis": ("diamond", "#2d6a2d"),
 }
 
-# counter mark -> (edge colour, edge width)
-COUNTER_MARKS: dict[str, tuple[str, float]] = {
-    "must_attack": ("#d00000", 4.0),
-    "at_sea": ("#1f4fbf", 2.5),
-}
-
-# A counter as on the board (issue 28): a piece in the nation's colour, the NATO unit symbol in
-# a box at its top and the values in large type below it, drawn in map units so that it scales
-# with the hex. COUNTER_W x COUNTER_H in hex radii: the values "2-3-4" at HexMap.LABEL_SCALE
-# ["values"] (0.68 of the radius: 14 px on the teacher's 1920x1080 view, about 21 px a radius)
-# are 1.6 radii wide in bold helvetica, so the piece is 1.6 wide (a flat-top hex is 2).
-COUNTER_W, COUNTER_H = 1.6, 1.36
-SYMBOL_W, SYMBOL_H = 0.84, 0.46  # the symbol's box, in hex radii
-SYMBOL_DY = 0.33  # the box's centre above the counter's centre
-VALUES_DY = -0.31  # the values' centre below it
-# unit type -> the symbol's parts (APP-6 / FM 21-30 land unit symbols) and a letter written in
-# the box for what the parts do not say: "x" crossed diagonals (infantry), "oval" (armour,
-# tracks), "dot" (artillery), "para" (airborne arc), "bar" (glider: a line over the box's
-# top), "wheel" (motorized: a vertical line), "slash" (cavalry), "dome" (anti-aircraft)
-NATO_SYMBOLS: dict[str, tuple[tuple[str, ...], str]] = {
-    "infantry": (("x",), ""),
-    "motorized_infantry": (("x", "wheel"), ""),
-    "paratroop": (("x", "para"), ""),
-    "glider": (("x", "bar"), ""),
-    "ranger_commando": (("x",), "R"),
-    "commando": (("x",), "C"),
-    "naval_infantry": (("x",), "N"),
-    "bicycle_infantry": (("x",), "B"),
-    "mountain": (("x",), "M"),
-    "armour": (("oval",), ""),
-    "armoured_infantry": (("x", "oval"), ""),
-    "mechanized_cavalry": (("slash", "oval"), ""),
-    "assault_gun": (("dot", "oval"), "AG"),
-    "mechanized_artillery": (("dot", "oval"), ""),
-    "artillery": (("dot",), ""),
-    "coastal_artillery": (("dot",), "CA"),
-    "anti_aircraft": (("dome",), ""),
-    "rocket_launcher": (("dot",), "RL"),
-    "guerrilla": ((), "FFI"),
-}
-
-
-def symbol_parts(kind: str) -> tuple[tuple[str, ...], str]:
-    """The NATO symbol's parts and letter of a unit type (no parts: the letter alone)."""
-    return NATO_SYMBOLS.get(kind, ((), ""))
-
-
-LAST_RING = ("#e0189a", 5.0)  # the last action's ring: colour, width in px
-
-NATION_COLOURS: dict[str, str] = {
-    "german": "#9aa39a",
-    "american": "#a9bf72",
-    "british": "#d8b77a",
-    "canadian": "#e0a070",
-    "french": "#8fb0e0",
-    "russian": "#d08080",
-}
-
 # highlight kind -> style; "reach" rows carry their own fill colour (MP left); "mark" is a
 # marker drawn at the hex centre (zones of engagement: a red cross)
 HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
@@ -146,113 +122,6 @@ HIGHLIGHT_STYLE: dict[str, dict[str, Any]] = {
 }
 
 
-# ---------------------------------------------------------------------- place-name labels
-# Place names are placed once, in Python, so that no two overlap at any zoom (issue 15): for each
-# zoom level (one hex's radius in screen pixels, ``LABEL_LEVELS``) the text's box is estimated
-# at the size the browser draws it (``HexMap.LABEL_SCALE["names"]``: a fraction of the hex, not
-# below a minimum in pixels), and names are taken greedily by priority (victory cities first),
-# each at the first of ``LABEL_SPOTS`` around its hex where its box meets no box already placed.
-# A name that fits nowhere at a level waits for the next, more zoomed-in one: ``min_px`` is the
-# zoom from which it is drawn (the map's JavaScript hides it below). A box only shrinks towards
-# its anchor as the map is zoomed in (the anchor is on the box's edge), so names placed at one
-# level still do not overlap at every larger zoom.
-DEFAULT_HEX_PX = 13.5
-"""Pixels per hex radius of the campaign map in the dashboard at 1280x720 (chromium)."""
-LABEL_LEVELS: tuple[float, ...] = (8.0, 10.0, 12.0, 13.5, 16.0, 20.0, 25.0, 31.0)
-"""Zoom levels (pixels per hex radius) at which names are placed. 13.5 is the campaign map of
-the dashboard at 1280x720, 21.5 at 1920x1080 (measured in chromium); from 31 px the names'
-font is a fixed fraction of the hex (0.26 x 31 = 8 px, the minimum), so one placement holds for
-every larger zoom."""
-# (dx, dy) of the anchor in hex radii, text_align, text_baseline: below the hex centre first
-LABEL_SPOTS: tuple[tuple[float, float, str, str], ...] = (
-    (0.0, -0.45, "center", "top"),
-    (0.0, 0.5, "center", "bottom"),
-    (0.55, 0.0, "left", "middle"),
-    (-0.55, 0.0, "right", "middle"),
-    (0.45, -0.45, "left", "top"),
-    (-0.45, -0.45, "right", "top"),
-    (0.45, 0.45, "left", "bottom"),
-    (-0.45, 0.45, "right", "bottom"),
-)
-# a name's estimated width: CHAR_WIDTH ems a character plus CHAR_PAD ems; measured in chromium
-# (canvas measureText, bold helvetica as Bokeh asks, every place name of both maps): 0.53 em a
-# character on average, 0.68 at most (a short wide name, "Omaha": 3.39 em < 3.40 estimated)
-CHAR_WIDTH = 0.62
-CHAR_PAD = 0.3
-LINE_HEIGHT = 1.2  # a line's height, in ems
-
-
-@dataclass(frozen=True)
-class PlacedLabel:
-    """A place name where it is drawn: anchor (x, y) in map units, alignment, and the zoom
-    (pixels per hex radius) from which it is shown."""
-    text: str
-    x: float
-    y: float
-    align: str
-    baseline: str
-    min_px: float
-    priority: float = 0.0
-
-
-def label_font(hex_px: float, size: float = 1.0,
-               scale: tuple[float, float] = (0.26, 8.0)) -> float:
-    """The names' font size in map units at a zoom of ``hex_px`` pixels per hex radius (as the
-    map's JavaScript sets it: ``scale[0]`` of the hex, at least ``scale[1]`` px, at most 64)."""
-    f, lo = scale
-    px = max(lo, min(64.0, f * hex_px))
-    return px * size / hex_px
-
-
-def label_box(label: PlacedLabel, font: float) -> tuple[float, float, float, float]:
-    """The estimated box (x0, y0, x1, y1) of a label drawn at ``font`` (map units)."""
-    w, h = font * (CHAR_WIDTH * len(label.text) + CHAR_PAD), LINE_HEIGHT * font
-    x0 = {"left": label.x, "right": label.x - w}.get(label.align, label.x - w / 2)
-    y1 = {"top": label.y, "bottom": label.y + h}.get(label.baseline, label.y + h / 2)
-    return (x0, y1 - h, x0 + w, y1)
-
-
-def boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def place_labels(names: Sequence[tuple[str, float, float, float]], size: float = 1.0,
-                 levels: Sequence[float] = LABEL_LEVELS,
-                 scale: tuple[float, float] = (0.26, 8.0)) -> list[PlacedLabel]:
-    """Place ``names`` ((text, x, y, priority) of hex centres) with no two boxes meeting at any
-    zoom: greedy by priority (higher first; then by position, so the result is the same on
-    every run), at the first free spot around the hex, at the first zoom level it fits. Names
-    that fit at no level are left out."""
-    order = sorted(names, key=lambda n: (-n[3], n[1], n[2], n[0]))
-    # a place on two hexes (Caen, Cherbourg) is named once, on the hex taken first
-    seen: dict[str, tuple[float, float]] = {}
-    waiting = []
-    for text, x, y, prio in order:
-        other = seen.get(text)
-        if other is not None and math.hypot(x - other[0], y - other[1]) <= 2.5 * size:
-            continue
-        seen.setdefault(text, (x, y))
-        waiting.append((text, x, y, prio))
-    placed: list[PlacedLabel] = []
-    for level in sorted(levels):
-        font = label_font(level, size, scale)
-        boxes = [label_box(p, font) for p in placed]
-        still: list[tuple[str, float, float, float]] = []
-        for text, x, y, prio in waiting:
-            for dx, dy, align, baseline in LABEL_SPOTS:
-                cand = PlacedLabel(text, x + dx * size, y + dy * size, align, baseline, level,
-                                   prio)
-                box = label_box(cand, font)
-                if not any(boxes_meet(box, b) for b in boxes):
-                    placed.append(cand)
-                    boxes.append(box)
-                    break
-            else:
-                still.append((text, x, y, prio))
-        waiting = still
-    return placed
-
-
 @dataclass(frozen=True)
 class HexSpec:
     hex: Hex
@@ -270,24 +139,6 @@ def terrain_words(spec: HexSpec) -> str:
     words = [spec.terrain_label or terrain_name(spec.terrain)]
     words += [MAP_WORDS.get(f"feature.{f}", f) for f in spec.features]
     return ", ".join(words)
-
-
-@dataclass(frozen=True)
-class Counter:
-    hex: Hex
-    uid: str
-    letter: str
-    values: str
-    colour: str
-    reduced: bool = False
-    stack: int = 1
-    side: str = ""
-    title: str = ""
-    at: tuple[float, float] | None = None  # drawn here instead of the hex centre (at sea)
-    mark: str = ""  # "must_attack": a red ring; "at_sea": a dashed blue edge
-    stack_titles: tuple[str, ...] = ()  # every unit of the stack, for the tooltip
-    symbol: str = ""  # the unit's type, drawn as its NATO symbol (NATO_SYMBOLS; "" none)
-    tag: str = ""  # with a symbol: a mark written beside it (Memoir's elite "*")
 
 
 @dataclass(frozen=True)
@@ -344,7 +195,7 @@ class HexMap(pn.viewable.Viewer):
         self._listen_for_escape(name)
         if stretch in ("both", "width"):
             # the map fills the room it is given: the width always; the height too when the
-            # page gives it one ("both": served, see campaign.MAP_HEIGHT_CSS), else the
+            # page gives it one ("both": served, see campaign_panels.MAP_HEIGHT_CSS), else the
             # figure's own (a notebook cell has no height to fill); FIT_JS keeps hexes regular
             self.figure.sizing_mode = f"stretch_{stretch}"
             self.figure.min_width, self.figure.min_height = 360, 300
@@ -486,7 +337,7 @@ class HexMap(pn.viewable.Viewer):
         self.placed_labels = place_labels(
             [(s.name, x, y, s.label_priority)
              for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name],
-            lay.size, scale=self.LABEL_SCALE["names"])
+            lay.size, scale=self.LABEL_SCALE["names"], bounds=(x0, x1, y0, y1))
         pl = self.placed_labels
         self.names_source = ColumnDataSource(dict(
             text=[p.text for p in pl], x=[p.x for p in pl], y=[p.y for p in pl],
@@ -512,48 +363,12 @@ class HexMap(pn.viewable.Viewer):
                  text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
                  source=self.label_source)
         # counters (issue 28): the piece, the NATO symbol's box and parts, the values below
-        cw, ch = COUNTER_W * lay.size, COUNTER_H * lay.size
-        self._counter_size = (cw, ch)
-        self.counter_source = ColumnDataSource(self._empty_counters(), name=f"{name}-counters")
-        fig.rect(x="x", y="y", width=cw, height=ch, source=self.counter_source,
-                 fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw",
-                 name=f"{name}-pieces")
-        # a reduced (flipped) counter: paler, its top right corner cut by a stripe
-        fig.segment(x0="sx0", y0="sy0", x1="sx1", y1="sy1", line_color="#333",
-                    line_width=3, line_alpha="stripe", source=self.counter_source)
-        fig.rect(x="x", y="by", width=SYMBOL_W * lay.size, height=SYMBOL_H * lay.size,
-                 source=self.counter_source, fill_color="#ffffff", fill_alpha=0.35,
-                 line_color="#111", line_width=1.2, line_alpha="box")
-        self.symbol_lines = ColumnDataSource(dict(x0=[], y0=[], x1=[], y1=[]),
-                                             name=f"{name}-symbol-lines")
-        fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", line_color="#111", line_width=1.4,
-                    source=self.symbol_lines)
-        self.symbol_ovals = ColumnDataSource(dict(x=[], y=[]), name=f"{name}-symbol-ovals")
-        fig.ellipse(x="x", y="y", width=0.56 * SYMBOL_W * lay.size,
-                    height=0.56 * SYMBOL_H * lay.size, fill_color=None, line_color="#111",
-                    line_width=1.4, source=self.symbol_ovals)
-        self.symbol_dots = ColumnDataSource(dict(x=[], y=[]), name=f"{name}-symbol-dots")
-        fig.circle(x="x", y="y", radius=0.09 * lay.size, fill_color="#111", line_color="#111",
-                   source=self.symbol_dots)
-        self.symbol_arcs = ColumnDataSource(dict(x=[], y=[], a0=[], a1=[]),
-                                            name=f"{name}-symbol-arcs")
-        fig.arc(x="x", y="y", radius=0.2 * lay.size, start_angle="a0", end_angle="a1",
-                line_color="#111", line_width=1.4, source=self.symbol_arcs)
-        self.letter_renderer = fig.text(
-                 x="lx", y="by", text="letter", source=self.counter_source,
-                 text_font_size="8pt", text_align="center", text_baseline="middle",
-                 text_font_style="bold", text_color="#111")
-        self.values_renderer = fig.text(
-                 x="x", y="vy", text="values", source=self.counter_source,
-                 text_font_size="8pt", text_align="center", text_baseline="middle",
-                 text_font_style="bold", text_color="#111", name=f"{name}-values")
-        self.badge_source = ColumnDataSource(dict(x=[], y=[], n=[]), name=f"{name}-badges")
-        fig.circle(x="x", y="y", radius=0.27 * lay.size, source=self.badge_source,
-                   fill_color="#222", line_color="white", line_width=1.5)
-        self.badge_renderer = fig.text(
-                 x="x", y="y", text="n", source=self.badge_source, text_font_size="7pt",
-                 text_align="center", text_baseline="middle", text_color="white",
-                 text_font_style="bold")
+        layers = draw_counters(fig, lay.size, name)
+        self._counter_size = (COUNTER_W * lay.size, COUNTER_H * lay.size)
+        for attr in ("counter_source", "symbol_lines", "symbol_ovals", "symbol_dots",
+                     "symbol_arcs", "badge_source", "letter_renderer", "values_renderer",
+                     "badge_renderer"):
+            setattr(self, attr, getattr(layers, attr))
         # the last action's hexes, ringed over the counters (issue 28: the back row sees what
         # happened): a thick ring in a colour no other layer uses
         self.last_source = ColumnDataSource(dict(q=[], r=[]), name=f"{name}-last")
@@ -574,38 +389,8 @@ class HexMap(pn.viewable.Viewer):
     LABEL_SCALE: dict[str, tuple[float, float]] = {
         "letter": (0.28, 7.0), "values": (0.68, 9.0), "badge": (0.36, 8.0),
         "names": (0.26, 8.0), "reach": (0.30, 8.0)}
-    _LABELS_JS = """
-const w = fig.inner_width, span = fig.x_range.end - fig.x_range.start;
-if (!(w > 0) || !(span > 0)) return;
-const hexpx = size * w / span;
-for (const [k, r] of Object.entries(renderers)) {
-  const [f, lo] = scale[k];
-  const px = Math.max(lo, Math.min(64, f * hexpx)).toFixed(1) + 'px';
-  const cur = r.glyph.text_font_size;
-  if (!cur || cur.value !== px) r.glyph.text_font_size = {value: px};
-}
-// names placed for a closer zoom are hidden until the map is zoomed in that far (drawn in
-// place: not synced back to the server)
-const N = names.data;
-let changed = false;
-const t = Array.from(N.t);
-for (let i = 0; i < t.length; i++) {
-  const want = hexpx + 1e-6 >= N.min_px[i] ? N.text[i] : '';
-  if (t[i] !== want) { t[i] = want; changed = true; }
-}
-if (changed) { N.t = t; names.change.emit(); }
-"""
-    _FIT_JS = """
-const w = fig.inner_width, h = fig.inner_height;
-if (!(w > 0) || !(h > 0)) return;
-if (fig.__wg_fit && fig.__wg_fit[0] === w && fig.__wg_fit[1] === h) return;
-fig.__wg_fit = [w, h];
-const [x0, x1, y0, y1] = bounds;
-const k = Math.min(w / (x1 - x0), h / (y1 - y0));
-const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, hw = w / k / 2, hh = h / k / 2;
-fig.x_range.setv({start: cx - hw, end: cx + hw, reset_start: cx - hw, reset_end: cx + hw});
-fig.y_range.setv({start: cy - hh, end: cy + hh, reset_start: cy - hh, reset_end: cy + hh});
-"""
+    _LABELS_JS = LABELS_JS
+    _FIT_JS = FIT_JS
 
     def _scale_labels_with_zoom(self) -> None:
         """Counter letters and values, place names and badges drawn at a size tied to the
@@ -621,27 +406,8 @@ fig.y_range.setv({start: cy - hh, end: cy + hh, reset_start: cy - hh, reset_end:
         fig.x_range.js_on_change("end", cb)
         fig.js_on_change("inner_width", cb)
 
-    _HOVER_JS = """
-const sel = src.selected.indices;
-if (sel.length === 0) return;
-const b = filt.booleans;
-let changed = false;
-for (let i = 0; i < b.length; i++) {
-  const want = i !== sel[0];
-  if (b[i] !== want) { b[i] = want; changed = true; }
-}
-if (changed) filt.change.emit();  // in place: the server's highlights say the same next
-"""
-    _ESC_JS = """
-if (window.__wg_esc && window.__wg_esc.includes(src.id)) return;
-window.__wg_esc = (window.__wg_esc || []).concat([src.id]);
-window.addEventListener('keydown', (ev) => {
-  if (ev.key !== 'Escape') return;
-  const t = ev.target && ev.target.tagName;
-  if (t === 'INPUT' || t === 'TEXTAREA' || t === 'SELECT') return;
-  src.data = {n: [(src.data.n[0] || 0) + 1]};
-});
-"""
+    _HOVER_JS = HOVER_JS
+    _ESC_JS = ESC_JS
 
     def _listen_for_escape(self, name: str) -> None:
         """Esc anywhere on the page (not while typing) calls ``on_escape`` on the server: a
@@ -697,55 +463,7 @@ window.addEventListener('keydown', (ev) => {
         yr.update(start=y - hh, end=y + hh)
 
     # ------------------------------------------------------------------ click prediction
-    _PREDICT_JS = """
-const sel = src.selected.indices;
-if (sel.length === 0) return;
-const i = sel[0];
-const H = hl.data;
-const kinds = Array.from(H.kind);
-const busy = ['reach', 'entry', 'target', 'retreat', 'attacker'];
-if (kinds.some(k => busy.includes(k))) return;  // a unit is selected: the click may be an order
-const S = src.data;
-for (let j = 0; j < kinds.length; j++) {
-  if (kinds[j] === 'selected' && H.q[j] === S.q[i] && H.r[j] === S.r[i]) return;  // cycling a stack
-}
-const P = pred.data;
-const rows = [];
-for (let j = 0; j < P.origin.length; j++) { if (P.origin[j] === i) rows.push(j); }
-if (rows.length === 0) return;
-const cols = Object.keys(H);
-const out = {};
-for (const c of cols) out[c] = [];
-for (let j = 0; j < kinds.length; j++) {  // keep the overlays (history)
-  if (kinds[j] === 'selected' || kinds[j] === 'zoc') continue;
-  for (const c of cols) out[c].push(H[c][j]);
-}
-const hexcol = (f) => { f = Math.max(0, Math.min(1, f));
-  const h = (v) => Math.floor(v).toString(16).padStart(2, '0');
-  return '#' + h(250 - 180 * f) + h(220 - 40 * f) + h(90 - 40 * f); };
-const add = (k, kind, fill, st) => {
-  out.q.push(S.q[k]); out.r.push(S.r[k]); out.x.push(S.x[k]); out.y.push(S.y[k]);
-  out.kind.push(kind); out.fill.push(fill); out.fill_alpha.push(st.fill_alpha);
-  out.line.push(st.line_color); out.line_width.push(st.line_width);
-  out.mark.push(st.mark || 'dot'); out.mark_size.push(st.mark ? (st.mark_size || 14) : 0); };
-const lx = [], ly = [], lt = [];
-for (const j of rows) {
-  const k = P.idx[j];
-  add(k, 'reach', hexcol(P.frac[j]), styles.reach);
-  if (rows.length > max_labels) continue;
-  lx.push(S.x[k]); ly.push(S.y[k] - 0.62 * size);
-  lt.push(String(P.left[j]) + (P.engaged[j] ? '!' : ''));
-}
-const Z = zoc.data;
-for (let j = 0; j < Z.idx.length; j++) add(Z.idx[j], 'zoc', styles.zoc.fill_color, styles.zoc);
-add(i, 'selected', styles.selected.fill_color, styles.selected);
-// in place + change.emit(): drawn now, not synced back; the server's answer replaces it
-for (const c of cols) H[c] = out[c];
-hl.change.emit();
-const L = lab.data;
-L.x = lx; L.y = ly; L.t = lt;
-lab.change.emit();
-"""
+    _PREDICT_JS = PREDICT_JS
 
     def _build_prediction(self, name: str) -> None:
         """Reachable hexes drawn in the browser the moment a counter is clicked, from a table
@@ -788,11 +506,8 @@ lab.change.emit();
         return dict(q=[], r=[], x=[], y=[], kind=[], fill=[], fill_alpha=[], line=[],
                     line_width=[], mark=[], mark_size=[])
 
-    @staticmethod
     def _empty_counters() -> dict[str, list]:
-        return dict(x=[], y=[], by=[], vy=[], lx=[], box=[], uid=[], letter=[], values=[],
-                    colour=[], alpha=[], stripe=[], sx0=[], sy0=[], sx1=[], sy1=[], edge=[],
-                    lw=[], hex=[], title=[])
+        return empty_counter_columns()
 
     def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The two corners hexes a and b share (None when not adjacent)."""
@@ -823,97 +538,16 @@ lab.change.emit();
     # ------------------------------------------------------------------ updates (in place)
     def set_counters(self, counters: Sequence[Counter], selected: str | None = None) -> None:
         """Top counter of each stack drawn, with a badge showing the stack size."""
-        lay = self.layout
-        data = self._empty_counters()
-        badges: dict[str, list] = dict(x=[], y=[], n=[])
-        units_text: dict[str, list[str]] = {}
-        cw, ch = self._counter_size
-        size = lay.size
-        lines: dict[str, list] = dict(x0=[], y0=[], x1=[], y1=[])
-        ovals: dict[str, list] = dict(x=[], y=[])
-        dots: dict[str, list] = dict(x=[], y=[])
-        arcs: dict[str, list] = dict(x=[], y=[], a0=[], a1=[])
-        bw, bh = SYMBOL_W * size / 2, SYMBOL_H * size / 2  # half the symbol's box
-        for c in counters:
-            x, y = c.at if c.at is not None else lay.to_xy(c.hex)
-            parts, extra = symbol_parts(c.symbol) if c.symbol else ((), "")
-            by = y + SYMBOL_DY * size
-            data["x"].append(x)
-            data["y"].append(y)
-            data["by"].append(by)
-            data["vy"].append(y + VALUES_DY * size)
-            data["uid"].append(c.uid)
-            # the letter: alone in the box without a symbol; beside the symbol's parts
-            # (commando, rocket launcher...) at the box's left, small
-            letter = extra + c.tag if c.symbol else c.letter
-            data["letter"].append(letter)
-            data["lx"].append(x - 0.62 * bw if parts and letter else x)
-            data["box"].append(1.0 if c.symbol else 0.0)
-            data["values"].append(c.values)
-            data["colour"].append(c.colour)
-            data["alpha"].append(0.55 if c.reduced else 1.0)
-            data["stripe"].append(0.9 if c.reduced else 0.0)
-            data["sx0"].append(x + 0.22 * cw)
-            data["sy0"].append(y + 0.5 * ch)
-            data["sx1"].append(x + 0.5 * cw)
-            data["sy1"].append(y + 0.22 * ch)
-            x0, x1, y0, y1 = x - bw, x + bw, by - bh, by + bh
-            if "x" in parts:
-                lines["x0"] += [x0, x0]
-                lines["y0"] += [y0, y1]
-                lines["x1"] += [x1, x1]
-                lines["y1"] += [y1, y0]
-            if "slash" in parts:
-                lines["x0"].append(x0)
-                lines["y0"].append(y0)
-                lines["x1"].append(x1)
-                lines["y1"].append(y1)
-            if "wheel" in parts:
-                lines["x0"].append(x)
-                lines["y0"].append(y0)
-                lines["x1"].append(x)
-                lines["y1"].append(y1)
-            if "bar" in parts:
-                lines["x0"].append(x - 0.6 * bw)
-                lines["y0"].append(y1 - 0.25 * bh)
-                lines["x1"].append(x + 0.6 * bw)
-                lines["y1"].append(y1 - 0.25 * bh)
-            if "oval" in parts:
-                ovals["x"].append(x)
-                ovals["y"].append(by)
-            if "dot" in parts:
-                dots["x"].append(x)
-                dots["y"].append(by)
-            if "para" in parts:  # the parachute: an arc open downwards at the box's top
-                arcs["x"].append(x)
-                arcs["y"].append(y1 - 0.2 * size)
-                arcs["a0"].append(0.25)
-                arcs["a1"].append(math.pi - 0.25)
-            if "dome" in parts:  # anti-aircraft: an arc over the box's bottom
-                arcs["x"].append(x)
-                arcs["y"].append(y0)
-                arcs["a0"].append(0.0)
-                arcs["a1"].append(math.pi)
-            sel = c.uid == selected
-            edge, lw = COUNTER_MARKS.get(c.mark, ("#222", 1.0))
-            data["edge"].append("#e6b800" if sel else edge)
-            data["lw"].append(4.0 if sel else lw)
-            data["hex"].append(c.hex.id)
-            data["title"].append(c.title)
-            units_text.setdefault(c.hex.id, []).extend(c.stack_titles or (c.title or c.uid,))
-            if c.stack > 1:
-                badges["x"].append(x + 0.5 * cw)
-                badges["y"].append(y + 0.5 * ch)
-                badges["n"].append(str(c.stack))
-        _update(self.symbol_lines, lines)
-        _update(self.symbol_ovals, ovals)
-        _update(self.symbol_dots, dots)
-        _update(self.symbol_arcs, arcs)
+        cols = counter_columns(counters, self.layout, selected)
+        _update(self.symbol_lines, cols.lines)
+        _update(self.symbol_ovals, cols.ovals)
+        _update(self.symbol_dots, cols.dots)
+        _update(self.symbol_arcs, cols.arcs)
         # only what changed goes to the browser (a selection changes two cells, not the map)
-        _update(self.counter_source, data)
-        _update(self.badge_source, badges)
+        _update(self.counter_source, cols.counters)
+        _update(self.badge_source, cols.badges)
         ids = self.hex_source.data["id"]
-        units = [", ".join(units_text.get(i, [])) for i in ids]
+        units = [", ".join(cols.units_text.get(i, [])) for i in ids]
         old = self.hex_source.data["units"]
         changed = [(k, u) for k, (u, o) in enumerate(zip(units, old, strict=True)) if u != o]
         if changed:

@@ -35,8 +35,8 @@ from wargame.memoir.board import SECTIONS, m44_to_hex
 from wargame.memoir.scenario import load_scenario
 from wargame.memoir.text import IMPORT_TEXT_EN as TEXT_IMPORT
 from wargame.paths import MEMOIR_PREFIX
-from wargame.student_text import glossed
-from wargame.ui.describe import card_html, describe_action, memoir_unit
+from wargame.student_text import glossed, glossed_html
+from wargame.ui.describe import TERM_CSS, card_html, describe_action, memoir_unit
 from wargame.ui.hexmap import Counter, HexMap, HexSpec, Highlight, served_session
 from wargame.ui.memoir_model import (
     COMPUTER_PLAYERS,
@@ -87,7 +87,9 @@ def face_svg(face: str, size: int = 30) -> str:
 # The shared HexMap names hexes by four-digit ids, which need q >= 0: Memoir's axial q starts
 # at -4 (row 8, col 0); the map draws every hex shifted SHIFT columns right (a translation).
 SHIFT = 8  # q >= 0 on every board, the Breakthrough board (17 rows) included (issue 32)
-SIDE_W = 420
+# the side column: 410 px with its margins, so that a 430-px notebook cell shows it whole
+# (issue 28: at 420 the cell scrolled sideways by 11 px)
+SIDE_W = 400
 # places made once in the hand and the decision columns (wargame.ui.slots, issue #31): a hand
 # of 6 cards, each a play button and the card drawn, with its heading and the other hand's line;
 # a retreat's hexes. A page needing more grows them once.
@@ -233,9 +235,12 @@ class ControlsView(_View):
         if not viewer.may_save:
             return pn.Column(pn.Row(self.end, self.auto), width=SIDE_W,
                              css_classes=["m44-controls"])
-        return pn.Column(pn.Row(self.end, self.undo, self.auto, self.save),
-                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load), width=SIDE_W,
-                         css_classes=["m44-controls"])
+        # the buttons wrap onto a second line where the font is larger (issue 28: Save was
+        # cut at the right of a 430-px JupyterLab cell)
+        wrap = {"styles": {"flex-wrap": "wrap"}, "stylesheets": [SHRINK_CSS]}
+        return pn.Column(pn.Row(self.end, self.undo, self.auto, self.save, **wrap),
+                         pn.Row(pn.pane.HTML(_esc(TEXT["load"])), self.load, **wrap),
+                         width=SIDE_W, css_classes=["m44-controls"])
 
 
 class HandView(_View):
@@ -372,7 +377,8 @@ class LogView(_View):
 
     def __init__(self, store: MemoirStore, **params: Any) -> None:
         super().__init__(store, **params)
-        self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"})
+        self.pane = pn.pane.HTML("", width=SIDE_W, height=260, styles={"overflow-y": "auto"},
+                                 stylesheets=[TERM_CSS])
 
     def refresh(self) -> None:
         say = glossed if self.store.in_student_words() else _esc  # issue #28: hover glossary
@@ -479,10 +485,13 @@ class MemoirDashboard(pn.viewable.Viewer):
         why = self._why_panel()
         if store.as_viewer().may_save:  # the computer is the game's owner's (not a room's seat)
             side.insert(2, why)
+        # the jargon (sections, flag...) explained on hover, each term once (issue #28)
         self.legend = pn.pane.HTML(
-            f"<div style='font-size:12px'><b>{_esc(TEXT['legend'])}</b><table>" + "".join(
+            f"<div class='m44-legend' style='font-size:12px'><b>{_esc(TEXT['legend'])}</b>"
+            + glossed_html("<table>" + "".join(
                 f"<tr><td><b>{_esc(k)}</b></td><td>{_esc(v)}</td></tr>"
-                for k, v in MEMOIR_LEGEND) + "</table></div>", width=SIDE_W)
+                for k, v in MEMOIR_LEGEND) + "</table>") + "</div>", width=SIDE_W,
+            stylesheets=[TERM_CSS])
         side.append(pn.Card(self.legend, title=TEXT["legend"], collapsed=True, width=SIDE_W))
         # a new game, the scenario and the computer belong to the game's owner: a room's pages
         # do not draw them (issue #27)
@@ -490,15 +499,18 @@ class MemoirDashboard(pn.viewable.Viewer):
         from wargame.ui.m44_upload import M44Import  # issue 32: a Scenario Editor file
 
         self.importer = M44Import(self._imported, lang=store.lang)
+        # the owner's row wraps in a narrow notebook cell instead of cutting "New game" and
+        # the computer's choices on the right (issue 28)
+        wrap = {"styles": {"flex-wrap": "wrap"}, "stylesheets": [SHRINK_CSS]}
         self.layout = pn.Column(*([pn.Row(self.chooser, self.new_button, self.computer_side,
-                                          self.computer_player),
-                                   pn.Row(self.really, self.cancel),
+                                          self.computer_player, **wrap),
+                                   pn.Row(self.really, self.cancel, **wrap),
                                    pn.Card(self.importer, title=TEXT_IMPORT["ui.label"],
                                            collapsed=True, width=SIDE_W)] if owner else []),
                                 pn.Row(side, self.map_holder, sizing_mode="stretch_width",
                                        styles={} if self._served else {"flex-wrap": "wrap"},
                                        stylesheets=[SHRINK_CSS]),
-                                sizing_mode="stretch_width")
+                                sizing_mode="stretch_width", stylesheets=[SHRINK_CSS])
         watched = {"scenario", *MAP_FIELDS}
         for v in self.views:
             watched |= set(v.fields)

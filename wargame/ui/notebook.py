@@ -14,7 +14,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["notebook_bundle", "local_dist_url", "use_local_stylesheets"]
+__all__ = ["notebook_bundle", "local_dist_url", "use_local_stylesheets", "shrinkable_root",
+           "SHRINK_ROOT_CSS"]
 
 
 def local_dist_url(env: Mapping[str, str] | None = None) -> str | None:
@@ -43,10 +44,35 @@ def use_local_stylesheets(roots: Any, url: str | None = None) -> None:
             doc._template_variables["dist_url"] = url
 
 
+# Panel wraps a notebook output in its design's wrapper: with panel_material_ui's design (set
+# when wargame.ui.upload imports it) a MaterialWrapper, whose min-width Panel computes from its
+# content's: the dashboard's map column and side column side by side (970 px for the
+# campaign). A JupyterLab cell narrower than that scrolled sideways inside, the map's left
+# edge and the side panel cut (issue 28). The wrapper is made here with a stylesheet that lets
+# it shrink to the cell; the dashboard's row then wraps its side panel under the map.
+SHRINK_ROOT_CSS = ":host, .material-wrapper { min-width: 0 !important; }"
+
+
+def shrinkable_root(view: Any) -> Any:
+    """``view`` as the root of a notebook output that shrinks to its cell: in a
+    ``MaterialWrapper`` made here with ``SHRINK_ROOT_CSS`` when panel_material_ui's design is
+    Panel's (which would wrap it otherwise); ``view`` itself without it. Public names only
+    (issue #35 item 8: Panel's private code is reached in panel_internals alone)."""
+    import panel as pn
+    from panel_material_ui import MaterialDesign, MaterialWrapper
+
+    design = pn.config.design
+    if isinstance(view, MaterialWrapper) or not (
+            isinstance(design, type) and issubclass(design, MaterialDesign)):
+        return view
+    return MaterialWrapper(view, sizing_mode="stretch_width", stylesheets=[SHRINK_ROOT_CSS])
+
+
 def notebook_bundle(viewer: Any, include: Any = None, exclude: Any = None) -> Any:
-    """A dashboard's output in a Jupyter cell (its ``_repr_mimebundle_``): Panel's, with the
-    stylesheets of later panels served by the Jupyter server (``use_local_stylesheets``)."""
-    view = viewer._create_view()
+    """A dashboard's output in a Jupyter cell (its ``_repr_mimebundle_``): Panel's, in a root
+    that shrinks to the cell (``shrinkable_root``), with the stylesheets of later panels
+    served by the Jupyter server (``use_local_stylesheets``)."""
+    view = shrinkable_root(viewer._create_view())
     bundle = view._repr_mimebundle_(include, exclude)
     use_local_stylesheets([model for model, _ in list(view._models.values())])
     return bundle

@@ -42,9 +42,9 @@ __all__ = ["fingerprint_digest", "seat_page", "seat_page_parts", "unknown_seat_p
 
 # What is above the dashboard's map on a seat's page (the language switch and the seat's line;
 # the teacher's position line too), for the map's height: CSS ``--wg-map-top``, read by the
-# dashboards (campaign.MAP_HEIGHT_CSS, memoir.MAP_HEIGHT_CSS). The teacher's page is no longer
-# zoomed (issue 28: a 1.3 zoom put a third of the map off a 1920x1080 projector): its counters
-# and names are drawn large by the map itself, which fills the window.
+# dashboards (campaign_panels.MAP_HEIGHT_CSS, memoir.MAP_HEIGHT_CSS). The teacher's page is no
+# longer zoomed (issue 28: a 1.3 zoom put a third of the map off a 1920x1080 projector): its
+# counters and names are drawn large by the map itself, which fills the window.
 MAP_TOP = {"campaign": "125px", "memoir": "62px"}
 TEACHER_MAP_TOP = {"campaign": "128px", "memoir": "80px"}
 SIDE_TOP = {False: "46px", True: "60px"}  # the side column's top (not the teacher's, teacher's)

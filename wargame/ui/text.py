@@ -360,7 +360,7 @@ def nation_word(nation: str) -> str:
     """A nation id of the units' data ("american") in the current language."""
     return LEGEND.get(f"nation.{nation}", nation)
 
-# the dashboard's Legend tab (wargame.ui.campaign.legend_html)
+# the dashboard's Legend tab (wargame.ui.campaign_panels.legend_html)
 UNIT_TYPE_WORDS = Catalogue("ui.unit_types", {
     kind: kind.replace("_", " ") for kind in TYPE_LETTERS})
 MAP_WORDS = Catalogue("ui.map", {
@@ -546,7 +546,7 @@ WORDS = Catalogue("ui.campaign", {
     "card.status": "status",
     "card.hex": "hex",
     "card.range": "artillery range",
-    "card.mp_left": "MP left",
+    "card.mp_left": "movement points left",
     "card.engaged": "engaged",
     "card.engaged_yes": "yes: next to an enemy unit",
     "also_in": "Also in {hex}: {units} (click the hex again to cycle)",
