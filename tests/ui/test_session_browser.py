@@ -101,7 +101,7 @@ def test_a_solo_game_survives_a_server_restart_in_the_browser(app_port, wg_brows
         procs.append(start_app(port))  # and comes back: the page reloads by itself
         offer = page.locator("body > div.wg-keep-offer")  # the banner the browser draws
         offer.wait_for(timeout=180_000)
-        assert "7 ação(ões)" in offer.inner_text()
+        assert "7 ações" in offer.inner_text()  # the plural form (#35 item 7)
         page.get_by_role("button", name="Continuar a partida").click()
         page.locator(".m44-actions").filter(has_text=f"{history} a").wait_for()
         offer.wait_for(state="detached")
