@@ -447,15 +447,25 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
     if pn.config.nthreads is None:
         pn.config.nthreads = ROOMS_THREADS
     base = public_base or f"http://{_host(address)}:{port}/"
-    if announce is None:
-        print(served_line(lang, url=base, teacher=f"{base}teacher?key={key}"),
-              file=out or sys.stdout, flush=True)
+
+    def say_links() -> None:
+        if announce is None:
+            print(served_line(lang, url=base, teacher=f"{base}teacher?key={key}"),
+                  file=out or sys.stdout, flush=True)
+        else:
+            announce(key)
+
+    from tornado.ioloop import IOLoop
+
+    if threaded:
+        say_links()
     else:
-        announce(key)
+        # said once the server's loop runs, so it is listening: a link followed as soon as it
+        # is printed was refused while the port was not yet bound (seen in a fresh-clone run
+        # beside a busy core: test_class_browser's teacher link, ERR_CONNECTION_REFUSED)
+        IOLoop.current().add_callback(say_links)
     if show and show_teacher and not threaded:
         import webbrowser
-
-        from tornado.ioloop import IOLoop
 
         from wargame.ui.rooms import TEACHER_PATH
 
