@@ -28,13 +28,13 @@ _PATCHED: dict[str, Any] = {"done": False, "panel_update": None}
 def _identity(sheet: Any) -> tuple[str, Any]:
     """What a stylesheet is, for comparing: its kind and URL (``ImportedStyleSheet``), its
     kind and CSS (``InlineStyleSheet``), or the raw CSS string."""
-    for field in ("url", "css"):
-        if hasattr(type(sheet), field) or (not isinstance(sheet, str) and hasattr(sheet, field)):
-            try:
-                return type(sheet).__name__, getattr(sheet, field)
-            except Exception:  # a destroyed Bokeh model: its properties are unset
-                return type(sheet).__name__, object()
-    return type(sheet).__name__, sheet
+    field = next((f for f in ("url", "css") if hasattr(type(sheet), f)), None)
+    if field is None:  # raw CSS text
+        return type(sheet).__name__, sheet
+    try:
+        return type(sheet).__name__, getattr(sheet, field)
+    except Exception:  # a destroyed Bokeh model: its properties are unset
+        return type(sheet).__name__, object()
 
 
 def same_stylesheets(old: Any, new: Any) -> bool:
