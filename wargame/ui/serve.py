@@ -103,9 +103,10 @@ def served_page(page: Any, lang: str | None = None, keep: bool = False) -> Any:
     session (a notebook, a test) ``page`` alone."""
     import panel as pn
 
-    from wargame.ui.panel_internals import steady_stylesheets
+    from wargame.ui.panel_internals import ordered_callbacks, steady_stylesheets
 
     steady_stylesheets()  # an HTML pane's text change sends only the text (bench/rooms.py)
+    ordered_callbacks()  # a click sees the value typed just before it (thread pool)
     doc = pn.state.curdoc
     if doc is None or doc.session_context is None:
         return page
