@@ -71,24 +71,35 @@ def extract() -> Path:
     return POT
 
 
+def updated(lang: str, pot: Catalog | None = None) -> bytes:
+    """The ``lang`` catalogue as ``update`` writes it: its translations merged with the
+    template, in the template's order (domain, then id; a domain's counted messages after
+    its others). tests/test_i18n_catalogue_order.py checks the committed file is this, so
+    ``update`` on an unchanged tree changes nothing."""
+    pot = template() if pot is None else pot
+    path = po_path(lang)
+    if path.is_file():
+        with path.open("rb") as fh:
+            po = read_po(fh, locale=i18n.BABEL_LOCALES[lang], domain=i18n.DOMAIN)
+    else:
+        po = Catalog(locale=i18n.BABEL_LOCALES[lang], domain=i18n.DOMAIN, project="wargame",
+                     header_comment=HEADER.format(lang=lang), fuzzy=False,
+                     copyright_holder="the wargame authors",
+                     last_translator="the wargame authors", language_team=lang)
+    po.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+    return _dump(po)
+
+
 def update() -> list[Path]:
     pot = template()
     written = []
     for lang in i18n.LANGUAGES:
         if lang == "en":
             continue
+        data = updated(lang, pot)
         path = po_path(lang)
-        if path.is_file():
-            with path.open("rb") as fh:
-                po = read_po(fh, locale=i18n.BABEL_LOCALES[lang], domain=i18n.DOMAIN)
-        else:
-            po = Catalog(locale=i18n.BABEL_LOCALES[lang], domain=i18n.DOMAIN, project="wargame",
-                         header_comment=HEADER.format(lang=lang), fuzzy=False,
-                         copyright_holder="the wargame authors",
-                         last_translator="the wargame authors", language_team=lang)
-        po.update(pot, no_fuzzy_matching=True, update_header_comment=False)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(_dump(po))
+        path.write_bytes(data)
         written.append(path)
     return written
 
