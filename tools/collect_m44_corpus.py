@@ -171,6 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true",
                     help="fail if tests/data/m44/SOURCES.tsv differs from what is collected")
     args = ap.parse_args(argv)
+    try:
+        _git(args.git_dir, "cat-file", "-e", f"{args.commit}^{{commit}}")
+    except (subprocess.CalledProcessError, OSError):
+        print(f"{args.git_dir}: not a git directory holding commit {args.commit} of "
+              f"bga-devs/bga-memoir (give the clone's .git, or a bare mirror's folder with "
+              f"objects/ and refs/)", file=sys.stderr)
+        return 2
     rows = collect(args.git_dir, args.out, args.commit)
     text = write_sources(rows)
     if args.check:

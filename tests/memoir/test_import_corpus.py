@@ -133,3 +133,19 @@ def test_at_least_half_the_acceptance_sample_plays_and_none_unreported(tmp_path,
              max_actions=MAX_ACTIONS)
         played += state.is_terminal and state.outcome().winner in game.sides
     assert len(files) >= 30 and 2 * played >= len(files)
+
+
+def test_the_collector_names_a_folder_that_is_not_the_source_clone(tmp_path, capsys):
+    """``tools/collect_m44_corpus.py`` given a folder without the pinned commit says so in one
+    line (it was a git traceback) and writes nothing."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "collect_m44_corpus", Path(__file__).resolve().parents[2] / "tools" /
+        "collect_m44_corpus.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main([str(tmp_path), str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path) in err and "not a git directory holding commit" in err
+    assert not (tmp_path / "out").exists()
