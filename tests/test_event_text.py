@@ -231,3 +231,22 @@ def test_the_map_tooltip_speaks_the_viewers_language():
     words = {terrain_words(s) for s in specs}
     assert "sea" not in words and "rio" in {w.split(",")[0] for w in words}
     assert {s.name for s in specs if s.name} == {"medalha"}
+
+
+@pytest.mark.parametrize(("starts", "en", "pt"), [
+    ("allied", "the Allies play first.", "os Aliados jogam primeiro."),
+    ("axis", "the Axis plays first.", "o Eixo joga primeiro.")])
+def test_memoirs_setup_line_says_who_plays_first_in_good_grammar(starts, en, pt):
+    """Issue #32: the log's first line said "Allies starts"; the verb now agrees with the side,
+    in English and in Portuguese."""
+    from wargame.memoir.actions import Event as MemoirEvent
+
+    state = open_game("memoir44-1").new_state(1)
+    event = MemoirEvent("setup", {"title": "Pegasus Bridge", "axis_cards": 2,
+                                  "allies_cards": 6, "starts": starts})
+    english = event_line(event, None, state)
+    assert english.endswith(en) and "starts" not in english, english
+    assert event.text == english
+    with i18n.using_language("pt"):
+        said = event_line(event, None, state)
+    assert said.endswith(pt) and "Allies" not in said and "Axis" not in said, said

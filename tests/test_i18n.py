@@ -122,7 +122,7 @@ def test_the_dashboards_tables_follow_the_language_with_the_rulebooks_terms():
         assert words.startswith("DRB AVB: Defesa Recua com Baixas")
         assert "; Ataque Vence com Baixas" in words
         assert any("Zona de Engajamento (ZDE)" in text for _, text in LEGEND_MARKS)
-        assert UI["air_use"].format(air=2, gain=0.25).startswith(
+        assert UI["air_use"].format(air=2, better=0.25).startswith(
             "Otimizador: usar aqui 2 pontos aéreos")
     assert PHASE_WORDS["allied_movement"] == "Allied movement"
     assert all("Engajamento" not in text for _, text in LEGEND_MARKS)

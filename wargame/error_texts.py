@@ -27,7 +27,7 @@ from wargame.i18n import Catalogue, language
 __all__ = [
     "REFUSALS_CAMPAIGN", "REFUSALS_MEMOIR", "REFUSALS_ACTION", "TERMS", "LOADER", "TERM_KEYS",
     "REFUSAL_CATALOGUES", "render_refusal", "refusal_template", "english_refusal",
-    "loader_text",
+    "loader_text", "RULES", "rule_text",
 ]
 
 REFUSALS_CAMPAIGN = Catalogue("refusals.campaign", {
@@ -120,10 +120,10 @@ REFUSALS_CAMPAIGN = Catalogue("refusals.campaign", {
 
 REFUSALS_MEMOIR = Catalogue("refusals.memoir", {
     # M44 p.5-6: cards, orders, moves
-    "phase.card": "play a command card first, not {action}",
-    "phase.order": "order units or end orders, not {action}",
-    "phase.move": "move units or end movement, not {action}",
-    "phase.battle": "battle, remove wire or end battles, not {action}",
+    "phase.card": "play a command card first, not {memoir_action}",
+    "phase.order": "order units or end orders, not {memoir_action}",
+    "phase.move": "move units or end movement, not {memoir_action}",
+    "phase.battle": "battle, remove wire or end battles, not {memoir_action}",
     "phase.none": "no action possible in phase {memoir_phase}",
     "card.not_in_hand": "card {card} is not in {side}'s hand",
     "card.not_that_way": "{title} cannot be played that way",
@@ -182,9 +182,17 @@ REFUSALS_ACTION = Catalogue("refusals.action", {
     "field.short_text": "{kind}: '{field}' must be a short text (an id), not {value}",
     "field.id_list": "{kind}: '{field}' must be a list of ids, not {value}",
     "field.twice": "{kind}: '{field}' names the same id twice: {value}",
+    # a Memoir '44 action's JSON form (wargame.memoir.actions.Action.from_dict, issue #32)
+    "memoir.not_mapping": "not a Memoir '44 action: an action is a mapping, not {value}",
+    "memoir.short_text": "not a Memoir '44 action: '{field}' must be a short text, not {value}",
+    "memoir.whole_number": "not a Memoir '44 action: '{field}' must be a whole number, not "
+                           "{value}",
+    "memoir.hex": "not a Memoir '44 action: 'hex' must be two whole numbers [q, r], not {value}",
 }, plurals={
     # counted (wargame.i18n Catalogue.plural): the datum ``count``
     "unknown_fields": ("{kind}: unknown field {fields}", "{kind}: unknown fields {fields}"),
+    "memoir.unknown_fields": ("not a Memoir '44 action: unknown field {fields}",
+                              "not a Memoir '44 action: unknown fields {fields}"),
 })
 
 TERMS = Catalogue("refusals.terms", {
@@ -236,10 +244,72 @@ TERMS = Catalogue("refusals.terms", {
     "decision.keep": "keep",
     "decision.airdrop": "airdrop",
     "decision.ignore_flag": "ignore_flag",
+    # the kinds of Memoir '44 actions a phase refuses (the phase.* refusals, issue #32)
+    "memoir_action.accept_flags": "'accept_flags'",
+    "memoir_action.air_strike": "'air_strike'",
+    "memoir_action.air_target": "'air_target'",
+    "memoir_action.airdrop": "'airdrop'",
+    "memoir_action.ambush": "'ambush'",
+    "memoir_action.barrage": "'barrage'",
+    "memoir_action.battle": "'battle'",
+    "memoir_action.end_battles": "'end_battles'",
+    "memoir_action.end_moves": "'end_moves'",
+    "memoir_action.end_orders": "'end_orders'",
+    "memoir_action.exit": "'exit'",
+    "memoir_action.hold": "'hold'",
+    "memoir_action.ignore_flag": "'ignore_flag'",
+    "memoir_action.keep": "'keep'",
+    "memoir_action.medics": "'medics'",
+    "memoir_action.move": "'move'",
+    "memoir_action.no_ambush": "'no_ambush'",
+    "memoir_action.order": "'order'",
+    "memoir_action.play": "'play'",
+    "memoir_action.remove_wire": "'remove_wire'",
+    "memoir_action.retreat": "'retreat'",
+    "memoir_action.skip_overrun": "'skip_overrun'",
+    "memoir_action.take_ground": "'take_ground'",
 })
 
+RULES = Catalogue("refusals.rules", {
+    # the rules a Memoir '44 refusal cites (wargame.memoir.actions R_*, pending, command,
+    # battle, movement) and a room's: shown after the reason in the message bar (issue #32: the
+    # sections' English titles on a Portuguese page). The Campanha da Normandia and Operação
+    # Dragoon cite numbers only ("CN 4.1.1"), shown as they are.
+    "M44 p.5 Game Play": "M44 p.5 Game Play",
+    "M44 p.5 Play a Command Card": "M44 p.5 Play a Command Card",
+    "M44 p.6 Issue Orders": "M44 p.6 Issue Orders",
+    "M44 p.6 Move": "M44 p.6 Move",
+    "M44 p.9 Battle": "M44 p.9 Battle",
+    "M44 p.10 Combat Range": "M44 p.10 Combat Range",
+    "M44 p.11 Line of Sight": "M44 p.11 Line of Sight",
+    "M44 p.12 Retreat": "M44 p.12 Retreat",
+    "M44 p.13 Take Ground": "M44 p.13 Take Ground",
+    "M44 p.13 Armor Overrun": "M44 p.13 Armor Overrun",
+    "M44 p.13 Draw a Command Card": "M44 p.13 Draw a Command Card",
+    "M44 p.17 Terrain": "M44 p.17 Terrain",
+    "M44 Appendix 4 Command Cards": "M44 Appendix 4 Command Cards",
+    "M44 Air Power": "M44 Air Power",
+    "M44 Ambush": "M44 Ambush",
+    "M44 Barrage": "M44 Barrage",
+    "M44 Medics & Mechanics": "M44 Medics & Mechanics",
+    "M44 Overlord Omaha Beach": "M44 Overlord Omaha Beach",
+    "M44 Recon": "M44 Recon",
+    "M44 Sainte-Mere-Eglise special rules": "M44 Sainte-Mere-Eglise special rules",
+    "M44 Sandbags": "M44 Sandbags",
+    "M44 Wire": "M44 Wire",
+    "rooms": "rooms",
+})
+
+
+def rule_text(rule: str) -> str:
+    """The rule a refusal cites, in the current language (``RULES``); a rule not listed (the
+    campaign games' numbers) as it is."""
+    return RULES[rule] if rule in RULES else rule
+
+
 TERM_KEYS = {"side": "side", "phase": "phase", "edge": "edge", "terrain": "terrain",
-             "what": "what", "memoir_phase": "memoir_phase", "decision": "decision"}
+             "what": "what", "memoir_phase": "memoir_phase", "decision": "decision",
+             "memoir_action": "memoir_action"}
 """Data keys whose values are English ids shown through ``TERMS`` (a value not listed there is
 shown as it is)."""
 _TERM_NAMES = frozenset(TERM_KEYS)
@@ -297,6 +367,8 @@ LOADER = Catalogue("loader", {
     # the frame of every ScenarioError
     "frame": "{file}: field '{field}': expected {expected}",
     "frame.found": "{file}: field '{field}': expected {expected}, found {found}",
+    # a file the loader read but cannot play, said in a sentence (wargame.memoir.m44)
+    "frame.said": "{file}: field '{field}': {said}",
     # fields that are not a path in the data
     "field.(file)": "(file)",
     "field.(top level)": "(top level)",

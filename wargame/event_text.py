@@ -152,6 +152,8 @@ EVENT_WORDS = Catalogue("events.words", {
     "vp.none_left": "no {side} unit left",
     # Memoir '44
     "m44.side.allied": "Allies", "m44.side.axis": "Axis",
+    # who plays first, in the set-up line (issue #32: "Allies starts")
+    "m44.first.allied": "the Allies play first", "m44.first.axis": "the Axis plays first",
     "m44.kind.inf": "inf", "m44.kind.tank": "tank", "m44.kind.gun": "gun",
     "m44.face.infantry": "infantry", "m44.face.armor": "armor", "m44.face.grenade": "grenade",
     "m44.face.flag": "flag", "m44.face.star": "star",
@@ -173,7 +175,7 @@ EVENT_WORDS = Catalogue("events.words", {
 """Words put into the events' sentences."""
 
 MEMOIR_EVENTS = Catalogue("events.memoir", {
-    "setup": "{title}: {axis_cards} Axis and {allies_cards} Allied cards dealt; {starts} starts.",
+    "setup": "{title}: {axis_cards} Axis and {allies_cards} Allied cards dealt; {first}.",
     "airdrop": "Paradrop figure {n} lands {where}.",
     "airdrop_point": "{side} drops paratroopers over {hex}.",
     "card_played": "{side} plays {card}{note}.",
@@ -546,6 +548,8 @@ def _memoir(kind: str, data: Mapping[str, Any], english: bool = False) -> str:
     d = dict(data)
     # a counted event's form for its count ("1 figure", "2 figures")
     template = MEMOIR_EVENTS.counted(kind, d.get(MEMOIR_COUNTS.get(kind, "")), english)
+    if kind == "setup":  # who plays first, the verb agreeing with the side (M44 p.5)
+        d["first"] = word(f"m44.first.{d.get('starts')}", d.get("starts"))
     for key in ("side", "starts"):
         if key in d:
             d[key] = word(f"m44.side.{d[key]}", d[key])

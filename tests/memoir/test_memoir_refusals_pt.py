@@ -33,7 +33,8 @@ def test_a_card_played_wrongly_is_refused_in_portuguese():
     assert err.rule == "M44 p.5 Play a Command Card"
     assert err.render("en") == f"card {not_mine} is not in allied's hand"
     err = refused_pt(st, Action("order", unit=uid(st, (6, 12))), WrongPhase)
-    assert err.reason == "primeiro jogue uma carta de Comando, não 'order'"
+    assert err.reason == "primeiro jogue uma carta de Comando, não «dar uma ordem»"  # issue #32
+    assert err.render("en") == "play a command card first, not 'order'"
 
 
 def test_a_battle_out_of_reach_and_a_wrong_answer_in_portuguese():

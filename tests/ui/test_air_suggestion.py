@@ -3,6 +3,8 @@ panel's "Use N air points" button, on a Dragoon combat phase of a bot game."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from wargame.bots.air_plan import air_amounts
@@ -74,3 +76,33 @@ def test_the_panel_applies_the_suggestion(model):
     assert model.attack_air == tip["air"]
     panel.refresh()
     assert not panel.use_air.visible  # nothing to suggest once applied
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_no_suggestion_that_adds_nothing(model, lang):
+    """Issue #32: the panel suggested "+0.00 steps" (the split's gain over spending the points
+    attack by attack, 0 here) whatever the air set. Now the suggestion is shown only when it
+    adds to the best plan with the air set now, and says by how much; with the air set as good
+    as the optimiser's, nothing is suggested."""
+    from wargame import i18n
+    from wargame.ui.campaign import AttackPanel
+
+    _plan_first_attack(model)
+    model.lang = lang
+    panel = AttackPanel(model)
+    shown, quiet = [], []
+    for air in range(model.air_max() + 1):
+        model.attack_air = air
+        with i18n.using_language(lang):
+            panel.refresh()
+        tip = model.air_suggestion()
+        if panel.use_air.visible:
+            shown.append(air)
+            label = panel.use_air.label
+            assert not re.search(r"[+-]0[.,]00\b", label), (air, label)
+            assert tip["better"] is None or tip["better"] >= 0.005, (air, tip)
+            assert ("Otimizador" if lang == "pt" else "Optimiser") in label
+        elif tip is not None and tip["air"] != air:
+            quiet.append(air)  # another amount, but no better than this one
+            assert tip["better"] is not None and tip["better"] < 0.005, (air, tip)
+    assert shown and quiet, (shown, quiet)

@@ -46,7 +46,10 @@ def test_refusals_change_nothing():
     fp = room.state().fingerprint()
     play = next(a for a in allied.legal if a.kind == "play")
     assert not axis.act(play)  # the Axis seat out of turn
-    assert axis.error and "rooms" in axis.message
+    # a seat reads student words: the reason without the rule it cites (issue #28, #32)
+    assert axis.error and "is to act" in axis.message and "(rooms)" not in axis.message
+    axis.student = False  # expert words: the rule too
+    assert not axis.act(play) and "(rooms)" in axis.message
     assert room.version == 0 and room.state().fingerprint() == fp
     teacher = seat_store(room, room.seats["teacher"])
     assert not teacher.act(play) and teacher.error

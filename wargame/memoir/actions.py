@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from wargame.errors import MalformedAction, refuse
 from wargame.hexgrid import Hex
 from wargame.scenario_errors import short_repr
 
@@ -62,32 +63,38 @@ class Action:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Action:
         """The action of its JSON form. Structural checks first, so no malformed field
-        reaches the rules (``ValueError`` naming the field; the game turns it into
-        ``MalformedAction``): ``kind`` and ``option`` short texts, ``unit`` and ``card``
-        whole numbers, ``hex`` two whole numbers, no unknown key."""
+        reaches the rules: ``MalformedAction`` (a ``ValueError``) naming the field, its reason
+        a refusal key of ``wargame.error_texts`` (``action.memoir.*``) so that a Portuguese
+        page shows it in Portuguese (issue #32): ``kind`` and ``option`` short texts, ``unit``
+        and ``card`` whole numbers, ``hex`` two whole numbers, no unknown key."""
         if not isinstance(d, dict):
-            raise ValueError(f"an action is a mapping, not {short_repr(d, 40)}")
+            raise refuse(MalformedAction, "action.memoir.not_mapping", R_TURN,
+                         value=short_repr(d, 40))
         unknown = sorted(str(k) for k in d if k not in ACTION_KEYS)
         if unknown:
-            words = "unknown field" if len(unknown) == 1 else "unknown fields"
-            raise ValueError(f"{words} {short_repr(unknown, 60)}")
+            raise refuse(MalformedAction, "action.memoir.unknown_fields", R_TURN,
+                         fields=short_repr(unknown, 60), count=len(unknown))
         kind = d.get("kind")
         if not isinstance(kind, str) or not 0 < len(kind) <= MAX_TEXT:
-            raise ValueError(f"'kind' must be a short text, not {short_repr(kind, 40)}")
+            raise refuse(MalformedAction, "action.memoir.short_text", R_TURN, field="kind",
+                         value=short_repr(kind, 40))
         for name in ("unit", "card"):
             value = d.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                       or abs(value) > MAX_NUMBER):
-                raise ValueError(f"'{name}' must be a whole number, not {short_repr(value, 40)}")
+                raise refuse(MalformedAction, "action.memoir.whole_number", R_TURN,
+                             field=name, value=short_repr(value, 40))
         option = d.get("option")
         if option is not None and (not isinstance(option, str) or len(option) > MAX_TEXT):
-            raise ValueError(f"'option' must be a short text, not {short_repr(option, 40)}")
+            raise refuse(MalformedAction, "action.memoir.short_text", R_TURN, field="option",
+                         value=short_repr(option, 40))
         h = d.get("hex")
         if h is not None and not (
                 isinstance(h, list | tuple) and len(h) == 2
                 and all(isinstance(c, int) and not isinstance(c, bool) and abs(c) <= MAX_NUMBER
                         for c in h)):
-            raise ValueError(f"'hex' must be two whole numbers [q, r], not {short_repr(h, 40)}")
+            raise refuse(MalformedAction, "action.memoir.hex", R_TURN,
+                         value=short_repr(h, 40))
         return cls(kind, d.get("unit"), Hex(*h) if h is not None else None, d.get("card"),
                    option)
 

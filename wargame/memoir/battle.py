@@ -198,7 +198,7 @@ class BattleMixin(StateBase):
             self.ctx.battled.append(u.id)
             return [Event("wire_removed", {"hex": _m44(u.hex)})]
         if a.kind != "battle":
-            raise refuse(WrongPhase, "memoir.phase.battle", R_BATTLE, action=repr(a.kind))
+            raise refuse(WrongPhase, "memoir.phase.battle", R_BATTLE, memoir_action=a.kind)
         u = self.units.get(a.unit)
         if u is None or not u.alive or u.side != self.active:
             raise refuse(CombatRefused, "memoir.battle.no_unit", R_BATTLE, unit=a.unit,

@@ -62,7 +62,7 @@ class CommandMixin(StateBase):
 
     def _do_card(self, a: Action) -> list[Event]:
         if a.kind != "play":
-            raise refuse(WrongPhase, "memoir.phase.card", R_CARD, action=repr(a.kind))
+            raise refuse(WrongPhase, "memoir.phase.card", R_CARD, memoir_action=a.kind)
         if a.card not in self.hands[self.active]:
             raise refuse(CardRefused, "memoir.card.not_in_hand", R_CARD, card=a.card,
                          side=self.active)

@@ -87,6 +87,8 @@ class MemoirGame:
         structural checks are ``Action.from_dict``'s)."""
         try:
             return Action.from_dict(data)
+        except MalformedAction:
+            raise  # its reason keyed: said in the page's language (issue #32)
         except (TypeError, ValueError, KeyError) as exc:
             raise refuse(MalformedAction, "action.not_memoir_action", detail=str(exc)) from None
 

@@ -68,12 +68,26 @@ class UnsupportedM44(ScenarioError):
 
         super().__init__(file, field, loader_text("m44.base_game"), "; ".join(problems),
                          key="m44.base_game")
-        # the found part is the whole list (short_repr would cut it): one line all the same
-        shown = "; ".join(problems[:MAX_PROBLEMS]) + (
-            TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
-            if len(problems) > MAX_PROBLEMS else "")
-        self.args = (f"{self.file}: field '{field}': " + TEXT.plural(
-            "unsupported", len(problems)).format(count=len(problems), problems=shown),)
+        self.args = (self.render(),)
+
+    def render(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: the current language), framed as every loader's
+        error ("{file}: campo 'board': ...", issue #32: the frame was English on a pt page);
+        the problems are the texts made when the file was read, in that language."""
+        from wargame.error_texts import loader_text
+        from wargame.i18n import using_language
+
+        problems = getattr(self, "problems", None)
+        if problems is None:  # ScenarioError.__init__ renders before the problems are kept
+            return super().render(lang)
+        with using_language(lang):
+            # the found part is the whole list (short_repr would cut it): one line all the same
+            shown = "; ".join(problems[:MAX_PROBLEMS]) + (
+                TEXT["more_problems"].format(count=len(problems) - MAX_PROBLEMS)
+                if len(problems) > MAX_PROBLEMS else "")
+            said = TEXT.plural("unsupported", len(problems)).format(count=len(problems),
+                                                                    problems=shown)
+            return loader_text("frame.said", file=self.file, field=self.field, said=said)
 
     def __str__(self) -> str:
         return str(self.args[0])

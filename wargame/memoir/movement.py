@@ -149,7 +149,7 @@ class MovementMixin(StateBase):
         if a.kind == "exit":
             return self._exit_unit(a)
         if a.kind != "move":
-            raise refuse(WrongPhase, "memoir.phase.move", R_MOVE, action=repr(a.kind))
+            raise refuse(WrongPhase, "memoir.phase.move", R_MOVE, memoir_action=a.kind)
         return self._move_unit(a)
 
     def _can_exit(self, uid: int) -> bool:

@@ -119,7 +119,7 @@ class OrdersMixin(StateBase):
                                       "hex": _m44(u.hex)})]
         if a.kind == "end_orders":
             return self._start_moves()
-        raise refuse(WrongPhase, "memoir.phase.order", R_ORDER, action=repr(a.kind))
+        raise refuse(WrongPhase, "memoir.phase.order", R_ORDER, memoir_action=a.kind)
 
     def _start_moves(self) -> list[Event]:
         ctx = self.ctx

@@ -24,6 +24,10 @@ WRAP_LABEL_CSS = (":host { height: auto !important; } "
                   ".bk-btn { white-space: normal !important; height: auto !important; "
                   "line-height: 1.2; overflow-wrap: anywhere; }")
 
+# the least gain (enemy steps lost expected) the air optimiser's suggestion is shown for: less
+# is "+0.00" at the two decimals it is written with (issue #32)
+SHOWN_GAIN = 0.005
+
 
 class AttackPanel(StoreView):
     """Plan an attack: attackers, artillery, air points; odds, shifts and the exact
@@ -176,11 +180,16 @@ class AttackPanel(StoreView):
         except Exception:  # noqa: BLE001 - a hint: the engine judges the attack itself
             tip = None
         self._tip = tip
-        if tip is None or tip["air"] == self.model.attack_air:
+        better = None if tip is None else tip.get("better")
+        if (tip is None or tip["air"] == self.model.attack_air
+                or (better is not None and better < SHOWN_GAIN)):
+            # issue #32: no suggestion that adds nothing to what is set ("+0.00 steps")
             self.use_air.visible = False
             return
-        self.use_air.label = UI["air_use"].format(**tip)
-        self.use_air.description = UI["air_suggestion"].format(**tip)
+        self.use_air.label = (UI["air_use"] if better is not None
+                              else UI["air_use.here"]).format(**tip)
+        self.use_air.description = (UI["air_suggestion"] if tip["gain"] >= SHOWN_GAIN
+                                    else UI["air_suggestion.same"]).format(**tip)
         self.use_air.visible = True
 
     def _use_suggestion(self) -> None:

@@ -379,9 +379,20 @@ class CampaignState(GameStore):
         one_by_one = sequential_air(s, attacks, objective="steps", table=table, charge=0.0)
         row = table[0]
         air = best.allocation[0]
+        # the best the player can still do with the air set on this attack now (the other
+        # attacks split the rest): what the suggestion would add to it (issue #32: a
+        # suggestion adding "+0.00 steps" was shown); None when the amount set is one the
+        # engine refuses (CN 6.0 / OD 6.2 bounds)
+        mine = row.get(self.attack_air)
+        if mine is None:
+            better = None
+        else:
+            kept = optimise_air(s, attacks, objective="steps",
+                                table=[{self.attack_air: mine}, *table[1:]])
+            better = best.value - kept.value
         return {"air": air, "attacks": len(attacks), "points": best.points,
-                "here": row.get(air, 0.0), "mine": row.get(self.attack_air),
-                "value": best.value, "gain": best.value - one_by_one.value}
+                "here": row.get(air, 0.0), "mine": mine,
+                "value": best.value, "gain": best.value - one_by_one.value, "better": better}
 
     def bombard_preview(self, air: bool) -> BombardAssessment | None:
         if not self.attack_target:

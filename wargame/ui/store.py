@@ -40,6 +40,7 @@ import param
 from param.parameterized import batch_call_watchers
 
 from wargame.checkpoints import Checkpoints
+from wargame.error_texts import rule_text
 from wargame.errors import IllegalAction, SeatRefused
 from wargame.event_text import event_line
 from wargame.i18n import check_language, language, using_language
@@ -325,8 +326,12 @@ class GameStore(param.Parameterized):
             self.message, self.error = text, error
 
     def refuse(self, exc: IllegalAction) -> None:
-        rule = f" ({exc.rule})" if getattr(exc, "rule", "") else ""
-        self.say(self.TEXT["illegal"].format(reason=exc.reason) + rule, error=True)
+        """Say why ``exc`` refused the action, in this page's language: the reason, then the
+        rule it cites in the same language (issue #32: Memoir's section titles were English on
+        a pt page), left out in student words (issue #28: rule citations for experts)."""
+        rule = getattr(exc, "rule", "")
+        cited = f" ({rule_text(rule)})" if rule and not self.in_student_words() else ""
+        self.say(self.TEXT["illegal"].format(reason=exc.reason) + cited, error=True)
 
     # ------------------------------------------------------------------ commands
     def act(self, action: Any) -> bool:

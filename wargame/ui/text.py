@@ -521,7 +521,16 @@ _UI.update({
                       "over the {attacks} attacks still open: {value:.2f} enemy steps lost "
                       "expected in this phase, {gain:+.2f} over spending the points attack by "
                       "attack)",
-    "air_use": "Optimiser: use {air} air points here ({gain:+.2f} steps this phase)",
+    "air_suggestion.same": "Air-point optimiser: put {air} of your {points} points here (best "
+                           "split over the {attacks} attacks still open: {value:.2f} enemy "
+                           "steps lost expected in this phase; spending the points attack by "
+                           "attack does as well)",
+    # what the suggestion adds to the best plan with the air set now (issue #32: never
+    # "+0.00": a suggestion that adds nothing is not shown)
+    "air_use": "Optimiser: use {air} air points here ({better:+.2f} enemy steps lost expected "
+               "this phase)",
+    "air_use.here": "Optimiser: use {air} air points here ({here:.2f} enemy steps lost "
+                    "expected from this attack)",
     "seed_label": "Seed {seed}, ",
     "save_refused": "A room's page gives no save file: the teacher exports the game from the "
                     "teachers' page.",
