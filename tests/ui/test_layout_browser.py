@@ -11,7 +11,8 @@ loaded once and the window resized (``set_viewport_size``) through the sizes:
   screen, 3840x2160, where the whole map is in view too), and the current phase's controls (End
   phase, Memoir's hand and buttons) are in the window;
 - on the teacher's 1920x1080 view the counters' values are drawn at least 14 px tall (the size
-  the map's glyph is given in the browser, as Bokeh draws it);
+  the map's glyph is given in the browser, as Bokeh draws it); on a seat at 1280x720 at least
+  11 px, and no two counters' values (their boxes as the canvas measures the text) meet;
 - a notebook cell 430 px wide (the dashboard built for a cell, ``fill_window=False``): nothing
   cut, the side panel under the map;
 - a landing stack is selected where it is drawn (a click on its sea hex) and says so; the
@@ -97,6 +98,39 @@ def values_font_px(page, name: str) -> float:
             return null; }}""")
 
 
+# the boxes of the counters' values as drawn (the canvas' own measure of the text in the glyph's
+# font), for the counters drawn on a hex's centre (a landing stack drawn off its beach, issue 15,
+# sits over the beach by design), and the pairs of boxes that meet
+VALUE_BOXES_JS = """([find, name]) => { find = eval(find); const f = find(name);
+  const v = Bokeh.index.find_one(f);
+  let r0 = null;
+  for (const r of f.renderers) { const t = r.glyph && r.glyph.text;
+    if (r.glyph.type === 'Text' && t && t.field === 'values') r0 = r; }
+  const fs = r0.glyph.text_font_size, px = parseFloat(fs.value || fs);
+  const hexes = find(name + '-hexes').data, centres = new Set();
+  for (let i = 0; i < hexes.x.length; i++)
+    centres.add(hexes.x[i].toFixed(4) + ',' + hexes.y[i].toFixed(4));
+  const d = r0.data_source.data, ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = 'bold ' + px + 'px ' + (r0.glyph.text_font.value || r0.glyph.text_font);
+  const boxes = [];
+  for (let i = 0; i < d.values.length; i++) {
+    if (!centres.has(d.x[i].toFixed(4) + ',' + d.y[i].toFixed(4))) continue;
+    const cx = v.frame.x_scale.compute(d.x[i]), cy = v.frame.y_scale.compute(d.vy[i]);
+    const w = ctx.measureText(d.values[i]).width;
+    boxes.push([cx - w / 2, cy - px / 2, cx + w / 2, cy + px / 2, d.values[i]]); }
+  const meet = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) meet.push([a, b]); }
+  return {px, counted: boxes.length, meet}; }"""
+
+
+def value_boxes(page, name: str) -> dict:
+    """The counters' values now: their font size (px), how many counters on a hex centre were
+    measured, and the pairs of their boxes that meet (``VALUE_BOXES_JS``)."""
+    return page.evaluate(VALUE_BOXES_JS, [_FIND, name])
+
+
 def settle(page, name: str, size: tuple[int, int]) -> dict:
     """Resize the window and wait until the map's frame has followed it."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -128,6 +162,15 @@ def check_sizes(page, key: str, seat: str, sizes, share: float) -> list[str]:
             problems.append(f"{tag}: map {frac:.0%} of the window < {share:.0%}")
         if m["sw"] > w + 1 or m["sh"] > h + 1:
             problems.append(f"{tag}: page scrolls ({m['sw']}x{m['sh']})")
+        if seat != "teacher" and size == (1280, 720):
+            # issue 32: the counters' values readable on a seat at 1280x720 (9 px before), no
+            # two neighbours' values meeting
+            boxes = value_boxes(page, name)
+            if boxes["px"] < 11.0:
+                problems.append(f"{tag}: counter values {boxes['px']} px < 11 px")
+            if not boxes["counted"] or boxes["meet"]:
+                problems.append(f"{tag}: {boxes['counted']} counters' values, meeting: "
+                                f"{boxes['meet'][:3]}")
         if seat != "teacher":
             controls = (page.locator(".m44-controls button").first if key == "memoir"
                         else page.get_by_role("button", name="End phase", exact=True))

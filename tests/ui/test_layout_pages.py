@@ -91,9 +91,11 @@ def test_counters_are_drawn_with_symbols_values_and_stack_counts(normandy):
 
 def test_values_fit_their_piece(normandy):
     """The values are drawn at LABEL_SCALE["values"] of the hex radius (14 px on the teacher's
-    1920x1080 view: test_layout_browser.py); three one-digit values fit the piece's width at
-    that size (bold helvetica: a digit 0.556 em, a hyphen 0.333 em)."""
-    f, _ = HexMap.LABEL_SCALE["values"]
+    1920x1080 view: test_layout_browser.py), up to 0.85 of it to reach 11 px on a seat at
+    1280x720 (issue 32); three one-digit values fit the piece's width at the larger of the two
+    (bold helvetica: a digit 0.556 em, a hyphen 0.333 em)."""
+    f, _lo, _want, most = HexMap.LABEL_SCALE["values"]
+    f = max(f, most)
     em = {"-": 0.333, "?": 0.611}
     values = set(fresh(normandy).map.counter_source.data["values"])
     short = [v for v in values if len(v) == 5]

@@ -40,6 +40,7 @@ from wargame.ui.map_counters import (
     VALUES_DY,
     Counter,
     counter_columns,
+    counter_width,
     draw_counters,
     empty_counter_columns,
     symbol_parts,
@@ -337,7 +338,8 @@ class HexMap(pn.viewable.Viewer):
         self.placed_labels = place_labels(
             [(s.name, x, y, s.label_priority)
              for s, x, y in zip(self.hexes, xs, ys, strict=True) if s.name],
-            lay.size, scale=self.LABEL_SCALE["names"], bounds=(x0, x1, y0, y1))
+            lay.size, scale=(self.LABEL_SCALE["names"][0], self.LABEL_SCALE["names"][1]),
+            bounds=(x0, x1, y0, y1))
         pl = self.placed_labels
         self.names_source = ColumnDataSource(dict(
             text=[p.text for p in pl], x=[p.x for p in pl], y=[p.y for p in pl],
@@ -363,8 +365,9 @@ class HexMap(pn.viewable.Viewer):
                  text_baseline="middle", text_color="#0b3d0b", text_font_style="bold",
                  source=self.label_source)
         # counters (issue 28): the piece, the NATO symbol's box and parts, the values below
-        layers = draw_counters(fig, lay.size, name)
-        self._counter_size = (COUNTER_W * lay.size, COUNTER_H * lay.size)
+        width = counter_width(lay.orientation)
+        layers = draw_counters(fig, lay.size, name, width)
+        self._counter_size = (width * lay.size, COUNTER_H * lay.size)
         for attr in ("counter_source", "symbol_lines", "symbol_ovals", "symbol_dots",
                      "symbol_arcs", "badge_source", "letter_renderer", "values_renderer",
                      "badge_renderer"):
@@ -385,9 +388,14 @@ class HexMap(pn.viewable.Viewer):
 
     # ------------------------------------------------------------------ zoom and resize
     # font size per text layer, as a fraction of one hex's size in screen pixels, and the
-    # smallest size drawn (px): the labels grow when the map is zoomed in or made wider
-    LABEL_SCALE: dict[str, tuple[float, float]] = {
-        "letter": (0.28, 7.0), "values": (0.68, 9.0), "badge": (0.36, 8.0),
+    # smallest size drawn (px): the labels grow when the map is zoomed in or made wider.
+    # The values have two more numbers (issue 32): a size they reach (px) as long as it is at
+    # most a fraction of the hex (0.85: the values of counters in neighbouring columns, 0.866
+    # of a hex apart in height, never meet): 11 px on a seat at 1280x720 (13 px a hex radius;
+    # 9 px before), from a zoom of 12.95 px a hex; from 16.2 px a hex the 0.68 of the hex is
+    # more (14 px on the teacher's 1920x1080 view)
+    LABEL_SCALE: dict[str, tuple[float, ...]] = {
+        "letter": (0.28, 7.0), "values": (0.68, 9.0, 11.0, 0.85), "badge": (0.36, 8.0),
         "names": (0.26, 8.0), "reach": (0.30, 8.0)}
     _LABELS_JS = LABELS_JS
     _FIT_JS = FIT_JS

@@ -23,9 +23,19 @@ COUNTER_MARKS: dict[str, tuple[str, float]] = {
 # A counter as on the board (issue 28): a piece in the nation's colour, the NATO unit symbol in
 # a box at its top and the values in large type below it, drawn in map units so that it scales
 # with the hex. COUNTER_W x COUNTER_H in hex radii: the values "2-3-4" at HexMap.LABEL_SCALE
-# ["values"] (0.68 of the radius: 14 px on the teacher's 1920x1080 view, about 21 px a radius)
-# are 1.6 radii wide in bold helvetica, so the piece is 1.6 wide (a flat-top hex is 2).
-COUNTER_W, COUNTER_H = 1.6, 1.36
+# ["values"] (0.68 of the radius: 14 px on the teacher's 1920x1080 view, about 21 px a radius;
+# up to 0.85 of it to reach 11 px on a seat at 1280x720, about 13 px a radius: issue 32) are
+# up to 2.0 radii wide in bold helvetica (2.33 em), so the piece is 2.0 wide, as wide as a
+# flat-top hex (it was 1.6, and the values at 11 px overflowed it). On a pointy-top board
+# (Memoir '44: a hex 1.73 radii wide, its values "4/4" short) the piece stays 1.6 wide, so
+# that the pieces of a row do not touch (``counter_width``).
+COUNTER_W, COUNTER_H = 2.0, 1.36
+COUNTER_W_POINTY = 1.6
+
+
+def counter_width(orientation: str) -> float:
+    """The piece's width in hex radii on a board of this orientation (``Layout``)."""
+    return COUNTER_W_POINTY if orientation == "pointytop" else COUNTER_W
 SYMBOL_W, SYMBOL_H = 0.84, 0.46  # the symbol's box, in hex radii
 SYMBOL_DY = 0.33  # the box's centre above the counter's centre
 VALUES_DY = -0.31  # the values' centre below it
@@ -111,11 +121,11 @@ class CounterLayers:
     badge_renderer: Any
 
 
-def draw_counters(fig: Any, size: float, name: str) -> CounterLayers:
-    """Add the counters' layers to the figure ``fig`` (hexes of radius ``size``): the piece,
-    the NATO symbol's box and parts, the values below, the stack's badge; empty until
-    ``counter_columns`` fills them."""
-    cw, ch = COUNTER_W * size, COUNTER_H * size
+def draw_counters(fig: Any, size: float, name: str, width: float = COUNTER_W) -> CounterLayers:
+    """Add the counters' layers to the figure ``fig`` (hexes of radius ``size``): the piece
+    (``width`` hex radii wide: ``counter_width``), the NATO symbol's box and parts, the values
+    below, the stack's badge; empty until ``counter_columns`` fills them."""
+    cw, ch = width * size, COUNTER_H * size
     counter_source = ColumnDataSource(empty_counter_columns(), name=f"{name}-counters")
     fig.rect(x="x", y="y", width=cw, height=ch, source=counter_source,
              fill_color="colour", fill_alpha="alpha", line_color="edge", line_width="lw",
@@ -180,7 +190,7 @@ def counter_columns(counters: Sequence[Counter], layout: Layout,
     data = empty_counter_columns()
     badges: dict[str, list] = dict(x=[], y=[], n=[])
     units_text: dict[str, list[str]] = {}
-    cw, ch = COUNTER_W * size, COUNTER_H * size
+    cw, ch = counter_width(layout.orientation) * size, COUNTER_H * size
     lines: dict[str, list] = dict(x0=[], y0=[], x1=[], y1=[])
     ovals: dict[str, list] = dict(x=[], y=[])
     dots: dict[str, list] = dict(x=[], y=[])

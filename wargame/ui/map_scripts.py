@@ -10,8 +10,11 @@ const w = fig.inner_width, span = fig.x_range.end - fig.x_range.start;
 if (!(w > 0) || !(span > 0)) return;
 const hexpx = size * w / span;
 for (const [k, r] of Object.entries(renderers)) {
-  const [f, lo] = scale[k];
-  const px = Math.max(lo, Math.min(64, f * hexpx)).toFixed(1) + 'px';
+  const [f, lo, want, most] = scale[k];
+  let size = Math.max(lo, Math.min(64, f * hexpx));
+  // a size wanted (px) where it is at most ``most`` of the hex (HexMap.LABEL_SCALE)
+  if (want) size = Math.max(size, Math.min(want, most * hexpx));
+  const px = size.toFixed(1) + 'px';
   const cur = r.glyph.text_font_size;
   if (!cur || cur.value !== px) r.glyph.text_font_size = {value: px};
 }
