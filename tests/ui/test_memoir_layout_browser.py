@@ -1,7 +1,8 @@
 """Issue #15: the Memoir '44 dashboard on a classroom projector (1280x720, and 1920x1080), as
 the campaign's (test_projector_browser.py): no horizontal scroll; the whole board, the acting
 side's hand of cards and the action buttons (End, Undo, Auto) in the window at once, without
-scrolling."""
+scrolling. Issue #32: the hand's play buttons look like buttons (a border, a background of their
+own, a pointer, a hover), not like the cards' headings."""
 
 from __future__ import annotations
 
@@ -28,6 +29,17 @@ def _board_box(page) -> dict:
             return {{x: r.x + f.left, y: r.y + f.top, width: f.width, height: f.height}}; }}""")
 
 
+WHITE, TRANSPARENT = "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)"
+
+
+def _style(locator) -> dict:
+    """The computed style of an element that tells a button from a heading."""
+    return locator.evaluate(
+        """el => { const s = getComputedStyle(el); return {cursor: s.cursor,
+            borderTopWidth: s.borderTopWidth, borderTopStyle: s.borderTopStyle,
+            borderTopColor: s.borderTopColor, backgroundColor: s.backgroundColor}; }""")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
 def test_memoir_on_a_projector(dashboard_server, wg_browser, size):
     width, height = size
@@ -50,5 +62,26 @@ def test_memoir_on_a_projector(dashboard_server, wg_browser, size):
             assert _in_window(page, button.bounding_box()), (name, button.bounding_box())
         end = page.locator(".m44-controls button").first
         assert _in_window(page, end.bounding_box()), end.bounding_box()
+        # issue #32: a play button is drawn as a button
+        play = hand.locator("button:visible").first
+        style = _style(play)
+        page_bg = page.evaluate(
+            "() => getComputedStyle(document.body).backgroundColor")
+        assert style["cursor"] == "pointer", style
+        assert float(style["borderTopWidth"].rstrip("px")) >= 1.0, style
+        assert style["borderTopStyle"] != "none", style
+        assert style["borderTopColor"] not in (style["backgroundColor"], TRANSPARENT), style
+        assert style["backgroundColor"] not in (page_bg, WHITE, TRANSPARENT), (style, page_bg)
+        play.hover()
+        hovered = page.wait_for_function(
+            "([el, bg]) => getComputedStyle(el).backgroundColor !== bg && "
+            "getComputedStyle(el).backgroundColor", arg=[play.element_handle(),
+                                                         style["backgroundColor"]])
+        assert hovered.json_value() not in (WHITE, TRANSPARENT)
+        # its name is the card's title as before (the rooms' tests click it by that name)
+        title = play.inner_text().strip()
+        assert title and hand.get_by_role("button", name=title, exact=True).count() >= 1
+        page.screenshot(path=f"test-artifacts/memoir-play-buttons-{width}.png",
+                        clip=hand.bounding_box())
     finally:
         context.close()

@@ -102,6 +102,16 @@ PENDING_PLACES = 8
 MAP_HEIGHT_CSS = "calc(100vh - var(--wg-map-top, 90px))"
 NOTEBOOK_MAP_HEIGHT = 560
 SHRINK_CSS = ":host { min-width: 0 !important; }"  # as campaign.SHRINK_CSS
+# the hand's play buttons (issue #32: drawn as Bokeh's "light" buttons, a pupil took them for
+# the cards' headings): a button's border, a background of their own, a pointer, a hover and a
+# pressed state (no mark added to the label: it would change the button's accessible name)
+PLAY_BUTTON_CSS = (
+    ".bk-btn { border: 2px solid #7a5c1e !important; background: #ffe39a !important; "
+    "color: #2b1f04 !important; border-radius: 6px !important; cursor: pointer !important; "
+    "font-weight: 600 !important; box-shadow: 0 2px 0 #7a5c1e !important; } "
+    ".bk-btn:hover { background: #ffd04d !important; } "
+    ".bk-btn:active { box-shadow: none !important; transform: translateY(2px); } "
+    ".bk-btn:focus-visible { outline: 3px solid #1f4fbf; }")
 
 
 def _player_label(name: str) -> str:
@@ -254,6 +264,7 @@ class HandView(_View):
         # stays on a 720-px seat with the board (issue 28)
         self.slots = SlotColumn(self.store.act, places=HAND_PLACES, width=SIDE_W,
                                 buttons=store.as_viewer().acts,  # none on the teacher's page
+                                button_style=[PLAY_BUTTON_CSS], button_classes=["m44-play"],
                                 css_classes=["m44-hand"],
                                 styles={"max-height": "45vh", "overflow-y": "auto"})
         self.column = self.slots.column

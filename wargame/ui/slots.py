@@ -43,11 +43,15 @@ class SlotColumn(pn.viewable.Viewer):
     and a slot with a label is shown as text."""
 
     def __init__(self, on_click: Callable[[Any], Any], *, places: int = 0, buttons: bool = True,
-                 button_width: int = 360, **column_params: Any) -> None:
+                 button_width: int = 360, button_style: Sequence[str] = (),
+                 button_classes: Sequence[str] = (), **column_params: Any) -> None:
         super().__init__()
         self._on_click = on_click
         self._buttons = buttons
         self._button_width = button_width
+        # the buttons' own stylesheets and classes (the Memoir hand's play buttons, issue #32)
+        self._button_style = list(button_style)
+        self._button_classes = list(button_classes)
         # ``places`` made at once, hidden: a page that never needs more never recomputes
         self._places = [self._new_place(i) for i in range(places)]
         self._payloads: list[Any] = []
@@ -57,7 +61,9 @@ class SlotColumn(pn.viewable.Viewer):
         text = pn.pane.HTML("", visible=False)
         if not self._buttons:
             return None, text
-        button = pn.widgets.Button(label="", width=self._button_width, visible=False)
+        button = pn.widgets.Button(label="", width=self._button_width, visible=False,
+                                   stylesheets=list(self._button_style),
+                                   css_classes=list(self._button_classes))
         button.on_click(lambda _event, i=index: self._clicked(i))
         return button, text
 
