@@ -266,7 +266,8 @@ ROOMS_TEXT = Catalogue("cli.rooms", {
     "missing": "{path}: no such rooms database",
     "no_room": "no room {room!r} in {path} (wargame rooms list --db {path})",
     "deleted": "room {room} deleted",
-    "room_id": "the room's id (wargame rooms list)",
+    "room_id": "the room's id (wargame rooms list); one starting with - goes after --, as in "
+               "'delete --db F -- -Xb3'",
     "file": "the save file to write",
     "file_folder": "FILE {path}: that is a folder; give a file name",
     "file_parent": "FILE {path}: cannot write there (its folder is missing, not a folder or "
