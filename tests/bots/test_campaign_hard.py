@@ -111,6 +111,50 @@ def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
         pytest.approx(-2 * step_vp(state, "allied"))
 
 
+def test_attack_value_loses_the_units_at_sea_when_the_beach_holds():
+    """CN 11.1.1 / OD 5.3: a unit attacking from the sea that does not clear its landing hex
+    (or must retreat: it stays at sea) is destroyed at the end of the combat phase."""
+    state = open_town().new_state(1)
+    atk, dfn = ("us-arm",), ["de1"]
+    target = H("0905")
+    ashore = attack_value(state, "allied", {"DVI ARI": Fraction(1)}, atk, dfn, target)
+    assert ashore == pytest.approx(-0.5)  # on the map: a retreat, no step
+    state.units["us-arm"].status = "at_sea"
+    lost = -2 * step_vp(state, "allied")
+    assert attack_value(state, "allied", {"DVI ARI": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(lost)
+    assert attack_value(state, "allied", {"DVB AVB": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(step_vp(state, "axis") + lost)
+    # the hex cleared: it lands (an advance after combat), losses as on the map
+    assert attack_value(state, "allied", {"DRB AVB": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(step_vp(state, "axis") + 0.5 - step_vp(state, "allied"))
+
+
+def test_hard_allies_give_air_to_every_landing_that_needs_it():
+    """Normandy's turn 0 (CN 11.1.1, 6.0): each beach attack from the sea that fails without
+    air is worth less than -1 point at every amount; the air optimiser's search starts at -1,
+    so the hard player lifts each row to start at 0. Before that (seed 1000007) only Omaha
+    and Gold had air, and Juno and Sword failed with 26 points unspent: 12 units lost."""
+    from wargame.operational.actions import Attack
+
+    game = Game("normandy")
+    state = game.new_state(1000007)  # game 4 of study seed 1 (bench/campaign_history.py)
+    hard, greedy = HardPolicy(1), GreedyPolicy()
+    while state.phase is not Phase.ALLIED_COMBAT:
+        state.apply((hard if state.side_to_act == "allied" else greedy).choose(state))
+    strike_min = game.tables.air.strike_min
+    landings = []
+    while state.phase is Phase.ALLIED_COMBAT:
+        action = hard.choose(state)
+        if isinstance(action, Attack) and state.pending is None and any(
+                state.units[u].status == "at_sea" for u in action.attackers):
+            landings.append((action.target, action.air, state.air_points["allied"]))
+        state.apply(action)
+    assert len(landings) >= 4
+    for target, air, left in landings:
+        assert air >= strike_min or left < strike_min, (target, air, left)
+
+
 def test_belief_uses_the_counter_mix_not_the_hidden_values():
     """CN/OD 5.1.1: the attacker may not check the defence of the units he attacks. A German
     unit with values unlike the other Germans of its type is seen at the type's mean."""

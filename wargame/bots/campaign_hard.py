@@ -500,9 +500,13 @@ class HardPolicy(GreedyPolicy):
                  if max(row.values()) > threshold or (forced and set(p.attackers) & state.must_attack)]
         plan = None
         if worth:
+            # each row lifted to start at 0: the optimiser's search starts from a value of -1,
+            # so a row all below it (an attack from the sea that fails unless it gets air,
+            # CN 11.1.1) would get no air; a constant per attack leaves the best sharing as is
+            lifted = [{x: v - min(rows[t][1].values()) for x, v in rows[t][1].items()}
+                      for t in worth]
             plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
-                                points=state.air_points.get(side, 0),
-                                table=[rows[t][1] for t in worth])
+                                points=state.air_points.get(side, 0), table=lifted)
         best: tuple[float, Action] | None = None
         for a in actions:
             if isinstance(a, Attack):
