@@ -97,6 +97,29 @@ def test_a_dragoon_german_step_counts_the_on_map_points_it_would_score():
     assert step_vp(state, "allied") == pytest.approx(10 / 2 + 2.0)
 
 
+def test_the_allies_material_worth_wanes_with_the_turns_left():
+    """The hard Allies' view (``waning``): a step's material worth shrinks with the turns
+    left, to the CN/OD 11.2 points alone after the last turn; the Axis's view keeps it."""
+    from wargame.games import open_game
+
+    game = open_game("dragoon")  # turns 1-14
+    state = game.new_state(1)
+    assert step_vp(state, "axis", waning=True) == pytest.approx(step_vp(state, "axis"))
+    state.turn = 8
+    assert step_vp(state, "axis", waning=True) == pytest.approx(2 + 4.0 * 7 / 14)
+    state.turn = 14
+    assert step_vp(state, "allied", waning=True) == pytest.approx(5 + 2.0 / 14)
+    assert step_vp(state, "allied") == pytest.approx(5 + 2.0)
+    # attack_value: the Allies' attack counts the waning worth, the Axis's the full one
+    atk, dfn = ("us-arm",), ["de1"]
+    small = open_town().new_state(1)
+    small.turn = small.game.scenario.last_turn
+    de = {"DE": Fraction(1)}
+    assert step_vp(small, "axis", waning=True) < step_vp(small, "axis")
+    assert attack_value(small, "allied", de, atk, dfn, H("0905")) == pytest.approx(
+        2 * step_vp(small, "axis", waning=True))
+
+
 def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
     state = open_town().new_state(1)
     state.control[H("0805")] = "axis"

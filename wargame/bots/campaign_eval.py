@@ -125,10 +125,17 @@ def _kill_points(game: Game) -> dict[str, float]:
     return out
 
 
-def step_vp(state: State, side: str) -> float:
+def step_vp(state: State, side: str, waning: bool = False) -> float:
     """The points one step of ``side`` is worth: half of what its unit's destruction gives the
-    enemy (a unit has two steps, CN/OD 5.1.6) plus its worth as material (``MATERIAL_VP``)."""
-    return _kill_points(state.game)[side] / 2 + MATERIAL_VP.get(side, 2.0)
+    enemy (a unit has two steps, CN/OD 5.1.6) plus its worth as material (``MATERIAL_VP``).
+    ``waning``: the material worth shrinks with the turns left (a unit holds or takes ground
+    only while there are turns to play), down to the points alone on the last turn; the
+    hard Allies value both sides' steps this way (docs/bots.md, issue #34)."""
+    material = MATERIAL_VP.get(side, 2.0)
+    if waning:
+        sc = state.game.scenario
+        material *= max(0, sc.last_turn - state.turn + 1) / max(1, sc.last_turn - sc.first_turn + 1)
+    return _kill_points(state.game)[side] / 2 + material
 
 
 @functools.lru_cache(maxsize=16)
@@ -168,7 +175,8 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
     enemy = "axis" if side == "allied" else "allied"
     d_all = _steps(state, defenders)
     a_all = _steps(state, attackers)
-    d_step, a_step = step_vp(state, enemy), step_vp(state, side)
+    waning = side == "allied"  # the hard Allies' view (step_vp)
+    d_step, a_step = step_vp(state, enemy, waning), step_vp(state, side, waning)
     city = city_points(state, target) if state.control.get(target) != side else 0.0
     # CN 11.1.1 / OD 5.3: a unit attacking from the sea that cannot land (the hex not cleared,
     # or an attacker retreat: it stays at sea) is destroyed at the end of the combat phase

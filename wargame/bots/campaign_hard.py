@@ -541,5 +541,6 @@ class HardPolicy(GreedyPolicy):
         steps = sum(float(p) * (1.0 if r == "DB" else every if r == "DE" else 0.0)
                     for r, p in a.distribution.items())
         side = state.phase.side
-        return steps * step_vp(state, "axis" if side == "allied" else "allied"), bombard
+        return steps * step_vp(state, "axis" if side == "allied" else "allied",
+                               waning=side == "allied"), bombard
 
