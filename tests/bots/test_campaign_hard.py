@@ -278,6 +278,36 @@ def test_hard_axis_garrisons_the_open_town_that_greedy_leaves():
     assert state.control.get(H("0805")) == "axis"
 
 
+def test_hard_axis_tops_up_a_town_worth_most_to_it(monkeypatch):
+    """A town worth 60 points to the Axis (as Marseille and Toulon, OD 11.2.2) gets a second
+    German unit when the Allied attack that could reach it next turn outweighs the first
+    (``TOP_UP_POINTS``); the same town worth 20 keeps one (the garrison top-up was dropped
+    for Normandy's cities, docs/bots.md)."""
+    import wargame.bots.campaign_hard as hard_module
+
+    def town(axis_points):
+        victory = [{"kind": "city", "place": "Town",
+                    "points": {"allied": 20, "axis": axis_points}}, *VICTORY[1:]]
+        return Game(small_scenario(
+            units=[unit("us-a", "allied", "armour", a=5, d=4, m=15),
+                   unit("us-b", "allied", "armour", a=5, d=4, m=15),
+                   unit("us-c", "allied", "armour", a=5, d=4, m=15),
+                   unit("de1", "axis", a=2, d=3, m=6), unit("de2", "axis", a=2, d=3, m=6)],
+            setup={"us-a": "0305", "us-b": "0304", "us-c": "0306", "de1": "0905",
+                   "de2": "0906"},
+            places={"Town": ["0805"]}, terrain={"0805": "city"}, rules={"victory": victory}))
+
+    def garrison(axis_points):
+        state = to_axis_movement(town(axis_points).new_state(1))
+        finish_phase(state, HardPolicy())
+        return sorted(u for u in state.units_at(H("0805")))
+
+    assert garrison(60) == ["de1", "de2"]
+    assert len(garrison(20)) == 1
+    monkeypatch.setattr(hard_module, "TOP_UP_POINTS", 100)
+    assert len(garrison(60)) == 1
+
+
 def test_hard_axis_screens_the_only_road_to_a_town_it_cannot_reach():
     """A sea wall (column 05) with one gap (0505); an Allied armoured unit west of it could
     drive through the gap into the empty German town 0909 next turn. The German unit (2

@@ -72,6 +72,7 @@ __all__ = ["HardPolicy", "threat_map", "enemy_reach"]
 
 ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
 AXIS_ATTACK = 1.0  # the same for the Axis
+TOP_UP_POINTS = 40  # a city worth this much to the Axis alone is garrisoned to its need
 AIR_CHARGE = 0.3  # points charged per air point (the Allies keep some for the Axis phase)
 
 
@@ -152,6 +153,11 @@ def enemy_reach(state: State | Belief, side: str,
         for h in around:
             threat[h] = threat.get(h, 0.0) + a
     return threat, frozenset(ends)
+
+
+def _axis_points(state: State, h: Hex) -> int:
+    """What victory city hex ``h`` scores the Axis while it holds it (CN/OD 11.2.2)."""
+    return victory_hexes(state.game).get(h, (0, 0))[1]
 
 
 def _other_cities(game, side: str) -> list[tuple[Hex, int]]:
@@ -408,6 +414,19 @@ class HardPolicy(GreedyPolicy):
             if calm:
                 u = min(calm, key=lambda x: (x in armour, state.defence_of(x) if needs[c] <= 0
                                              else -state.defence_of(x), dests[x][c].cost, x))
+                send(u, c)
+                have[c] += state.defence_of(u)
+        # the cities worth most to the Axis (OD 11.2.2: Marseille and Toulon 60, Lyon 40;
+        # no Normandy city is worth 40) are topped up to their need while units can get in
+        for c in sorted(cities, key=lambda h: (-_axis_points(state, h), h)):
+            if _axis_points(state, c) < TOP_UP_POINTS or c not in ends:
+                continue
+            while have[c] < needs[c] and count.get(c, 0) < limit:
+                options = [u for u in movers if free(u) and c in dests[u]
+                           and not dests[u][c].engaged]
+                if not options:
+                    break
+                u = min(options, key=lambda x: (x in armour, dests[x][c].cost, x))
                 send(u, c)
                 have[c] += state.defence_of(u)
         # a screen across the Allies' roads to the cities still open (CN/OD 4.1.2)
