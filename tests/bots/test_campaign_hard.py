@@ -97,6 +97,29 @@ def test_a_dragoon_german_step_counts_the_on_map_points_it_would_score():
     assert step_vp(state, "allied") == pytest.approx(10 / 2 + 2.0)
 
 
+def test_the_allies_material_worth_wanes_with_the_turns_left():
+    """The hard Allies' view (``waning``): a step's material worth shrinks with the turns
+    left, to the CN/OD 11.2 points alone after the last turn; the Axis's view keeps it."""
+    from wargame.games import open_game
+
+    game = open_game("dragoon")  # turns 1-14
+    state = game.new_state(1)
+    assert step_vp(state, "axis", waning=True) == pytest.approx(step_vp(state, "axis"))
+    state.turn = 8
+    assert step_vp(state, "axis", waning=True) == pytest.approx(2 + 4.0 * 7 / 14)
+    state.turn = 14
+    assert step_vp(state, "allied", waning=True) == pytest.approx(5 + 2.0 / 14)
+    assert step_vp(state, "allied") == pytest.approx(5 + 2.0)
+    # attack_value: the Allies' attack counts the waning worth, the Axis's the full one
+    atk, dfn = ("us-arm",), ["de1"]
+    small = open_town().new_state(1)
+    small.turn = small.game.scenario.last_turn
+    de = {"DE": Fraction(1)}
+    assert step_vp(small, "axis", waning=True) < step_vp(small, "axis")
+    assert attack_value(small, "allied", de, atk, dfn, H("0905")) == pytest.approx(
+        2 * step_vp(small, "axis", waning=True))
+
+
 def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
     state = open_town().new_state(1)
     state.control[H("0805")] = "axis"
@@ -109,6 +132,50 @@ def test_attack_value_counts_steps_and_the_city_the_defender_leaves():
     assert in_town > attack_value(state, "allied", de, atk, dfn, H("0905"))
     assert attack_value(state, "allied", {"DVI AE": Fraction(1)}, atk, dfn, H("0905")) == \
         pytest.approx(-2 * step_vp(state, "allied"))
+
+
+def test_attack_value_loses_the_units_at_sea_when_the_beach_holds():
+    """CN 11.1.1 / OD 5.3: a unit attacking from the sea that does not clear its landing hex
+    (or must retreat: it stays at sea) is destroyed at the end of the combat phase."""
+    state = open_town().new_state(1)
+    atk, dfn = ("us-arm",), ["de1"]
+    target = H("0905")
+    ashore = attack_value(state, "allied", {"DVI ARI": Fraction(1)}, atk, dfn, target)
+    assert ashore == pytest.approx(-0.5)  # on the map: a retreat, no step
+    state.units["us-arm"].status = "at_sea"
+    lost = -2 * step_vp(state, "allied")
+    assert attack_value(state, "allied", {"DVI ARI": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(lost)
+    assert attack_value(state, "allied", {"DVB AVB": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(step_vp(state, "axis") + lost)
+    # the hex cleared: it lands (an advance after combat), losses as on the map
+    assert attack_value(state, "allied", {"DRB AVB": Fraction(1)}, atk, dfn, target) == \
+        pytest.approx(step_vp(state, "axis") + 0.5 - step_vp(state, "allied"))
+
+
+def test_hard_allies_give_air_to_every_landing_that_needs_it():
+    """Normandy's turn 0 (CN 11.1.1, 6.0): each beach attack from the sea that fails without
+    air is worth less than -1 point at every amount; the air optimiser's search starts at -1,
+    so the hard player lifts each row to start at 0. Before that (seed 1000007) only Omaha
+    and Gold had air, and Juno and Sword failed with 26 points unspent: 12 units lost."""
+    from wargame.operational.actions import Attack
+
+    game = Game("normandy")
+    state = game.new_state(1000007)  # game 4 of study seed 1 (bench/campaign_history.py)
+    hard, greedy = HardPolicy(1), GreedyPolicy()
+    while state.phase is not Phase.ALLIED_COMBAT:
+        state.apply((hard if state.side_to_act == "allied" else greedy).choose(state))
+    strike_min = game.tables.air.strike_min
+    landings = []
+    while state.phase is Phase.ALLIED_COMBAT:
+        action = hard.choose(state)
+        if isinstance(action, Attack) and state.pending is None and any(
+                state.units[u].status == "at_sea" for u in action.attackers):
+            landings.append((action.target, action.air, state.air_points["allied"]))
+        state.apply(action)
+    assert len(landings) >= 4
+    for target, air, left in landings:
+        assert air >= strike_min or left < strike_min, (target, air, left)
 
 
 def test_belief_uses_the_counter_mix_not_the_hidden_values():
@@ -209,6 +276,36 @@ def test_hard_axis_garrisons_the_open_town_that_greedy_leaves():
     finish_phase(state, hard)  # the Axis combat phase: nobody to attack
     finish_phase(state, allies)  # the Allied movement: cannot pass through a held town
     assert state.control.get(H("0805")) == "axis"
+
+
+def test_hard_axis_tops_up_a_town_worth_most_to_it(monkeypatch):
+    """A town worth 60 points to the Axis (as Marseille and Toulon, OD 11.2.2) gets a second
+    German unit when the Allied attack that could reach it next turn outweighs the first
+    (``TOP_UP_POINTS``); the same town worth 20 keeps one (the garrison top-up was dropped
+    for Normandy's cities, docs/bots.md)."""
+    import wargame.bots.campaign_hard as hard_module
+
+    def town(axis_points):
+        victory = [{"kind": "city", "place": "Town",
+                    "points": {"allied": 20, "axis": axis_points}}, *VICTORY[1:]]
+        return Game(small_scenario(
+            units=[unit("us-a", "allied", "armour", a=5, d=4, m=15),
+                   unit("us-b", "allied", "armour", a=5, d=4, m=15),
+                   unit("us-c", "allied", "armour", a=5, d=4, m=15),
+                   unit("de1", "axis", a=2, d=3, m=6), unit("de2", "axis", a=2, d=3, m=6)],
+            setup={"us-a": "0305", "us-b": "0304", "us-c": "0306", "de1": "0905",
+                   "de2": "0906"},
+            places={"Town": ["0805"]}, terrain={"0805": "city"}, rules={"victory": victory}))
+
+    def garrison(axis_points):
+        state = to_axis_movement(town(axis_points).new_state(1))
+        finish_phase(state, HardPolicy())
+        return sorted(u for u in state.units_at(H("0805")))
+
+    assert garrison(60) == ["de1", "de2"]
+    assert len(garrison(20)) == 1
+    monkeypatch.setattr(hard_module, "TOP_UP_POINTS", 100)
+    assert len(garrison(60)) == 1
 
 
 def test_hard_axis_screens_the_only_road_to_a_town_it_cannot_reach():

@@ -35,6 +35,10 @@ def test_the_hard_axis_plays_a_normandy_turn_in_the_dashboard_model():
     m.computer = "axis"  # the hard Axis plays its D-Day phases at once
     assert isinstance(m._policy, HardPolicy)
     assert "The computer (Axis) played" in m.message
+    for _ in range(100):  # the player answers the Allied decisions of the Axis's attacks
+        if m.s.pending is None or m.s.pending.side != "allied":  # (CN 5.1.1: defence air)
+            break
+        m.auto()
     assert (m.s.turn, m.s.phase) == (1, Phase.ALLIED_MOVEMENT)
     axis_moves = [a for a in m.s.action_log if a["kind"] in ("move", "enter")
                   and m.s.side_of(a["unit"]) == "axis"]

@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 
 from tests.support.browser import source_column, wait_for_map
+from tests.support.waiting import click_until_changed, first_visible
 from wargame.bots.campaign_hard import HardPolicy
+from wargame.bots.campaign_random import auto_answer
 from wargame.games import open_game
 from wargame.operational.state import Phase
 from wargame.saves import replay, to_save
@@ -64,14 +66,30 @@ def test_the_hard_axis_plays_a_normandy_turn_in_the_dashboard(dashboard_server, 
     page.locator("select").filter(has_text="the Axis").select_option(label="the Axis")
     page.locator(".wg-message").filter(has_text="The computer (Axis) played").wait_for(
         timeout=SLOW)
-    page.locator(".wg-phase").filter(has_text="Allied movement").wait_for(timeout=SLOW)
+    # the player answers the Allied decisions the Axis's attacks ask (CN 5.1.1: the defence's
+    # air, the hard Allies keeping a few points after their landings), then has turn 1
+    allied_turn = page.locator(".wg-phase").filter(has_text="Allied movement")
+    panel = page.locator(".wg-decision-panel")
+
+    def asked(p) -> str | None:
+        """The decision the page asks, None when it asks none."""
+        shown = p.locator(".wg-decision-panel")
+        return p.locator(".wg-decision").first.inner_text() if shown.first.is_visible() else None
+
+    answered = 0
+    while first_visible(page, allied_turn, panel, timeout=SLOW) == 1:
+        assert answered < 20, "the Allies are asked without end"
+        click_until_changed(page, page.get_by_role("button", name="Auto"), asked)
+        answered += 1
+    allied_turn.wait_for(timeout=SLOW)
 
     # the same position in the engine, the Axis played by the hard player
     game = open_game("normandy")
     engine = replay(game, SEED, to_save(position)["actions"])
     bot = HardPolicy()
-    while engine.side_to_act == "axis":
-        engine.apply(bot.choose(engine))
+    while (engine.turn, engine.phase) != (1, Phase.ALLIED_MOVEMENT):
+        allied_asked = engine.pending is not None and engine.pending.side == "allied"
+        engine.apply(auto_answer(engine) if allied_asked else bot.choose(engine))
     assert (engine.turn, engine.phase) == (1, Phase.ALLIED_MOVEMENT)
     after = counters(page)
     where = {u: us.hex.id for u, us in engine.units.items() if us.hex is not None}

@@ -125,10 +125,17 @@ def _kill_points(game: Game) -> dict[str, float]:
     return out
 
 
-def step_vp(state: State, side: str) -> float:
+def step_vp(state: State, side: str, waning: bool = False) -> float:
     """The points one step of ``side`` is worth: half of what its unit's destruction gives the
-    enemy (a unit has two steps, CN/OD 5.1.6) plus its worth as material (``MATERIAL_VP``)."""
-    return _kill_points(state.game)[side] / 2 + MATERIAL_VP.get(side, 2.0)
+    enemy (a unit has two steps, CN/OD 5.1.6) plus its worth as material (``MATERIAL_VP``).
+    ``waning``: the material worth shrinks with the turns left (a unit holds or takes ground
+    only while there are turns to play), down to the points alone on the last turn; the
+    hard Allies value both sides' steps this way (docs/bots.md, issue #34)."""
+    material = MATERIAL_VP.get(side, 2.0)
+    if waning:
+        sc = state.game.scenario
+        material *= max(0, sc.last_turn - state.turn + 1) / max(1, sc.last_turn - sc.first_turn + 1)
+    return _kill_points(state.game)[side] / 2 + material
 
 
 @functools.lru_cache(maxsize=16)
@@ -168,8 +175,12 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
     enemy = "axis" if side == "allied" else "allied"
     d_all = _steps(state, defenders)
     a_all = _steps(state, attackers)
-    d_step, a_step = step_vp(state, enemy), step_vp(state, side)
+    waning = side == "allied"  # the hard Allies' view (step_vp)
+    d_step, a_step = step_vp(state, enemy, waning), step_vp(state, side, waning)
     city = city_points(state, target) if state.control.get(target) != side else 0.0
+    # CN 11.1.1 / OD 5.3: a unit attacking from the sea that cannot land (the hex not cleared,
+    # or an attacker retreat: it stays at sea) is destroyed at the end of the combat phase
+    at_sea = _steps(state, [u for u in attackers if state.units[u].status == "at_sea"])
     value = 0.0
     for result, p in distribution.items():
         d_code, a_code = split_result(result)
@@ -190,13 +201,16 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
             cleared = True  # CN 5.1.6: both lose matching strength, the defender retreats
         if cleared:
             gain += 0.7 * city  # the attacker may advance into it (5.2); not sure to hold
+        loss = 0.0
         if a_code == "AE":
-            gain -= a_all * a_step
+            loss = a_all * a_step
         elif a_code == "ARB":
-            gain -= a_step + _RETREAT_VP
+            loss = a_step + _RETREAT_VP
         elif a_code == "ARI":
-            gain -= _RETREAT_VP
+            loss = _RETREAT_VP
         elif a_code == "AVB":
-            gain -= a_step
-        value += float(p) * gain
+            loss = a_step
+        if at_sea and (not cleared or a_code in ("ARB", "ARI")):
+            loss = max(loss, at_sea * a_step)  # the units at sea are lost (CN 11.1.1, OD 5.3)
+        value += float(p) * (gain - loss)
     return value

@@ -72,6 +72,7 @@ __all__ = ["HardPolicy", "threat_map", "enemy_reach"]
 
 ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
 AXIS_ATTACK = 1.0  # the same for the Axis
+TOP_UP_POINTS = 40  # a city worth this much to the Axis alone is garrisoned to its need
 AIR_CHARGE = 0.3  # points charged per air point (the Allies keep some for the Axis phase)
 
 
@@ -152,6 +153,11 @@ def enemy_reach(state: State | Belief, side: str,
         for h in around:
             threat[h] = threat.get(h, 0.0) + a
     return threat, frozenset(ends)
+
+
+def _axis_points(state: State, h: Hex) -> int:
+    """What victory city hex ``h`` scores the Axis while it holds it (CN/OD 11.2.2)."""
+    return victory_hexes(state.game).get(h, (0, 0))[1]
 
 
 def _other_cities(game, side: str) -> list[tuple[Hex, int]]:
@@ -410,6 +416,19 @@ class HardPolicy(GreedyPolicy):
                                              else -state.defence_of(x), dests[x][c].cost, x))
                 send(u, c)
                 have[c] += state.defence_of(u)
+        # the cities worth most to the Axis (OD 11.2.2: Marseille and Toulon 60, Lyon 40;
+        # no Normandy city is worth 40) are topped up to their need while units can get in
+        for c in sorted(cities, key=lambda h: (-_axis_points(state, h), h)):
+            if _axis_points(state, c) < TOP_UP_POINTS or c not in ends:
+                continue
+            while have[c] < needs[c] and count.get(c, 0) < limit:
+                options = [u for u in movers if free(u) and c in dests[u]
+                           and not dests[u][c].engaged]
+                if not options:
+                    break
+                u = min(options, key=lambda x: (x in armour, dests[x][c].cost, x))
+                send(u, c)
+                have[c] += state.defence_of(u)
         # a screen across the Allies' roads to the cities still open (CN/OD 4.1.2)
         self._screen(state, cities, movers, dests, armour, count, limit, free, send)
         # 3. an engaged unit that began there, did not move and holds dominant terrain stays:
@@ -500,9 +519,13 @@ class HardPolicy(GreedyPolicy):
                  if max(row.values()) > threshold or (forced and set(p.attackers) & state.must_attack)]
         plan = None
         if worth:
+            # each row lifted to start at 0: the optimiser's search starts from a value of -1,
+            # so a row all below it (an attack from the sea that fails unless it gets air,
+            # CN 11.1.1) would get no air; a constant per attack leaves the best sharing as is
+            lifted = [{x: v - min(rows[t][1].values()) for x, v in rows[t][1].items()}
+                      for t in worth]
             plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
-                                points=state.air_points.get(side, 0),
-                                table=[rows[t][1] for t in worth])
+                                points=state.air_points.get(side, 0), table=lifted)
         best: tuple[float, Action] | None = None
         for a in actions:
             if isinstance(a, Attack):
@@ -537,5 +560,6 @@ class HardPolicy(GreedyPolicy):
         steps = sum(float(p) * (1.0 if r == "DB" else every if r == "DE" else 0.0)
                     for r, p in a.distribution.items())
         side = state.phase.side
-        return steps * step_vp(state, "axis" if side == "allied" else "allied"), bombard
+        return steps * step_vp(state, "axis" if side == "allied" else "allied",
+                               waning=side == "allied"), bombard
 
