@@ -119,10 +119,10 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
 
 def follow_room(store: SeatMixin, doc: Any, also: Callable[[], None] | None = None) -> None:
     """Keep ``store`` up to date with its room in the session of ``doc`` (module doc)."""
-    from panel.io.state import set_curdoc
+    from wargame.ui.panel_internals import in_session
 
     def run() -> None:
-        with set_curdoc(doc):
+        with in_session(doc):
             store.sync()
             if also is not None:
                 also()

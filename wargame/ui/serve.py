@@ -218,16 +218,19 @@ def check_address(address: str, port: int) -> None:
 
 def component_routes() -> list[tuple[str, Any, dict[str, Any]]]:
     """Tornado routes answering Panel's ``/components/`` URLs before Panel's own handler."""
-    from panel.io.resources import COMPONENT_PATH
+    from wargame.ui.panel_internals import component_path
 
-    return [(f"/{COMPONENT_PATH}(.*)", _limited_component_handler(), {})]
+    return [(f"/{component_path()}(.*)", _limited_component_handler(), {})]
 
 
 def _limited_component_handler() -> type:
-    from panel.io.server import ComponentResourceHandler
     from tornado.web import HTTPError
 
-    class LimitedComponentResourceHandler(ComponentResourceHandler):
+    from wargame.ui.panel_internals import component_resource_handler
+
+    panel_handler: Any = component_resource_handler()
+
+    class LimitedComponentResourceHandler(panel_handler):
         """Panel's handler, for already imported modules of COMPONENT_PACKAGES only: no URL
         makes the server import a module."""
 
