@@ -41,7 +41,6 @@ from wargame.ui.map_counters import (
     Counter,
     counter_columns,
     draw_counters,
-    empty_counter_columns,
     symbol_parts,
 )
 from wargame.ui.map_labels import (
@@ -505,9 +504,6 @@ class HexMap(pn.viewable.Viewer):
     def _empty_highlights() -> dict[str, list]:
         return dict(q=[], r=[], x=[], y=[], kind=[], fill=[], fill_alpha=[], line=[],
                     line_width=[], mark=[], mark_size=[])
-
-    def _empty_counters() -> dict[str, list]:
-        return empty_counter_columns()
 
     def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The two corners hexes a and b share (None when not adjacent)."""

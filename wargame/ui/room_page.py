@@ -79,7 +79,7 @@ def unknown_seat_page() -> Any:
         f"<p><a href='./'>{_esc(ROOMS['title'])}</a></p></div>", sizing_mode="stretch_width")
 
 
-def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, SeatMixin]:
+def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, Any]:
     """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed), in
     ``lang`` (default: the seat's own language, else the current one)."""
     from wargame.registry import family_of, resolve
