@@ -72,6 +72,14 @@ def _form(monkeypatch):
     return count, button, doc, model, seen
 
 
+def _run(coroutine) -> None:
+    """``coroutine`` run to its end on a thread of its own: the session's sync playwright (any
+    browser test run before these) keeps an asyncio loop running on the main thread, where
+    asyncio.run refuses to start another."""
+    with ThreadPoolExecutor(1) as runner:
+        runner.submit(asyncio.run, coroutine).result(timeout=30)
+
+
 def _typed_then_clicked(count, button, doc, model, seen, in_flight: bool) -> list[int]:
     """3 typed, then the click: the change still pending (debounced) or already handed to the
     pool (``in_flight``)."""
@@ -80,10 +88,10 @@ def _typed_then_clicked(count, button, doc, model, seen, in_flight: bool) -> lis
                                                      event_id="typed")}
     click = ButtonClick(model)
     if in_flight:
-        asyncio.run(count._change_coroutine(doc, event_id="typed"))
+        _run(count._change_coroutine(doc, event_id="typed"))
         button._comm_event(doc, click)  # no pending change left: straight to the pool
     else:
-        asyncio.run(button._event_coroutine(doc, click))
+        _run(button._event_coroutine(doc, click))
     deadline = time.time() + 10
     while not seen and time.time() < deadline:
         time.sleep(0.02)
