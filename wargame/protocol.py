@@ -142,7 +142,8 @@ class GameState(Protocol):
 
 @runtime_checkable
 class GameDefinition(Protocol):
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
     @property
     def scenario_id(self) -> str: ...
@@ -162,7 +163,10 @@ class Policy(Protocol):
     """A computer player: its choice depends on the state alone (no memory), so undo, replay
     and rooms never see a bot act differently on the same position."""
 
-    def choose(self, state: GameState) -> Any: ...
+    def choose(self, state: Any) -> Any:
+        """The action to play in ``state``, the game's own ``GameState`` (each game's players
+        take their game's state class, so the parameter is not narrowed here)."""
+        ...
 
 
 # ---------------------------------------------------------------------- chance outcomes

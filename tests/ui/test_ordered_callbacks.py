@@ -29,7 +29,7 @@ PANEL_SOURCES = {"_change_coroutine": "bc35417d1b8de8c8", "_comm_event": "8d5008
 
 def _panel_method(name: str):
     ordered_callbacks()
-    return panel_internals._PATCHED["panel_ordered"][name]
+    return panel_internals.panel_original(Syncable, name)
 
 
 def test_panel_still_has_what_the_patch_replaces():
@@ -73,8 +73,9 @@ def _form(monkeypatch):
 
 
 def _run(coroutine) -> None:
-    """``coroutine`` to its end on an event loop of its own thread: the test session may have
-    a loop running in this one (playwright's sync API, in the whole suite)."""
+    """``coroutine`` run to its end on a thread of its own: the session's sync playwright (any
+    browser test run before these) keeps an asyncio loop running on the main thread, where
+    asyncio.run refuses to start another."""
     with ThreadPoolExecutor(1) as runner:
         runner.submit(asyncio.run, coroutine).result(timeout=30)
 
@@ -107,9 +108,9 @@ def test_a_click_sees_the_value_typed_before_it(monkeypatch, pool, in_flight):
 
 
 def test_without_the_patch_the_click_sees_the_old_value(monkeypatch, pool):
-    ordered_callbacks()
-    for name in PANEL_SOURCES:
-        monkeypatch.setattr(Syncable, name, _panel_method(name))
+    panel_methods = {name: _panel_method(name) for name in PANEL_SOURCES}
+    for name, method in panel_methods.items():
+        monkeypatch.setattr(Syncable, name, method)
     count, button, doc, model, seen = _form(monkeypatch)
     assert _typed_then_clicked(count, button, doc, model, seen, in_flight=False) == [6]
 

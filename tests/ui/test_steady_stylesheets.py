@@ -60,7 +60,7 @@ def _recomputes_per_update(monkeypatch, update) -> tuple[int, str]:
 
 
 def test_without_the_patch_a_text_change_recomputes_the_document(monkeypatch):
-    panel_update = panel_internals._PATCHED["panel_update"] or HTMLBasePane._update
+    panel_update = panel_internals.panel_original(HTMLBasePane, "_update")
     recomputes, text = _recomputes_per_update(monkeypatch, panel_update)
     assert text == "&lt;b&gt;4&lt;/b&gt;"
     assert recomputes >= 5, ("Panel's own update no longer re-sends equal stylesheets as new "
@@ -68,9 +68,8 @@ def test_without_the_patch_a_text_change_recomputes_the_document(monkeypatch):
 
 
 def test_with_the_patch_a_text_change_sends_only_the_text(monkeypatch):
-    monkeypatch.setitem(panel_internals._PATCHED, "done", False)
-    monkeypatch.setattr(HTMLBasePane, "_update", panel_internals._PATCHED["panel_update"]
-                        or HTMLBasePane._update)
+    monkeypatch.setattr(HTMLBasePane, "_update",
+                        panel_internals.panel_original(HTMLBasePane, "_update"))
     steady_stylesheets()
     patched = HTMLBasePane._update
     steady_stylesheets()  # idempotent
@@ -82,9 +81,8 @@ def test_with_the_patch_a_text_change_sends_only_the_text(monkeypatch):
 
 def test_with_the_patch_a_changed_stylesheet_still_reaches_the_model(monkeypatch):
     new_sheet = ":host{color:red}"
-    monkeypatch.setitem(panel_internals._PATCHED, "done", False)
-    monkeypatch.setattr(HTMLBasePane, "_update", panel_internals._PATCHED["panel_update"]
-                        or HTMLBasePane._update)
+    monkeypatch.setattr(HTMLBasePane, "_update",
+                        panel_internals.panel_original(HTMLBasePane, "_update"))
     steady_stylesheets()
     pane = pn.pane.HTML("a", stylesheets=[":host{color:#222}"])
     doc = Document()

@@ -55,7 +55,7 @@ from wargame.bots.campaign_eval import (
     step_vp,
     victory_hexes,
 )
-from wargame.bots.greedy import GreedyPolicy, _checked
+from wargame.bots.greedy import GreedyPolicy, _checked, map_hex
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -88,14 +88,14 @@ def threat_map(state: State | Belief, side: str, hexes: Iterable[Hex]) -> dict[H
     enemy's values are estimates (``estimated_values``, CN/OD 5.1.1)."""
     real = state._state if isinstance(state, Belief) else state
     enemy = "axis" if side == "allied" else "allied"
-    units = []
+    units: list[tuple[Hex, float, int]] = []
     for uid, us in real.units.items():
-        if us.status != "on_map" or real.game.units[uid].side != enemy:
-            continue
+        if us.status != "on_map" or us.hex is None or real.game.units[uid].side != enemy:
+            continue  # (a unit on the map has a hex)
         a, _, mv = estimated_values(real, uid)
         reach = _radius(mv) + 1 + real.game.units[uid].range
         units.append((us.hex, a, reach))
-    out = {}
+    out: dict[Hex, float] = {}
     for h in hexes:
         out[h] = sum(a for where, a, reach in units if h.distance(where) <= reach)
     return out
@@ -363,13 +363,14 @@ class HardPolicy(GreedyPolicy):
         orders: dict[str, Hex] = {}
         count: dict[Hex, int] = {}  # Axis units ending at each hex, as planned
         for uid, us in state.units.items():
-            if us.status == "on_map" and state.side_of(uid) == "axis" and uid not in movers:
+            if (us.status == "on_map" and us.hex is not None and state.side_of(uid) == "axis"
+                    and uid not in movers):
                 count[us.hex] = count.get(us.hex, 0) + 1
         for u in movers:
-            count[state.units[u].hex] = count.get(state.units[u].hex, 0) + 1
+            count[map_hex(state, u)] = count.get(map_hex(state, u), 0) + 1
 
         def send(uid: str, h: Hex) -> None:
-            here = state.units[uid].hex
+            here = map_hex(state, uid)
             count[here] -= 1
             count[h] = count.get(h, 0) + 1
             orders[uid] = h
@@ -436,7 +437,7 @@ class HardPolicy(GreedyPolicy):
         for uid in movers:
             if not free(uid) or not state.units[uid].started_engaged:
                 continue
-            here = state.units[uid].hex
+            here = map_hex(state, uid)
             adjacent = [n for n in board.neighbours(here) if n in enemy]
             if adjacent and state.dominant(here, adjacent):
                 stay.add(uid)
@@ -465,8 +466,8 @@ class HardPolicy(GreedyPolicy):
             planned = {h for h, n in count.items() if n > 0}
             # units free to move count where they will be, not where they are
             for u in movers:
-                if free(u) and count.get(state.units[u].hex, 0) <= 1:
-                    planned.discard(state.units[u].hex)
+                if free(u) and count.get(map_hex(state, u), 0) <= 1:
+                    planned.discard(map_hex(state, u))
             came = multi_reach(state, enemy_movers, planned)
             exposed = [c for c in cities if c in came and c not in planned and c not in skip]
             if not exposed:
@@ -474,7 +475,7 @@ class HardPolicy(GreedyPolicy):
             c = max(exposed, key=lambda h: (city_points(state, h), -h.distance(
                 min(state.occupied_by("allied") or {h}, key=lambda e: e.distance(h))), h))
             path = []
-            h = c
+            h: Hex | None = c
             while h is not None:
                 path.append(h)
                 h = came.get(h)
@@ -497,6 +498,7 @@ class HardPolicy(GreedyPolicy):
     # ------------------------------------------------------------------ combat
     def _combat_choice(self, state: State) -> list[Action]:
         side = state.phase.side
+        assert side is not None, "a combat phase is a side's"
         belief = Belief(state, side)
         actions = state.legal_actions()
         enters = [a for a in actions if isinstance(a, Enter)]
@@ -527,6 +529,7 @@ class HardPolicy(GreedyPolicy):
             plan = optimise_air(belief, [rows[t][0] for t in worth],  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
                                 points=state.air_points.get(side, 0), table=lifted)
         best: tuple[float, Action] | None = None
+        scored: tuple[float, Action]
         for a in actions:
             if isinstance(a, Attack):
                 if forced and not (set(a.attackers) & state.must_attack):

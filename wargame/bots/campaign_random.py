@@ -10,6 +10,7 @@ what it chose before an undo) and never touches the game's dice.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
@@ -37,7 +38,7 @@ def auto_answer(state: State) -> Action:
     d = state.pending
     if d is None:
         raise ValueError("no decision is pending")
-    options = list(d.options)
+    options: list[Any] = list(d.options)  # the decision kind's own option class
     if d.kind == "defence":
         return max(options, key=lambda o: (o.air, len(o.artillery)))
     if d.kind == "loss":
@@ -45,6 +46,8 @@ def auto_answer(state: State) -> Action:
     if d.kind in ("emp_defender", "emp_attacker"):
         return min(options, key=lambda o: (sum(_value(state, u) for u in o.units), o.units))
     if d.kind == "retreat":
+        if d.unit is None:
+            raise ValueError("a retreat decision names the unit that retreats")
         side = state.side_of(d.unit)
         enemy = state.occupied_by(state.other(side))
 

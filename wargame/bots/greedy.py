@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -50,7 +50,7 @@ from wargame.operational.combat import assess_bombardment, terrain_columns
 from wargame.operational.state import State
 from wargame.operational.tables import split_result
 
-__all__ = ["GreedyPolicy", "Posture", "expected_steps"]
+__all__ = ["GreedyPolicy", "Posture", "expected_steps", "map_hex"]
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,19 @@ DEFENDER = Posture(engage_ratio=3.0, attack_threshold=0.4)
 _RETREAT = 0.5
 
 
+def map_hex(state: State, uid: str) -> Hex:
+    """The hex of ``uid``, a unit on the map (the bots move and count only those)."""
+    here = state.units[uid].hex
+    if here is None:
+        raise ValueError(f"unit {uid} is not on the map")
+    return here
+
+
 def _steps(state: State, uids: Iterable[str]) -> int:
     return sum(1 if state.units[u].reduced else 2 for u in uids)
 
 
-def expected_steps(state: State, distribution: dict[str, Fraction], attackers: tuple[str, ...],
+def expected_steps(state: State, distribution: dict[str, Fraction], attackers: Sequence[str],
                    defenders: list[str]) -> float:
     """Expected steps the defender loses minus the steps the attacker loses, for a CRT
     distribution (``Assessment.distribution``)."""
@@ -323,7 +331,7 @@ class GreedyPolicy:
         breaks contact (one extra point) to the best hex outside enemy zones; None to stay."""
         if self._holds_city(state, uid, self._held_cities(state, side)):
             return None
-        here = state.units[uid].hex
+        here = map_hex(state, uid)
         board = state.game.board
         enemy = state.occupied_by(state.other(side))
         adjacent = [n for n in board.neighbours(here) if n in enemy]
@@ -353,7 +361,7 @@ class GreedyPolicy:
         None to stay."""
         if self._holds_city(state, uid, self._held_cities(state, side)):
             return None
-        here = state.units[uid].hex
+        here = map_hex(state, uid)
         if state.engaged(uid):
             return None  # holding the line (breaking contact costs a point, 4.1.2)
         goals = self.objectives(state, side)
@@ -370,6 +378,7 @@ class GreedyPolicy:
     # ------------------------------------------------------------------ combat
     def _combat_choice(self, state: State) -> list[Action]:
         side = state.phase.side
+        assert side is not None, "a combat phase is a side's"
         posture = self.posture(state, side)
         actions = state.legal_actions()
         enters = [a for a in actions if isinstance(a, Enter)]
@@ -392,6 +401,7 @@ class GreedyPolicy:
                                 points=state.air_points.get(side, 0),
                                 table=[rows[t][1] for t in worth])
         best: tuple[float, Action] | None = None
+        scored: tuple[float, Action]
         for a in actions:
             if isinstance(a, Attack):
                 support, row = rows[a.target]

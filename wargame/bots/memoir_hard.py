@@ -207,17 +207,17 @@ class MemoirHardPolicy:
             return a, {"kind": "only", "action": a, "orders": None, "style": style}
         arms = self._card_arms(state, acts) if card_play else self._minor_arms(state, acts)
         if len(arms) == 1:
-            a = arms[0]
-            return a.action, {"kind": "only", "action": a.action, "orders": a.orders,
-                              "style": a.style}
+            arm = arms[0]
+            return arm.action, {"kind": "only", "action": arm.action, "orders": arm.orders,
+                                "style": arm.style}
         share = 1.0 if card_play else self.minor_share
         budget = max(len(arms[:2]), round(self.playouts * share))
         if budget < 2 * self.min_count:  # too few play-outs to overrule the default
             arms = arms[:1]
         if len(arms) == 1:
-            a = arms[0]
-            return a.action, {"kind": "only", "action": a.action, "orders": a.orders,
-                              "style": a.style}
+            arm = arms[0]
+            return arm.action, {"kind": "only", "action": arm.action, "orders": arm.orders,
+                                "style": arm.style}
         seconds = self.max_seconds * share
         rng = self.rng_for(state)
         worlds: list[MemoirState] = []

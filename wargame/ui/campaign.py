@@ -311,15 +311,16 @@ class CampaignDashboard(pn.viewable.Viewer):
         if m.attack_target and s.pending is None:
             out.append(Highlight(Hex.from_id(m.attack_target), "target"))
             for u in m.attack_units:
-                if s.units[u].hex is not None:
-                    out.append(Highlight(s.units[u].hex, "attacker"))
+                if (where := s.units[u].hex) is not None:
+                    out.append(Highlight(where, "attacker"))
             for u in m.attack_artillery:
-                if s.units[u].hex is not None:
-                    out.append(Highlight(s.units[u].hex, "artillery"))
+                if (where := s.units[u].hex) is not None:
+                    out.append(Highlight(where, "artillery"))
         if s.pending is not None:
             out += [Highlight(Hex.from_id(hid), "retreat") for hid in m.retreat_targets()]
-        if m.selected_unit and s.units[m.selected_unit].hex is not None:
-            out.append(Highlight(s.units[m.selected_unit].hex, "selected"))
+        selected = s.units[m.selected_unit].hex if m.selected_unit else None
+        if selected is not None:
+            out.append(Highlight(selected, "selected"))
         elif m.selected_hex:
             out.append(Highlight(Hex.from_id(m.selected_hex), "selected"))
         return out
@@ -385,8 +386,8 @@ class CampaignDashboard(pn.viewable.Viewer):
         out: dict[str, list[tuple[Hex, float, float, bool]]] = {}
         seen: set[Hex] = set()
         for uid, us in s.units.items():
-            if us.status != "on_map" or us.hex in seen or s.side_of(uid) != side:
-                continue
+            if us.status != "on_map" or us.hex is None or us.hex in seen or s.side_of(uid) != side:
+                continue  # (a unit on the map has a hex)
             seen.add(us.hex)
             own = [u for u in s.units_at(us.hex) if s.side_of(u) == side]
             first = own[0]

@@ -4,6 +4,7 @@ when a full scenario's data is missing). Built with ``small_scenario`` on Norman
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from wargame.operational.synthetic import small_scenario, unit
 from wargame.scenario import Scenario
@@ -25,7 +26,7 @@ def demo_scenario() -> Scenario:
         "0807": "rough", "1006": "hill", "1005": "hill",
         "1007": "city",
     })
-    flags = {
+    flags: dict[str, Any] = {
         "1005": {"fortification": True},
         "0307": {"airfield": True},
         "0607": {"village": True},

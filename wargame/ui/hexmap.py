@@ -42,7 +42,6 @@ from wargame.ui.map_counters import (
     counter_columns,
     counter_width,
     draw_counters,
-    empty_counter_columns,
     symbol_parts,
 )
 from wargame.ui.map_labels import (
@@ -513,9 +512,6 @@ class HexMap(pn.viewable.Viewer):
     def _empty_highlights() -> dict[str, list]:
         return dict(q=[], r=[], x=[], y=[], kind=[], fill=[], fill_alpha=[], line=[],
                     line_width=[], mark=[], mark_size=[])
-
-    def _empty_counters() -> dict[str, list]:
-        return empty_counter_columns()
 
     def shared_edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The two corners hexes a and b share (None when not adjacent)."""

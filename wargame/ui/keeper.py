@@ -31,6 +31,7 @@ from panel.custom import JSComponent
 
 from wargame.i18n import using_language
 from wargame.saves import MAX_SAVE_BYTES, parse_save_text, to_save
+from wargame.ui.panel_internals import BrowserMessages
 from wargame.ui.session_text import SESSION
 
 __all__ = ["BrowserKeep", "GameKeeper", "keeper_for", "KEY_PREFIX", "MAX_KEPT_CHARS"]
@@ -40,7 +41,7 @@ MAX_KEPT_CHARS = MAX_SAVE_BYTES
 """The longest kept text the browser reports back (a save's size limit)."""
 
 
-class BrowserKeep(JSComponent):
+class BrowserKeep(BrowserMessages, JSComponent):
     """The browser side: when rendered it sends what ``localStorage`` holds under ``key``
     (``found``, None: nothing; then ``checked``); every change of ``saved`` is sent to the
     browser, which stores it there (an empty text removes it); ``full`` when the browser
@@ -109,15 +110,16 @@ class BrowserKeep(JSComponent):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.param.watch(lambda e: self._send_msg({"text": e.new, "full": self.full}), "saved")
+        self.param.watch(lambda e: self.send_to_browser({"text": e.new, "full": self.full}),
+                         "saved")
 
-    def _handle_msg(self, data: Any) -> None:
+    def on_browser_message(self, data: Any) -> None:
         """The browser's reports (untrusted: only their shape is used)."""
         if not isinstance(data, dict):
             return
         kind = data.get("kind")
         if kind == "found":
-            self._send_msg({"ack": True})
+            self.send_to_browser({"ack": True})
             if self.checked:
                 return
             text = data.get("text")
@@ -183,9 +185,9 @@ class GameKeeper(pn.viewable.Viewer):
                 self.text.object = SESSION.plural("keep.offer", n).format(n=n)
             self.offer.visible = True
             with using_language(self.store.lang):  # drawn by the browser (a fixed banner)
-                self.browser._send_msg({"offer": SESSION.plural("keep.offer", n).format(n=n),
-                                        "go": SESSION["keep.continue"],
-                                        "drop": SESSION["keep.discard"]})
+                self.browser.send_to_browser({
+                    "offer": SESSION.plural("keep.offer", n).format(n=n),
+                    "go": SESSION["keep.continue"], "drop": SESSION["keep.discard"]})
             return
         self.keep()
 
@@ -194,7 +196,7 @@ class GameKeeper(pn.viewable.Viewer):
         found, self.browser.found = self.browser.found, None
         self.deciding = False
         self.offer.visible = False
-        self.browser._send_msg({"offer": ""})
+        self.browser.send_to_browser({"offer": ""})
         loaded = bool(found) and self.store.load_text(found)
         self.keep()
         return loaded
@@ -204,7 +206,7 @@ class GameKeeper(pn.viewable.Viewer):
         self.browser.found = None
         self.deciding = False
         self.offer.visible = False
-        self.browser._send_msg({"offer": ""})
+        self.browser.send_to_browser({"offer": ""})
         with using_language(self.store.lang):
             self.store.say(SESSION["keep.discarded"])
         self.keep()

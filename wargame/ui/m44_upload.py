@@ -47,8 +47,9 @@ class M44Import(pn.viewable.Viewer):
         """Import the uploaded ``data``; the new scenario's name, or None (the reason shown)."""
         with using_language(self.lang):
             if not isinstance(data, bytes) or len(data) > MAX_FILE_BYTES:
-                return self._say(TEXT["ui.too_large"].format(
-                    mb=MAX_FILE_BYTES // (1024 * 1024)), error=True)
+                self._say(TEXT["ui.too_large"].format(mb=MAX_FILE_BYTES // (1024 * 1024)),
+                          error=True)
+                return None
             name = default_id(Path(Path(filename.replace("\\", "/")).name or "imported.m44"))
             with tempfile.TemporaryDirectory(prefix="wargame-m44-") as folder:
                 path = Path(folder) / f"{name}.m44"
@@ -56,8 +57,8 @@ class M44Import(pn.viewable.Viewer):
                 try:
                     result = import_m44(path, name)
                 except (ScenarioError, ValueError) as exc:
-                    return self._say(str(exc).replace(str(path.parent) + "/", "")[:600],
-                                     error=True)
+                    self._say(str(exc).replace(str(path.parent) + "/", "")[:600], error=True)
+                    return None
             text = TEXT["ui.done"].format(title=result.title, id=result.scenario_id)
             self._say(text + ("\n" + report_text(result.lines) if result.recognised is None
                               else ""))

@@ -613,7 +613,8 @@ class MemoirDashboard(pn.viewable.Viewer):
             self._changed_in_language({e.name for e in events})
 
     def _changed_in_language(self, changed: set[str] | None) -> None:
-        if "scenario" in changed:  # another board: a new figure (never on a click)
+        # another board: a new figure (never on a click)
+        if changed is not None and "scenario" in changed:
             self._build_map()
             self.map_holder[:] = [self.map]
             self.chooser.value = self.store.scenario

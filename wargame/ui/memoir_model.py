@@ -11,7 +11,8 @@ target, choose a retreat hex, take ground, pick Air Power targets).
 from __future__ import annotations
 
 from collections import ChainMap
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
 
 import param
 
@@ -30,7 +31,7 @@ from wargame.memoir import (
     hex_to_m44,
 )
 from wargame.memoir.dice import hits_distribution
-from wargame.protocol import Policy
+from wargame.protocol import GameState, Policy
 from wargame.ui.store import TEACHER, GameStore, batched
 from wargame.ui.text import UI
 
@@ -163,7 +164,7 @@ class ExplainedPolicy:
 
     def __init__(self, policy: Any) -> None:
         self.policy = policy
-        self.last: tuple[str, int, Any] | None = None  # side, turn, reason (data or words)
+        self.last: tuple[str | None, int, Any] | None = None  # side, turn, reason (data or words)
 
     def choose(self, state: MemoirState) -> Action:
         if state.phase != "card" or state.pending:
@@ -178,7 +179,7 @@ class ExplainedPolicy:
             self.last = (side, turn, self.policy.explain(state))
         return action
 
-    def said(self) -> tuple[str, int, str] | None:
+    def said(self) -> tuple[str | None, int, str] | None:
         """The last reason in the current language (the easy and normal players speak
         English only)."""
         if self.last is None:
@@ -200,7 +201,7 @@ class MemoirStore(GameStore):
                                      doc="how the computer plays: 'auto' answers (first "
                                          "option, end the phase) or a bundled Memoir policy")
 
-    TEXT = ChainMap(TEXT, UI)  # type: ignore[assignment]  # Memoir's own words first
+    TEXT: ClassVar[Mapping[str, str]] = ChainMap(TEXT, UI)  # type: ignore[arg-type]  # Memoir's own words first; ChainMap only reads the two (read-only) catalogues
 
     def __init__(self, scenario: str | int = "1", seed: int = 44, **params: Any) -> None:
         game = MemoirGame.from_scenario(str(scenario))
@@ -215,8 +216,8 @@ class MemoirStore(GameStore):
             self._computer_changed()
 
     # ------------------------------------------------------------------ GameStore hooks
-    def opening_events(self, state: MemoirState) -> list[Any]:
-        return list(state.setup_events)
+    def opening_events(self, state: GameState) -> list[Any]:
+        return list(cast(MemoirState, state).setup_events)
 
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -251,12 +252,13 @@ class MemoirStore(GameStore):
     def computer_reason(self) -> str:
         """Why the computer played its last card, in this store's language (issue #33)."""
         with using_language(self.lang):
-            said = self._policy.said() if isinstance(self._policy, ExplainedPolicy) else None
-            if said is None:
+            policy = self._policy
+            said = policy.said() if isinstance(policy, ExplainedPolicy) else None
+            if said is None or not isinstance(policy, ExplainedPolicy):
                 return TEXT["why.none"]
             side, turn, reason = said
             text = TEXT["why.said"].format(side=self.side_name(side), turn=turn, reason=reason)
-            spans = getattr(self._policy.policy, "cpu_times", ())  # the hard player's record
+            spans = getattr(policy.policy, "cpu_times", ())  # the hard player's record
             if spans:
                 text += " " + TEXT["why.cpu"].format(
                     n=len(spans), mean=f"{sum(spans) / len(spans):.2f}", max=f"{max(spans):.2f}")
@@ -364,7 +366,7 @@ class MemoirStore(GameStore):
         if uid is None:
             return {}
         return {a.hex: self.state.move_options(uid).get(a.hex, 0) for a in self.legal
-                if a.kind == "move" and a.unit == uid}
+                if a.kind == "move" and a.unit == uid and a.hex is not None}  # (a move has one)
 
     def battle_targets(self) -> list[dict[str, Any]]:
         """Targets of the selected unit: hex, dice after terrain, hit chances."""

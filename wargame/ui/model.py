@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import param
 
@@ -40,6 +40,7 @@ from wargame.operational.combat import Assessment, BombardAssessment, assess_bom
 from wargame.operational.movement import Reach
 from wargame.operational.state import Game, State
 from wargame.operational.variants import VARIANTS, normalize_variants
+from wargame.protocol import GameState
 from wargame.scenario import Scenario
 from wargame.student_text import unit_designation
 from wargame.ui.describe import describe_option as describe_decision_option
@@ -186,6 +187,8 @@ class CampaignState(GameStore):
                                      doc="how the computer plays (wargame.bots.play)")
     history_overlay = param.Boolean(default=False)
 
+    game: Game  # the campaign's (GameStore holds any protocol game)
+
     def __init__(self, game: Game | Scenario | str = "demo", seed: int = 1944,
                  variants: tuple[str, ...] | list[str] = (), **params: Any) -> None:
         game = make_game(game, variants)
@@ -194,8 +197,8 @@ class CampaignState(GameStore):
         self.param.watch(lambda _e: self._player_changed(), "computer_player")
 
     # ------------------------------------------------------------------ GameStore hooks
-    def opening_events(self, state: State) -> list[Any]:
-        return list(state.events)
+    def opening_events(self, state: GameState) -> list[Any]:
+        return list(cast(State, state).events)
 
     def action_message(self, action: Action, events: list[Any]) -> str:
         from wargame.ui.describe import describe_action
@@ -315,14 +318,16 @@ class CampaignState(GameStore):
                       if us.status == "waiting" and us.available is not None and us.available > s.turn)
 
     def eligible_attackers(self) -> list[str]:
-        if not self.attack_target or not self.s.phase.is_combat:
+        side = self.side
+        if not self.attack_target or not self.s.phase.is_combat or side is None:
             return []
-        return self.s.eligible_attackers(self.side, Hex.from_id(self.attack_target))
+        return self.s.eligible_attackers(side, Hex.from_id(self.attack_target))
 
     def artillery_options(self) -> list[str]:
-        if not self.attack_target or not self.s.phase.is_combat:
+        side = self.side
+        if not self.attack_target or not self.s.phase.is_combat or side is None:
             return []
-        return self.s.artillery_in_range(self.side, Hex.from_id(self.attack_target))
+        return self.s.artillery_in_range(side, Hex.from_id(self.attack_target))
 
     def air_max(self) -> int:
         """CN/OD 6.0-6.1: 0 .. min(points left, points per combat)."""
@@ -487,7 +492,7 @@ class CampaignState(GameStore):
         if entry is None:
             return []
         places = self.game.board.places
-        out = []
+        out: list[Hex] = []
         for name in entry.allied_cities:
             out.extend(places.get(name, ()))
         out.extend(Hex.from_id(h) for h in entry.allied_hexes)

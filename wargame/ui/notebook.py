@@ -35,13 +35,15 @@ def local_dist_url(env: Mapping[str, str] | None = None) -> str | None:
 def use_local_stylesheets(roots: Any, url: str | None = None) -> None:
     """The documents of ``roots`` (Bokeh models) name ``url`` (default ``local_dist_url()``)
     as Panel's ``dist_url``: the panels created in them later take their stylesheets there."""
+    from wargame.ui.panel_internals import set_dist_url
+
     url = url or local_dist_url()
     if not url:
         return
     for root in roots:
         doc = getattr(root, "document", None)
         if doc is not None:
-            doc._template_variables["dist_url"] = url
+            set_dist_url(doc, url)
 
 
 # Panel wraps a notebook output in its design's wrapper: with panel_material_ui's design (set
@@ -72,7 +74,9 @@ def notebook_bundle(viewer: Any, include: Any = None, exclude: Any = None) -> An
     """A dashboard's output in a Jupyter cell (its ``_repr_mimebundle_``): Panel's, in a root
     that shrinks to the cell (``shrinkable_root``), with the stylesheets of later panels
     served by the Jupyter server (``use_local_stylesheets``)."""
-    view = shrinkable_root(viewer._create_view())
-    bundle = view._repr_mimebundle_(include, exclude)
-    use_local_stylesheets([model for model, _ in list(view._models.values())])
+    from wargame.ui.panel_internals import view_of, view_roots
+
+    view = shrinkable_root(view_of(viewer))
+    bundle = view._repr_mimebundle_(include, exclude)  # IPython's display protocol
+    use_local_stylesheets(view_roots(view))
     return bundle

@@ -22,20 +22,60 @@ Seen in a fresh-clone CI run: the teacher typed 3 in "Rooms", clicked "Create th
 the 6 of the field's default (``test_class_browser``). The patch runs a session's (a
 document's) pool tasks one after the other, in the order its browser sent them; other sessions
 still run side by side.
+
+The other reaches are small and named here so that no other module of wargame touches Panel's,
+Bokeh's, jupyter_bokeh's or panel_material_ui's private code (``tests/ui/test_panel_internals.py``
+keeps the table of them and fails on a reach from anywhere else):
+
+- ``component_path()`` / ``component_resource_handler()``: Panel's ``/components/`` route and
+  its Tornado handler, which ``wargame serve`` limits to imported packages (``wargame.ui.serve``);
+- ``in_session(doc)``: Bokeh document ``doc`` as Panel's current one, for work run from another
+  session's callback (a room's news, ``wargame.ui.room_page``);
+- ``inline_ipywidget(view)``: a view as a ``jupyter_bokeh`` widget with its resources and
+  stylesheets inlined (``wargame.ui.widgets``);
+- ``set_dist_url(doc, url)``, ``view_of(viewer)``, ``view_roots(view)``: where a notebook
+  document's later panels take Panel's files, and the Bokeh roots of a cell's output
+  (``wargame.ui.notebook``);
+- ``BrowserMessages``, ``ChunkedUpload``: messages between an ESM component and its browser
+  side, and panel_material_ui's chunked upload state (``wargame.ui.keeper``,
+  ``wargame.ui.upload``).
+
+A patch is in when the class attribute is the function made here: each such function holds
+the Panel method it replaces as ``panel_original`` (``panel_original(cls, name)``).
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, cast
 
-__all__ = ["steady_stylesheets", "same_stylesheets", "ordered_callbacks", "in_order"]
+__all__ = ["steady_stylesheets", "same_stylesheets", "ordered_callbacks", "in_order",
+           "panel_original", "component_path", "component_resource_handler", "in_session",
+           "inline_ipywidget", "set_dist_url", "view_of", "view_roots", "BrowserMessages",
+           "ChunkedUpload"]
 
-_PATCHED: dict[str, Any] = {"done": False, "panel_update": None}
-"""Whether the patches are in, and Panel's own methods they replace (``panel_update``:
-``HTMLBasePane._update``; ``panel_ordered``: the three ``Syncable`` methods by name)."""
+
+def _replace(cls: type, name: str, function: Callable[..., Any]) -> None:
+    """``cls.name = function``, ``function`` holding the method it replaces."""
+    original = panel_original(cls, name)  # Panel's, even over a patch made before
+    function.panel_original = original  # type: ignore[attr-defined]  # a mark on our own function
+    setattr(cls, name, function)
+
+
+def _patched(cls: type, name: str) -> bool:
+    """Whether ``cls.name`` is a function made here (``_replace``)."""
+    return hasattr(getattr(cls, name), "panel_original")
+
+
+def panel_original(cls: type, name: str) -> Any:
+    """Panel's own ``cls.name``: the method a patch here replaced, or the current one when
+    no patch is in."""
+    method = getattr(cls, name)
+    return getattr(method, "panel_original", method)
 
 
 def _identity(sheet: Any) -> tuple[str, Any]:
@@ -60,12 +100,11 @@ def same_stylesheets(old: Any, new: Any) -> bool:
 def steady_stylesheets() -> None:
     """Patch Panel's HTML/Markdown pane update so that an unchanged stylesheet list is not
     re-sent (module doc). Idempotent."""
-    if _PATCHED["done"]:
-        return
     from panel.pane.markup import HTMLBasePane
 
+    if _patched(HTMLBasePane, "_update"):
+        return
     panel_update = HTMLBasePane._update
-    _PATCHED["panel_update"] = panel_update
 
     def _update(self: Any, ref: str, model: Any) -> None:
         props = self._get_properties(model.document)
@@ -75,8 +114,7 @@ def steady_stylesheets() -> None:
             return panel_update(self, ref, model)
         model.update(**props)
 
-    HTMLBasePane._update = _update
-    _PATCHED["done"] = True
+    _replace(HTMLBasePane, "_update", _update)
 
 
 _ORDER_LOCK = threading.Lock()
@@ -116,12 +154,13 @@ def in_order(pool: Any, doc: Any, fn: Any, *args: Any) -> Future[Any]:
 def ordered_callbacks() -> None:
     """Patch Panel so that a session's widget changes and events run on the thread pool in
     the order they came (module doc). Idempotent."""
-    if _PATCHED.get("ordered"):
-        return
     from functools import partial
 
     from panel.io.state import set_curdoc, state
     from panel.reactive import Syncable
+
+    if _patched(Syncable, "_comm_event"):
+        return
 
     def submit(doc: Any, fn: Any, *args: Any) -> None:
         future = in_order(state._thread_pool, doc, fn, *args)
@@ -161,9 +200,107 @@ def ordered_callbacks() -> None:
             await callback()
         self._comm_event(doc, event)
 
-    _PATCHED["panel_ordered"] = {name: getattr(Syncable, name) for name in
-                                 ("_change_coroutine", "_comm_event", "_event_coroutine")}
-    Syncable._change_coroutine = _change_coroutine
-    Syncable._comm_event = _comm_event
-    Syncable._event_coroutine = _event_coroutine
-    _PATCHED["ordered"] = True
+    _replace(Syncable, "_change_coroutine", _change_coroutine)
+    _replace(Syncable, "_event_coroutine", _event_coroutine)
+    _replace(Syncable, "_comm_event", _comm_event)  # last: what _patched looks at
+
+
+# ---------------------------------------------------------------- the serve command's route
+def component_path() -> str:
+    """The URL prefix of Panel's route for the files a component lists (``components/``)."""
+    from panel.io.resources import COMPONENT_PATH
+
+    return str(COMPONENT_PATH)
+
+
+def component_resource_handler() -> type:
+    """Panel's Tornado handler for that route (``wargame.ui.serve`` subclasses it)."""
+    from panel.io.server import ComponentResourceHandler
+
+    return cast(type, ComponentResourceHandler)
+
+
+# ---------------------------------------------------------------- sessions and notebooks
+@contextmanager
+def in_session(doc: Any) -> Iterator[None]:
+    """Within the block, ``doc`` (a Bokeh document) is Panel's current document: changes made
+    there reach that session's page (``pn.state.curdoc``)."""
+    from panel.io.state import set_curdoc
+
+    with set_curdoc(doc):
+        yield
+
+
+def inline_ipywidget(view: Any) -> tuple[Any, Any]:
+    """``view`` (a Panel object) as a ``jupyter_bokeh`` widget in a document of its own, its
+    resources inline (the scripts of panel_material_ui's components included) and its
+    stylesheets inlined as ``pn.extension(inline=True)`` does: the widget and its Bokeh root
+    (whose ``document`` is the widget's)."""
+    import panel as pn
+    from bokeh.document import Document
+    from bokeh.models import UIElement
+    from panel.io.notebook import patch_inline_stylesheets
+    from panel.io.resources import set_resource_mode
+
+    with set_resource_mode("inline"), pn.config.set(inline=True):
+        widget = pn.ipywidget(view, doc=Document())
+    root = widget._model  # the view's Bokeh root, the widget's render bundle
+    for model in root.select({"type": UIElement}):
+        patch_inline_stylesheets(model)
+    widget.update_from_model(root)  # the bundle rebuilt with the inlined stylesheets
+    return widget, root
+
+
+def set_dist_url(doc: Any, url: str) -> None:
+    """The panels created later in Bokeh document ``doc`` take Panel's files from ``url``
+    (Panel's ``dist_url`` template variable) rather than its CDN."""
+    doc._template_variables["dist_url"] = url
+
+
+def view_of(viewer: Any) -> Any:
+    """The Panel object a ``pn.viewable.Viewer`` shows (its ``__panel__``, as Panel wraps it
+    for display)."""
+    return viewer._create_view()
+
+
+def view_roots(view: Any) -> list[Any]:
+    """The Bokeh roots ``view`` (a Panel object) has been drawn in so far."""
+    return [model for model, _ in list(view._models.values())]
+
+
+# ---------------------------------------------------------------- ESM components' messages
+class BrowserMessages:
+    """Messages between a Panel ESM component and its browser side, as a mixin before the
+    component's class (``class C(BrowserMessages, JSComponent)``): ``send_to_browser`` is
+    Panel's ``_send_msg`` (the browser sees it with ``model.on("msg:custom", ...)``), and what
+    the browser sends (``model.send_msg``) reaches ``on_browser_message``, through Panel's
+    ``_handle_msg``. ``component_message`` hands a message to the component's own handling
+    (the class after the mixin)."""
+
+    def send_to_browser(self, data: Any) -> None:
+        cast(Any, self)._send_msg(data)
+
+    def on_browser_message(self, data: Any) -> None:
+        """What the browser sent (untrusted); overridden."""
+
+    def component_message(self, data: Any) -> None:
+        cast(Any, super())._handle_msg(data)
+
+    def _handle_msg(self, data: Any) -> None:  # Panel's hook: ReactiveESM._handle_msg
+        self.on_browser_message(data)
+
+
+class ChunkedUpload(BrowserMessages):
+    """``BrowserMessages`` for panel_material_ui's ``FileInput`` (a mixin before it), with the
+    state of its chunked upload under public names: the chunks of a file received so far,
+    adding one, and forgetting an unfinished upload."""
+
+    def chunks_received(self, name: str) -> int:
+        return len(cast(Any, self)._file_buffer.get(name, {}).get("chunks", {}))
+
+    def add_chunk(self, msg: dict[str, Any]) -> None:
+        cast(Any, self)._process_chunk(msg)
+
+    def forget_upload(self) -> None:
+        cast(Any, self)._file_buffer.clear()
+        cast(Any, self)._buffer.clear()

@@ -79,7 +79,7 @@ def unknown_seat_page() -> Any:
         f"<p><a href='./'>{_esc(ROOMS['title'])}</a></p></div>", sizing_mode="stretch_width")
 
 
-def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, SeatMixin]:
+def seat_dashboard(room: Any, seat: Any, lang: str | None = None) -> tuple[Any, Any]:
     """The dashboard of ``seat`` in ``room`` and its store (no Panel session needed), in
     ``lang`` (default: the seat's own language, else the current one)."""
     from wargame.registry import family_of, resolve
@@ -119,10 +119,10 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
 
 def follow_room(store: SeatMixin, doc: Any, also: Callable[[], None] | None = None) -> None:
     """Keep ``store`` up to date with its room in the session of ``doc`` (module doc)."""
-    from panel.io.state import set_curdoc
+    from wargame.ui.panel_internals import in_session
 
     def run() -> None:
-        with set_curdoc(doc):
+        with in_session(doc):
             store.sync()
             if also is not None:
                 also()

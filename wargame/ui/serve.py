@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -196,7 +197,8 @@ def _suggested_origins(port: int) -> list[str]:
 
     names = [socket.gethostname()]
     try:
-        names += [info[4][0] for info in socket.getaddrinfo(names[0], None, socket.AF_INET)]
+        names += [str(info[4][0])
+                  for info in socket.getaddrinfo(names[0], None, socket.AF_INET)]
     except OSError:
         pass
     names = [n for n in dict.fromkeys(names) if n and not n.startswith("127.")]
@@ -218,16 +220,19 @@ def check_address(address: str, port: int) -> None:
 
 def component_routes() -> list[tuple[str, Any, dict[str, Any]]]:
     """Tornado routes answering Panel's ``/components/`` URLs before Panel's own handler."""
-    from panel.io.resources import COMPONENT_PATH
+    from wargame.ui.panel_internals import component_path
 
-    return [(f"/{COMPONENT_PATH}(.*)", _limited_component_handler(), {})]
+    return [(f"/{component_path()}(.*)", _limited_component_handler(), {})]
 
 
 def _limited_component_handler() -> type:
-    from panel.io.server import ComponentResourceHandler
     from tornado.web import HTTPError
 
-    class LimitedComponentResourceHandler(ComponentResourceHandler):
+    from wargame.ui.panel_internals import component_resource_handler
+
+    panel_handler: Any = component_resource_handler()
+
+    class LimitedComponentResourceHandler(panel_handler):
         """Panel's handler, for already imported modules of COMPONENT_PACKAGES only: no URL
         makes the server import a module."""
 
@@ -441,7 +446,7 @@ def serve_rooms(db_path: str | os.PathLike[str], port: int = 5006, show: bool = 
 
     lang = check_language(lang) if lang else language()
     key = teacher_key(key)  # a short given key: refused before the file is opened
-    manager = RoomManager(db_path, games=room_game)
+    manager = RoomManager(Path(db_path), games=room_game)
     import panel as pn
 
     pn.extension()

@@ -88,14 +88,14 @@ class SlotColumn(pn.viewable.Viewer):
             # a hidden part keeps no text: nothing stale stays in the page (issue #27)
             if text.object != (html or ""):
                 text.object = html or ""
-            if html is not None and text.margin != slot.margin:
+            if slot is not None and html is not None and text.margin != slot.margin:
                 text.margin = slot.margin
             if text.visible != (html is not None):
                 text.visible = html is not None
             if button is not None:
                 if button.label != (label or ""):
                     button.label = label or ""
-                if label is not None and button.color != slot.color:
+                if slot is not None and label is not None and button.color != slot.color:
                     button.color = slot.color
                 if button.visible != (label is not None):
                     button.visible = label is not None

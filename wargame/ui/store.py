@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -104,7 +104,7 @@ class GameStore(param.Parameterized):
                             "and teacher), off on a solo dashboard (its owner is the hobbyist "
                             "or the teacher preparing: docs/rooms-seats.md)")
 
-    TEXT: ClassVar[dict[str, str]] = UI
+    TEXT: ClassVar[Mapping[str, str]] = UI
     SAVE_SOURCE: ClassVar[str] = "<uploaded save>"
     CHECKPOINT_EVERY: ClassVar[int] = 100
     LOAD_CHECKPOINTS: ClassVar[int] = 5  # checkpoints kept from a loaded game: its last 500 actions

@@ -30,6 +30,7 @@ from panel_material_ui import FileInput as _MaterialFileInput
 
 from wargame.i18n import using_language
 from wargame.saves import MAX_SAVE_BYTES
+from wargame.ui.panel_internals import ChunkedUpload
 from wargame.ui.session_text import SESSION
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ MAX_CHUNKS = -(-MAX_SAVE_BYTES // CHUNK_BYTES)
 """The most chunks an upload of at most ``MAX_SAVE_BYTES`` takes."""
 
 
-class SaveInput(_MaterialFileInput):
+class SaveInput(ChunkedUpload, _MaterialFileInput):
     """A file input for one save file of at most ``MAX_SAVE_BYTES`` (module doc).
     ``on_refused(reason)`` is called when a file is refused: ``"too_big"`` (the browser's
     check, or the server's count) or ``"bad_upload"`` (chunks the browser would not send).
@@ -65,7 +66,7 @@ class SaveInput(_MaterialFileInput):
         self._dropped = False
 
     # ------------------------------------------------------------------ the server's check
-    def _handle_msg(self, msg: Any) -> None:
+    def on_browser_message(self, msg: Any) -> None:
         if not isinstance(msg, dict):
             return
         status = msg.get("status")
@@ -83,9 +84,9 @@ class SaveInput(_MaterialFileInput):
         if status == "finished":
             if self._dropped:
                 self._drop(refuse=None)
-                self._send_msg({"status": "finished"})
+                self.send_to_browser({"status": "finished"})
                 return
-            super()._handle_msg(msg)
+            self.component_message(msg)  # panel_material_ui's: the file into value
             self._upload_name, self._received = None, 0
             return
         log.debug("upload message of unknown status %r ignored", str(status)[:40])
@@ -104,19 +105,18 @@ class SaveInput(_MaterialFileInput):
         if self._upload_name not in (None, name):  # a second file: one upload at a time
             self._drop(refuse=None)
             self._dropped = False
-        expected = len(self._file_buffer.get(name, {}).get("chunks", {})) + 1
+        expected = self.chunks_received(name) + 1
         if chunk != expected:  # the browser sends them in order, 1, 2, ...
             self._drop(refuse="bad_upload")
             return
         self._upload_name = name
         self._received += size
-        self._process_chunk({**msg, "data": bytes(data), "name": name[:255],
+        self.add_chunk({**msg, "data": bytes(data), "name": name[:255],
                              "mime_type": str(msg.get("mime_type") or "")[:100]})
 
     def _drop(self, refuse: str | None) -> None:
         """Forget the unfinished upload; with ``refuse``, tell the page why (once)."""
-        self._file_buffer.clear()
-        self._buffer.clear()
+        self.forget_upload()
         self._upload_name, self._received = None, 0
         if refuse is None or self._dropped:
             return

@@ -35,12 +35,7 @@ def widget(game: str = "normandy", seed: int | None = None, lang: str | None = N
     ``seed``, ``lang`` (``en``, ``pt``), ``computer`` (``none``, ``axis``, ``allied``) and
     ``variants`` as for ``wargame serve``. The dashboard itself is the widget's ``dashboard``
     attribute, for driving it from code."""
-    import panel as pn
-    from bokeh.document import Document
-    from bokeh.models import UIElement
-    from panel.io.notebook import patch_inline_stylesheets
-    from panel.io.resources import set_resource_mode
-
+    from wargame.ui.panel_internals import inline_ipywidget
     from wargame.ui.serve import build_dashboard
 
     try:
@@ -51,13 +46,8 @@ def widget(game: str = "normandy", seed: int | None = None, lang: str | None = N
 
     dashboard = build_dashboard(GAMES.get(game, game), seed, variants, computer, lang=lang)
     # inline: panel_material_ui's Load button (wargame.ui.upload) takes its script from the
-    # page, not from its CDN (issue #31)
-    with set_resource_mode("inline"), pn.config.set(inline=True):
-        w = pn.ipywidget(dashboard, doc=Document())
-    root = w._model  # the dashboard's Bokeh root, the widget's render bundle
-    for model in root.select({"type": UIElement}):  # as pn.extension(inline=True) does
-        patch_inline_stylesheets(model)
-    w.update_from_model(root)
+    # page, not from its CDN (issue #31); the stylesheets as pn.extension(inline=True) does
+    w, root = inline_ipywidget(dashboard)
     use_local_stylesheets([root])
     w.dashboard = dashboard
     return w
