@@ -173,6 +173,11 @@ def test_dashboard_in_a_jupyterlab_cell(jupyter_lab, wg_browser):
         assert _in_window(page, panel.bounding_box()), panel.bounding_box()
         page.get_by_role("button", name="Roll the attack").click()
         decision = page.locator(".wg-decision-panel")
+        # the roll's decisions shown before any Auto (an Auto clicked while the kernel was
+        # still rolling answered the retreat itself: a fresh-clone run under load waited 30 s
+        # for a retreat that had been made)
+        decision.locator(".wg-answers").filter(has_text="Attack on Colleville").wait_for(
+            timeout=60000)
         retreat = first_retreat_hex()
         for _ in range(5):
             if decision.locator(".wg-decision").filter(has_text="retreat").count():
