@@ -2,13 +2,13 @@
 translated into Portuguese with its placeholders, the language chosen per context, the CLI
 answering in Portuguese (issue #16)."""
 
-import importlib.util
 import io
 import threading
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
+from tests.support.tools import load_tool
 from wargame import i18n
 from wargame.cli import CODES, TEXT, main
 
@@ -16,10 +16,7 @@ ROOT = i18n.LOCALE_DIR.parent.parent
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("i18n")
 
 
 def test_every_message_has_a_portuguese_translation_with_its_placeholders():

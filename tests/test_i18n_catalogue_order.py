@@ -6,18 +6,15 @@ every translation the same, so a real change drowned in the diff."""
 from __future__ import annotations
 
 import difflib
-import importlib.util
 
+from tests.support.tools import load_tool
 from wargame import i18n
 
 ROOT = i18n.LOCALE_DIR.parent.parent
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("i18n")
 
 
 def test_update_on_an_unchanged_tree_changes_nothing():

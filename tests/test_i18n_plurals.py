@@ -4,13 +4,13 @@ and the ``.po``'s plural forms, so "1 partida", "2 partidas", "1 game", "2 games
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 from contextlib import redirect_stderr
 
 import pytest
 
+from tests.support.tools import load_tool
 from wargame import i18n
 from wargame.cli import main
 from wargame.cli.common import Parser, argparse_in_language
@@ -21,10 +21,7 @@ ROOT = i18n.LOCALE_DIR.parent.parent
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("i18n")
 
 
 def _games(lang: str, n: int) -> str:

@@ -138,13 +138,9 @@ def test_at_least_half_the_acceptance_sample_plays_and_none_unreported(tmp_path,
 def test_the_collector_names_a_folder_that_is_not_the_source_clone(tmp_path, capsys):
     """``tools/collect_m44_corpus.py`` given a folder without the pinned commit says so in one
     line (it was a git traceback) and writes nothing."""
-    import importlib.util
+    from tests.support.tools import load_tool
 
-    spec = importlib.util.spec_from_file_location(
-        "collect_m44_corpus", Path(__file__).resolve().parents[2] / "tools" /
-        "collect_m44_corpus.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("collect_m44_corpus")
     assert tool.main([str(tmp_path), str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert str(tmp_path) in err and "not a git directory holding commit" in err
