@@ -12,8 +12,6 @@ from tests.support.tools import load_tool
 from wargame import i18n
 from wargame.cli import CODES, TEXT, main
 
-ROOT = i18n.LOCALE_DIR.parent.parent
-
 
 def _tool():
     return load_tool("i18n")

@@ -10,8 +10,6 @@ import difflib
 from tests.support.tools import load_tool
 from wargame import i18n
 
-ROOT = i18n.LOCALE_DIR.parent.parent
-
 
 def _tool():
     return load_tool("i18n")

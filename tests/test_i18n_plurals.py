@@ -17,8 +17,6 @@ from wargame.cli.common import Parser, argparse_in_language
 from wargame.cli.text import ROOMS_TEXT, STUDY_TEXT, TEXT
 from wargame.rooms.text import TEXT as ROOMS
 
-ROOT = i18n.LOCALE_DIR.parent.parent
-
 
 def _tool():
     return load_tool("i18n")
