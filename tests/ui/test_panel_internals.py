@@ -37,6 +37,10 @@ INTERNALS = [
      "(tests/ui/test_steady_stylesheets.py)"),
     ("panel.pane.HTML()", "_get_properties", "wargame/ui/panel_internals.py",
      "the properties that update would send"),
+    ("panel.reactive.Reactive", "_update_properties", "wargame/ui/panel_internals.py",
+     "a property change without the design's resolution (tests/ui/test_lean_updates.py)"),
+    ("panel.pane.HTML()", "_process_param_change", "wargame/ui/panel_internals.py",
+     "an HTML pane's new text as its model's property, alone"),
     ("jupyter_bokeh.BokehModel", "update_from_model", "wargame/ui/widgets.py",
      "the widget's render bundle rebuilt after its stylesheets are inlined (w._model)"),
 ]

@@ -34,6 +34,13 @@ def test_same_stylesheets_compares_kind_and_url_or_text():
     assert not same_stylesheets([":host{}"], [":host{color:red}"])
 
 
+def _panels_own_update():
+    """Panel's ``HTMLBasePane._update``, whichever of steady_stylesheets and
+    lean_property_updates replaced it first in this process."""
+    return (panel_internals._PATCHED.get("panel_html_update")
+            or panel_internals._PATCHED["panel_update"] or HTMLBasePane._update)
+
+
 def _recomputes_per_update(monkeypatch, update) -> tuple[int, str]:
     """An HTML pane in a document updated 5 times, its document's stylesheet cache dropped
     before each update (what happened in the served room pages: the stylesheets came back as
@@ -60,7 +67,7 @@ def _recomputes_per_update(monkeypatch, update) -> tuple[int, str]:
 
 
 def test_without_the_patch_a_text_change_recomputes_the_document(monkeypatch):
-    panel_update = panel_internals._PATCHED["panel_update"] or HTMLBasePane._update
+    panel_update = _panels_own_update()
     recomputes, text = _recomputes_per_update(monkeypatch, panel_update)
     assert text == "&lt;b&gt;4&lt;/b&gt;"
     assert recomputes >= 5, ("Panel's own update no longer re-sends equal stylesheets as new "
@@ -69,8 +76,7 @@ def test_without_the_patch_a_text_change_recomputes_the_document(monkeypatch):
 
 def test_with_the_patch_a_text_change_sends_only_the_text(monkeypatch):
     monkeypatch.setitem(panel_internals._PATCHED, "done", False)
-    monkeypatch.setattr(HTMLBasePane, "_update", panel_internals._PATCHED["panel_update"]
-                        or HTMLBasePane._update)
+    monkeypatch.setattr(HTMLBasePane, "_update", _panels_own_update())
     steady_stylesheets()
     patched = HTMLBasePane._update
     steady_stylesheets()  # idempotent
@@ -83,8 +89,7 @@ def test_with_the_patch_a_text_change_sends_only_the_text(monkeypatch):
 def test_with_the_patch_a_changed_stylesheet_still_reaches_the_model(monkeypatch):
     new_sheet = ":host{color:red}"
     monkeypatch.setitem(panel_internals._PATCHED, "done", False)
-    monkeypatch.setattr(HTMLBasePane, "_update", panel_internals._PATCHED["panel_update"]
-                        or HTMLBasePane._update)
+    monkeypatch.setattr(HTMLBasePane, "_update", _panels_own_update())
     steady_stylesheets()
     pane = pn.pane.HTML("a", stylesheets=[":host{color:#222}"])
     doc = Document()

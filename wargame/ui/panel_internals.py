@@ -31,7 +31,8 @@ import weakref
 from concurrent.futures import Future
 from typing import Any
 
-__all__ = ["steady_stylesheets", "same_stylesheets", "ordered_callbacks", "in_order"]
+__all__ = ["steady_stylesheets", "same_stylesheets", "ordered_callbacks", "in_order",
+           "lean_property_updates"]
 
 _PATCHED: dict[str, Any] = {"done": False, "panel_update": None}
 """Whether the patches are in, and Panel's own methods they replace (``panel_update``:
@@ -167,3 +168,47 @@ def ordered_callbacks() -> None:
     Syncable._comm_event = _comm_event
     Syncable._event_coroutine = _event_coroutine
     _PATCHED["ordered"] = True
+
+
+def lean_property_updates() -> None:
+    """Patch Panel so that a property change of a component, or a new text of an HTML or
+    Markdown pane, does not resolve the component's design (issue #31). Idempotent.
+
+    - Panel 1.9's ``Reactive._update_properties`` calls ``self._design.params(self, doc)``
+      (the theme's modifiers: stylesheet paths resolved, files stat'ed) for every change of
+      every property, then uses the result only when ``stylesheets`` is among the changes.
+      The patched method skips it otherwise and returns the same properties.
+    - An HTML pane's new text (``HTMLBasePane._update``) computed every property of the pane
+      (``_get_properties``: the design's included) to send the one that changed. The patched
+      method sends the properties of the new object only (``_process_param_change`` of it:
+      the ``text``); Panel's own method still streams a pane with ``enable_streaming``.
+
+    A served Memoir seat page's update is a few dozen such changes: the other seat's page,
+    when its turn comes, shows its hand's play buttons (``bench/rooms.py`` rounds 4 and 8:
+    about 35 property changes). Measured in ``tests/ui/test_lean_updates.py`` by counting the
+    design's resolutions per update."""
+    if _PATCHED.get("lean"):
+        return
+    from panel.pane.markup import HTMLBasePane
+    from panel.reactive import Reactive
+
+    panel_update_properties = Reactive._update_properties
+    html_update = HTMLBasePane._update  # Panel's, or steady_stylesheets' wrapper of it
+    _PATCHED["panel_update_properties"] = panel_update_properties
+    _PATCHED["html_update"] = html_update
+    # Panel's own, whichever patch came first (steady_stylesheets keeps it as panel_update)
+    _PATCHED.setdefault("panel_html_update", _PATCHED.get("panel_update") or html_update)
+
+    def _update_properties(self: Any, *events: Any, doc: Any) -> dict[str, Any]:
+        if any(event.name == "stylesheets" for event in events):
+            return panel_update_properties(self, *events, doc=doc)
+        return self._process_param_change({event.name: event.new for event in events})
+
+    def _update(self: Any, ref: str, model: Any) -> None:
+        if getattr(self, "enable_streaming", False):
+            return html_update(self, ref, model)
+        model.update(**self._process_param_change({"object": self.object}))
+
+    Reactive._update_properties = _update_properties
+    HTMLBasePane._update = _update
+    _PATCHED["lean"] = True
