@@ -20,8 +20,12 @@ after start, with every page open, at the end, and per room.
 Also by round (issue #31), figures that the machine's load hardly changes: the server's CPU
 time (``/proc/PID/stat``: user + system, from the round's first click until every other seat
 shows its version) per room update, and the websocket bytes the other seats' pages received
-in that time per update (playwright's ``framereceived``). ``--profile FILE`` runs the server
-under cProfile and writes its statistics to FILE when the server stops (``pstats``).
+in that time per update (playwright's ``framereceived``), and the time the other seats' pages
+spent applying them (``Document.apply_json_patch`` in the page, timed; the layout it starts
+included as far as the browser does it at once). ``--profile FILE`` runs the server
+under cProfile and writes its statistics to FILE when the server stops (``pstats``): where
+the CPU goes, not how much (the profiler's clock, ``time.thread_time``, makes every figure
+of that run several times larger).
 """
 
 from __future__ import annotations
@@ -52,7 +56,15 @@ HOOK = """() => {
     window.addEventListener('pointerdown', () => window.__wg_press.push(Date.now()), true);
   }
   const re = /data-version=(?:'|&#x27;|&#39;|")(\\d+)/;
+  window.__wg_patch = window.__wg_patch || [];
   for (const doc of Bokeh.documents) {
+    if (!doc.__wg_timed) {  // how long the page takes to apply each patch the server sends
+      doc.__wg_timed = true;
+      const apply = doc.apply_json_patch.bind(doc);
+      doc.apply_json_patch = (...args) => { const t0 = performance.now(); const at = Date.now();
+        try { return apply(...args); }
+        finally { window.__wg_patch.push([at, performance.now() - t0]); } };
+    }
     for (const m of doc.all_models) {
       if (m.__wg_hooked || typeof m.text !== 'string' || !m.text.includes('wg-seat-header'))
         continue;
@@ -176,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     by_round: list[list[float]] = []
     cpu_by_round: list[float] = []  # server CPU seconds per round
     bytes_by_round: list[int] = []  # websocket bytes the other seats received per round
+    browser_by_round: list[float] = []  # ms the other seats' pages spent applying patches
     received: dict[object, int] = {}  # page -> websocket bytes received so far
     try:
         time.sleep(1.0)
@@ -196,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                                               else payload)
 
                     page.on("websocket", lambda ws, count=count: ws.on("framereceived", count))
-                    page.goto(base + token)
+                    page.goto(base + token, timeout=180000)  # a busy machine: slow
                     pair[side] = page
                 pages.append(pair)
             for pair in pages:
@@ -229,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
                     latencies.append(float(t1) - float(t0))
                     by_round[-1].append(float(t1) - float(t0))
                 cpu_by_round.append(cpu_s(proc.pid) - cpu0)
+                first = min(float(actor.evaluate(f"() => window.__wg_press[{presses}]"))
+                            for actor, _o, _v, presses in plan)
+                browser_by_round.append(sum(float(other.evaluate(
+                    f"() => window.__wg_patch.filter(p => p[0] >= {first})"
+                    ".reduce((s, p) => s + p[1], 0)")) for _a, other, _v, _p in plan))
                 bytes_by_round.append(sum(received[o] - got0[o] for _a, o, _v, _p in plan))
             rss_end = rss_mb(proc.pid)
             browser.close()
@@ -248,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                                               for r in by_round))
     print("server CPU per update by round (ms): " + ", ".join(
         f"{1000 * c / args.rooms:.0f}" for c in cpu_by_round))
+    print("other seat's page applying the update, by round (ms): " + ", ".join(
+        f"{b / args.rooms:.0f}" for b in browser_by_round))
     print("bytes to the other seat per update by round: " + ", ".join(
         f"{b / args.rooms:.0f}" for b in bytes_by_round))
     print(f"update-to-other-seat latency: median {statistics.median(lat):.0f} ms, "
