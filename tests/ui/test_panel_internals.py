@@ -91,6 +91,11 @@ INTERNALS = [
      "ChunkedUpload.chunks_received and forget_upload: the chunks received per file"),
     ("panel_material_ui.FileInput()", "_buffer",
      "ChunkedUpload.forget_upload: the files received, not yet in the value"),
+    ("panel.reactive.Reactive", "_update_properties",
+     "lean_property_updates: replaced, a property change without the design's resolution "
+     "(tests/ui/test_lean_updates.py)"),
+    ("panel.pane.HTML()", "_process_param_change",
+     "lean_property_updates: an HTML pane's new text as its model's property, alone"),
 ]
 
 

@@ -112,3 +112,27 @@ def test_seat_stores_on_the_real_room_manager(tmp_path):
         assert axis.state.fingerprint() == room.state().fingerprint()
         axis.close()
         allied.close()
+
+
+def test_a_seats_own_act_tells_the_other_pages_but_not_its_own(tmp_path):
+    """Issue #31: the acting page syncs itself when the room answers; a sync scheduled in its
+    session during the act would wait there for the store's lock (held by the act) and hold up
+    the server's other pages. Another tab of the same seat and the other seat are told."""
+    from wargame.rooms import RoomManager
+
+    with RoomManager(tmp_path / "rooms.sqlite", start_computers=False) as manager:
+        room = manager.create("memoir44-1", seed=44)
+        allied = seat_store(room, room.seats["allied"])
+        tab = seat_store(room, room.seats["allied"])  # the same seat in another tab
+        axis = seat_store(room, room.seats["axis"])
+        told = {"allied": 0, "tab": 0, "axis": 0}
+        for name, store in (("allied", allied), ("tab", tab), ("axis", axis)):
+            store.on_change = lambda name=name: told.__setitem__(name, told[name] + 1)
+        play = next(a for a in allied.legal if a.kind == "play")
+        assert allied.act(play) and room.version == 1
+        assert told == {"allied": 0, "tab": 1, "axis": 1}
+        assert allied.version == 1  # the act synced its own store
+        assert tab.sync() and axis.sync()
+        assert tab.state.fingerprint() == axis.state.fingerprint() == room.state().fingerprint()
+        for store in (allied, tab, axis):
+            store.close()

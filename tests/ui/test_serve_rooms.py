@@ -59,11 +59,14 @@ def test_a_computer_seat_plays_and_the_human_seat_follows(tmp_path):
         allied = seat_store(room, room.seats["allied"])
         heard: list[int] = []
         allied.on_change = lambda: heard.append(1)
+        own = 0
         while allied.state.side_to_act == "allied":
             assert allied.auto()
+            own += 1
         assert room.wait_idle(timeout=60)
         allied.sync()
         assert allied.state.fingerprint() == room.state().fingerprint()
-        assert len(heard) == room.version  # every action told, the computer's included
+        # every action of the computer told; the seat's own acts sync themselves (issue #31)
+        assert own >= 1 and len(heard) == room.version - own
         assert room.version > 4 and allied.state.side_to_act == "allied"
         allied.close()

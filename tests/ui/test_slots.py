@@ -9,7 +9,7 @@ from panel.io.state import set_curdoc
 
 from wargame.bots.memoir_random import auto_action
 from wargame.ui.memoir import HAND_PLACES, MemoirDashboard
-from wargame.ui.slots import Slot, SlotColumn
+from wargame.ui.slots import Slot, SlotColumn, is_shown
 
 
 def test_a_slot_column_shows_text_and_buttons_and_hands_back_the_payload():
@@ -29,12 +29,13 @@ def test_a_slot_column_shows_text_and_buttons_and_hands_back_the_payload():
     col.show([Slot("x"), Slot("y"), Slot(label="z", payload=9)])  # more than ever: grows once
     assert len(col.shown) == 3 and len(col.column.objects) == 6
     hidden_button = col._places[0][0]
-    assert not hidden_button.visible
+    assert not is_shown(hidden_button)
     hidden_button.clicks += 1  # a stale click on a place showing text now: nothing
     assert pressed == [7, 8]
     col.show([Slot("card", label="play", payload=10)])  # a button above its card's text
     assert [getattr(p, "label", None) or p.object for p in col.shown] == ["play", "card"]
-    assert all(not p.object for p in col.column.objects if hasattr(p, "object") and not p.visible)
+    assert all(not p.object for p in col.column.objects
+               if hasattr(p, "object") and not is_shown(p))
 
 
 def test_a_teachers_slot_column_has_no_button_at_all():

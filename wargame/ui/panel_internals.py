@@ -23,6 +23,9 @@ the 6 of the field's default (``test_class_browser``). The patch runs a session'
 document's) pool tasks one after the other, in the order its browser sent them; other sessions
 still run side by side.
 
+``lean_property_updates()``: a property change of a component, or a new text of an HTML pane,
+resolved the component's design for nothing (issue #31; the function's doc).
+
 The other reaches are small and named here so that no other module of wargame touches Panel's,
 Bokeh's, jupyter_bokeh's or panel_material_ui's private code (``tests/ui/test_panel_internals.py``
 keeps the table of them and fails on a reach from anywhere else):
@@ -56,7 +59,7 @@ from typing import Any, cast
 __all__ = ["steady_stylesheets", "same_stylesheets", "ordered_callbacks", "in_order",
            "panel_original", "component_path", "component_resource_handler", "in_session",
            "inline_ipywidget", "set_dist_url", "view_of", "view_roots", "BrowserMessages",
-           "ChunkedUpload"]
+           "ChunkedUpload", "lean_property_updates"]
 
 
 def _replace(cls: type, name: str, function: Callable[..., Any]) -> None:
@@ -304,3 +307,45 @@ class ChunkedUpload(BrowserMessages):
     def forget_upload(self) -> None:
         cast(Any, self)._file_buffer.clear()
         cast(Any, self)._buffer.clear()
+
+
+# ---------------------------------------------------------------- lean property updates
+def lean_property_updates() -> None:
+    """Patch Panel so that a property change of a component, or a new text of an HTML or
+    Markdown pane, does not resolve the component's design (issue #31). Idempotent.
+
+    - Panel 1.9's ``Reactive._update_properties`` calls ``self._design.params(self, doc)``
+      (the theme's modifiers: stylesheet paths resolved, files stat'ed) for every change of
+      every property, then uses the result only when ``stylesheets`` is among the changes.
+      The patched method skips it otherwise and returns the same properties.
+    - An HTML pane's new text (``HTMLBasePane._update``) computed every property of the pane
+      (``_get_properties``: the design's included) to send the one that changed. The patched
+      method sends the properties of the new object only (``_process_param_change`` of it:
+      the ``text``); Panel's own method still streams a pane with ``enable_streaming``. It
+      replaces ``steady_stylesheets``' method, whose stylesheets it never sends.
+
+    A served Memoir seat page's update is a few dozen such changes: the other seat's page,
+    when its turn comes, shows its hand's play buttons (``bench/rooms.py`` rounds 4 and 8:
+    about 35 property changes). Measured in ``tests/ui/test_lean_updates.py`` by counting the
+    design's resolutions per update."""
+    from panel.pane.markup import HTMLBasePane
+    from panel.reactive import Reactive
+
+    if _patched(Reactive, "_update_properties"):
+        return
+    panel_update_properties = panel_original(Reactive, "_update_properties")
+    panel_html_update = panel_original(HTMLBasePane, "_update")
+
+    def _update_properties(self: Any, *events: Any, doc: Any) -> dict[str, Any]:
+        if any(event.name == "stylesheets" for event in events):
+            return cast(dict[str, Any], panel_update_properties(self, *events, doc=doc))
+        return cast(dict[str, Any],
+                    self._process_param_change({event.name: event.new for event in events}))
+
+    def _update(self: Any, ref: str, model: Any) -> None:
+        if getattr(self, "enable_streaming", False):  # Panel's own path streams the text
+            return panel_html_update(self, ref, model)
+        model.update(**self._process_param_change({"object": self.object}))
+
+    _replace(HTMLBasePane, "_update", _update)
+    _replace(Reactive, "_update_properties", _update_properties)  # last: what _patched reads

@@ -119,13 +119,18 @@ def _header_text(room: Any, seat: Any, store: Any) -> str:
 
 def follow_room(store: SeatMixin, doc: Any, also: Callable[[], None] | None = None) -> None:
     """Keep ``store`` up to date with its room in the session of ``doc`` (module doc)."""
+    import panel as pn
+
     from wargame.ui.panel_internals import in_session
 
     def run() -> None:
         with in_session(doc):
-            store.sync()
-            if also is not None:
-                also()
+            # the whole update (the dashboard's parts and the header) in one message to the
+            # browser, sent when it is done (issue #31)
+            with pn.io.hold(doc):
+                store.sync()
+                if also is not None:
+                    also()
 
     def schedule() -> None:
         doc.add_next_tick_callback(run)
@@ -193,6 +198,9 @@ def _seat_page(room: Any, seat: Any, lang: str) -> Any:
 def seat_page_parts(room: Any, seat: Any, lang: str) -> tuple[Any, SeatMixin]:
     """The seat's page (built in ``lang``) and its store: the store is what the page shows,
     kept up to date with the room in a served session (``follow_room``)."""
+    from wargame.ui.panel_internals import lean_property_updates
+
+    lean_property_updates()  # an update's property changes cost less (issue #31)
     dash, store = seat_dashboard(room, seat, lang)
     header = pn.pane.HTML(_header_text(room, seat, store), sizing_mode="stretch_width")
     switch = pn.pane.HTML(seat_language_switch(seat, lang), css_classes=["wg-lang"])

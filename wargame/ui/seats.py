@@ -10,7 +10,7 @@ message bar and changes nothing.
 
 The other seats learn of a change through ``room.subscribe``: the callback runs on the acting
 thread (another session's, or the room's computer player), keeps the change's events and calls
-``on_change`` (the seat page schedules ``sync`` in its own Bokeh session:
+``on_change`` (not for the store's own act, which syncs itself when the room answers) (the seat page schedules ``sync`` in its own Bokeh session:
 ``wargame.ui.room_page``). ``sync`` brings the store to the room's version: the new events when
 every change in between was heard, else a replay of the room's log (a page loaded late, or a
 missed notification).
@@ -82,7 +82,13 @@ class SeatMixin:
         try:
             with self._heard_lock:
                 self._heard[int(change.version)] = list(change.events)
-            if change.seat == self._seat_name and not self._acting:
+            if self._acting:
+                # this store's own act, on this thread: the act syncs when the room answers.
+                # A sync scheduled in the page's session now would wait there for the store's
+                # lock, which the act holds, and hold up every page of the server meanwhile
+                # (issue #31: bench/rooms.py)
+                return
+            if change.seat == self._seat_name:
                 self._news_at = time.monotonic()  # this seat, from another tab
             callback = self.on_change
             if callback is not None and not self._closed:

@@ -7,6 +7,12 @@ acting seat and the other seat), so with 15 rooms acting at once the last room's
 waited over a second (``bench/rooms.py``). Here each place of the column holds one HTML pane
 and one button, made once: a refresh only sets their text, label and visibility (property
 patches), and the column's children change only when it needs more places than it ever had.
+
+A place's parts are shown and hidden by their ``styles`` (``display: none``), not their
+``visible``: Bokeh lays the whole page out again in the browser for every change of a layout
+model's ``visible`` (or ``margin``), and a Memoir seat's page whose turn comes shows about ten
+buttons at once (issue #31: 0.3-0.7 s of the other page applying that update in
+``bench/rooms.py``, rounds 4 and 8). ``is_shown`` says whether a part is shown.
 """
 
 from __future__ import annotations
@@ -18,7 +24,19 @@ from typing import Any
 
 import panel as pn
 
-__all__ = ["Slot", "SlotColumn"]
+__all__ = ["Slot", "SlotColumn", "is_shown"]
+
+HIDDEN = {"display": "none"}
+
+
+def is_shown(part: Any) -> bool:
+    """Whether a place's part (pane or button) is shown (module doc)."""
+    return bool(part.visible) and part.styles.get("display") != "none"
+
+
+def _show(part: Any, shown: bool) -> None:
+    if is_shown(part) != shown:
+        part.styles = {"display": ""} if shown else dict(HIDDEN)  # "": the page's own
 
 
 @dataclass(frozen=True)
@@ -58,10 +76,10 @@ class SlotColumn(pn.viewable.Viewer):
         self.column = pn.Column(*self._parts(), **column_params)
 
     def _new_place(self, index: int) -> tuple[pn.widgets.Button | None, pn.pane.HTML]:
-        text = pn.pane.HTML("", visible=False)
+        text = pn.pane.HTML("", styles=dict(HIDDEN))
         if not self._buttons:
             return None, text
-        button = pn.widgets.Button(label="", width=self._button_width, visible=False,
+        button = pn.widgets.Button(label="", width=self._button_width, styles=dict(HIDDEN),
                                    stylesheets=list(self._button_style),
                                    css_classes=list(self._button_classes))
         button.on_click(lambda _event, i=index: self._clicked(i))
@@ -69,7 +87,7 @@ class SlotColumn(pn.viewable.Viewer):
 
     def _clicked(self, index: int) -> None:
         button = self._places[index][0]
-        if index < len(self._payloads) and button is not None and button.visible:
+        if index < len(self._payloads) and button is not None and is_shown(button):
             self._on_click(self._payloads[index])
 
     def show(self, slots: Sequence[Slot]) -> None:
@@ -90,15 +108,13 @@ class SlotColumn(pn.viewable.Viewer):
                 text.object = html or ""
             if slot is not None and html is not None and text.margin != slot.margin:
                 text.margin = slot.margin
-            if text.visible != (html is not None):
-                text.visible = html is not None
+            _show(text, html is not None)
             if button is not None:
                 if button.label != (label or ""):
                     button.label = label or ""
                 if slot is not None and label is not None and button.color != slot.color:
                     button.color = slot.color
-                if button.visible != (label is not None):
-                    button.visible = label is not None
+                _show(button, label is not None)
         if grew:
             self.column[:] = self._parts()
 
@@ -108,7 +124,7 @@ class SlotColumn(pn.viewable.Viewer):
     @property
     def shown(self) -> list[Any]:
         """The panes and buttons visible now, in order (for tests and pages)."""
-        return [part for part in self._parts() if part.visible]
+        return [part for part in self._parts() if is_shown(part)]
 
     def __panel__(self) -> pn.Column:
         return self.column
