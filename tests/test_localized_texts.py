@@ -131,6 +131,25 @@ def test_the_cli_lists_and_describes_in_portuguese(capsys):
     assert "Pegasus Bridge" in text and "Ponte Pegasus" not in text
 
 
+def test_scenario_info_names_sides_and_who_plays_first_in_words(capsys):
+    """No raw side keys ("allied start", "axis:") in `scenario info`: the side that plays first
+    in words, in each language, for a scenario the Allies open (Pegasus Bridge) and one the
+    Axis opens (memoir44-5)."""
+    from wargame.cli import main
+
+    for sid in ("1", "5"):
+        first = load_memoir(sid).starts
+        assert main(["--lang", "pt", "scenario", "info", f"memoir44-{sid}"]) == 0
+        text = capsys.readouterr().out
+        assert ("os Aliados jogam primeiro" if first == "allied" else "o Eixo joga primeiro") in text
+        assert "Aliados: " in text and "Eixo: " in text and "mapa: " in text
+        assert "allied" not in text and "axis:" not in text and "start" not in text
+        assert main(["scenario", "info", f"memoir44-{sid}"]) == 0
+        text = capsys.readouterr().out
+        assert ("the Allies play first" if first == "allied" else "the Axis plays first") in text
+        assert "allied" not in text and "axis:" not in text
+
+
 def test_pick_falls_back_to_english():
     texts = translations_of({"title": "Sword Beach", "pt": {"title": " Praia Sword "}},
                             ("title", "briefing"))

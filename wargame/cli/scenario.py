@@ -82,15 +82,18 @@ def print_summary(info: dict[str, Any], out: TextIO) -> None:
         print(TEXT["info.places"].format(count=len(info["places"])), file=out)
     for what, key in (("map", "provenance"), ("units", "units_provenance")):
         if info.get(key):
-            print(TEXT["info.provenance"].format(what=what, provenance=info[key]), file=out)
+            print(TEXT["info.provenance"].format(what=TEXT[f"info.what.{what}"],
+                                                 provenance=info[key]), file=out)
     if info.get("medals_to_win"):
         medals, cards = info["medals_to_win"], info["cards"]
         print(TEXT["info.medals"].format(allies=medals.get("allied"), axis=medals.get("axis")),
               file=out)
-        print(TEXT["info.cards"].format(starts=info["starts"], allies=cards.get("allied"),
+        first = TEXT.get(f"info.first.{info['starts']}", info["starts"])
+        print(TEXT["info.cards"].format(first=first, allies=cards.get("allied"),
                                         axis=cards.get("axis")), file=out)
     for side, counts in (info.get("units_by_side") or {}).items():
-        print(TEXT["info.side_units"].format(side=side, **counts), file=out)
+        name = TEXT.get(f"info.side.{side}", side)
+        print(TEXT["info.side_units"].format(side=name, **counts), file=out)
     for warning in info.get("warnings", []):
         print(TEXT["info.warning"].format(warning=warning), file=out)
 
