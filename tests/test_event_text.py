@@ -124,7 +124,7 @@ def test_the_turn_line_date_and_phase_follow_the_language():
 def test_memoir_texts_name_the_sides_as_people_read_them(played):
     events = played["memoir44-1", 1][0]
     assert all("ALLIES" not in e.text and "AXIS" not in e.text for e in events)
-    assert any(e.text.startswith("Allies plays ") for e in events)
+    assert any(e.text.startswith("Allied player plays ") for e in events)
 
 
 def test_decision_prompts_render_from_their_id_and_values(played):

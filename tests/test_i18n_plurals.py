@@ -147,7 +147,7 @@ def _event(kind: str, **data):
 @pytest.mark.parametrize("lang, kind, data, one, many", [
     ("en", "hits", {"unit": 3, "left": 2}, "loses 1 figure, 2 left", "loses 2 figures, 2 left"),
     ("pt", "hits", {"unit": 3, "left": 2}, "perde 1 figura;", "perde 2 figuras;"),
-    ("en", "draw", {"side": "allied"}, "Allies draws 1 card.", "Allies draws 2 cards."),
+    ("en", "draw", {"side": "allied"}, "Allied player draws 1 card.", "Allied player draws 2 cards."),
     ("pt", "draw", {"side": "allied"}, "1 carta tirada.", "2 cartas tiradas."),
     ("en", "victory", {"side": "axis", "why": ""}, "with 1 medal.", "with 2 medals."),
     ("pt", "victory", {"side": "axis", "why": ""}, "com 1 medalha.", "com 2 medalhas."),

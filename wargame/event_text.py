@@ -151,7 +151,7 @@ EVENT_WORDS = Catalogue("events.words", {
     "vp.on_map": "{side} units on the map x{n}",
     "vp.none_left": "no {side} unit left",
     # Memoir '44
-    "m44.side.allied": "Allies", "m44.side.axis": "Axis",
+    "m44.side.allied": "Allied player", "m44.side.axis": "Axis player",
     # who plays first, in the set-up line (issue #32: "Allies starts")
     "m44.first.allied": "the Allies play first", "m44.first.axis": "the Axis plays first",
     "m44.kind.inf": "inf", "m44.kind.tank": "tank", "m44.kind.gun": "gun",

@@ -182,4 +182,4 @@ def test_a_memoir_action_is_told_in_the_stores_language():
         st.act(st.state.legal_actions()[0])  # the first card played
     # the engine's event in the store's language (wargame.event_text), English in English
     assert store.message.startswith("Aliados: carta jogada, ")
-    assert english.message.startswith("Allies plays ") and "jogada" not in english.message
+    assert english.message.startswith("Allied player plays ") and "jogada" not in english.message
