@@ -122,6 +122,20 @@ def _terrain(state: MemoirState) -> rules.Terrainish:
     return rules.Terrainish(state.scenario, state.occupancy(), state.sandbags, state.wire)
 
 
+# scenario id -> (the scenario, its table of ``EasyBrain._threats``) (speed only)
+_THREATS: dict[int, tuple[object, dict[tuple, tuple[tuple[int, float], ...]]]] = {}
+
+
+def _threat_table(state: MemoirState) -> dict[tuple, tuple[tuple[int, float], ...]]:
+    scenario = state.scenario
+    hit = _THREATS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_THREATS) > 64:
+            _THREATS.clear()
+        hit = _THREATS[id(scenario)] = (scenario, {})
+    return hit[1]
+
+
 class EasyBrain:
     """The scoring functions of the easy policy over one state (read-only for the caller:
     hypothetical placements happen on a private copy)."""
@@ -202,20 +216,41 @@ class EasyBrain:
         """What the enemy could do to ``u`` standing on ``h`` next turn (line of sight
         ignored), weighted by ``w.threat``: each enemy unit battles after one hex of movement,
         or with ``w.threat_reach`` as far as it may move and still battle (``_approach``)."""
-        t = _terrain(st)
         room = self.room(st, u) if u.hex == h else UNLIMITED
         loads = self._enemy_loads(u.side) if self.w.threat_share else None
         total = 0.0
-        for e in st.live_units(other_side(u.side)):
-            v = self._threat_of(st, t, e, u, h, room)
-            if v <= 0.0:
-                continue
+        for eid, v in self._threats(st, u, h, room):
             if loads is not None:
-                load, per = loads.get(e.id, (0.0, {}))
+                load, per = loads.get(eid, (0.0, {}))
                 load += v - per.get(u.id, 0.0)
                 v *= v / load if load > 0.0 else 1.0
             total += v
         return self.w.threat * total
+
+    def _threats(self, st: MemoirState, u: Unit, h: Hex, room: int
+                 ) -> tuple[tuple[int, float], ...]:
+        """(enemy id, ``_threat_of``) for each enemy unit of ``u`` on ``st`` that could fight a
+        battle against ``u`` standing on ``h`` next turn, in their order. The result depends
+        only on the enemies' places, ``u``'s side, kind and figures, ``h`` (its sandbags),
+        ``room`` and the weights, so it is kept in a table shared by every brain of the
+        scenario (speed only: a player's next decision asks mostly the same questions)."""
+        enemies = st.live_units(other_side(u.side))
+        w = self.w
+        key = (tuple([(e.id, e.hex, e.kind, e.special) for e in enemies]), u.side, u.kind,
+               u.figures, h, h in st.sandbags, room, w.kill_figure, w.flag, w.threat_reach)
+        table = _threat_table(st)
+        hit = table.get(key)
+        if hit is None:
+            t = _terrain(st)
+            found = []
+            for e in enemies:
+                v = self._threat_of(st, t, e, u, h, room)
+                if v > 0.0:
+                    found.append((e.id, v))
+            if len(table) > 100_000:
+                table.clear()
+            hit = table[key] = tuple(found)
+        return hit
 
     def _threat_of(self, st: MemoirState, t: rules.Terrainish, e: Unit, u: Unit, h: Hex,
                    room: int) -> float:
@@ -235,13 +270,14 @@ class EasyBrain:
         fight next turn against ``side``'s units where they stand, and each of them."""
         if side not in self._loads:
             st = self.state
-            t = _terrain(st)
-            mine = [(u, self.room(st, u)) for u in st.live_units(side)]
-            loads = {}
-            for e in st.live_units(other_side(side)):
-                per = {u.id: self._threat_of(st, t, e, u, u.hex, room) for u, room in mine}
-                loads[e.id] = (sum(per.values()), per)
-            self._loads[side] = loads
+            mine = [u.id for u in st.live_units(side)]
+            # for each enemy, its battle against each of side's units (0.0: none)
+            pers: dict[int, dict[int, float]] = {
+                e.id: dict.fromkeys(mine, 0.0) for e in st.live_units(other_side(side))}
+            for u in st.live_units(side):
+                for eid, v in self._threats(st, u, u.hex, self.room(st, u)):
+                    pers[eid][u.id] = v
+            self._loads[side] = {eid: (sum(per.values()), per) for eid, per in pers.items()}
         return self._loads[side]
 
     def _approach(self, e: Unit) -> int:
