@@ -136,6 +136,8 @@ class _Tables:
     - ``in_reach``: (number of the enemies, hex, reach) -> the positions in their list of
       those within that distance of the hex;
     - ``ignore``: (hex, side, sandbags there) -> may a unit there ignore a flag (1 or 0).
+
+    All are emptied together past 20,000 places or 100,000 entries in a table (memory).
     """
 
     def __init__(self, scenario: object) -> None:
@@ -152,7 +154,8 @@ class _Tables:
     def number(self, key: tuple) -> int:
         no = self.places.get(key)
         if no is None:
-            if len(self.places) > 20_000 or len(self.threats) > 200_000:
+            if max(len(self.places), len(self.threats) // 5, len(self.nearest) // 5,
+                   len(self.in_reach) // 5) > 20_000:
                 # a fresh start (numbers are never reused, so a brain holding an old one
                 # only misses)
                 self.clear()
@@ -305,8 +308,6 @@ class EasyBrain:
                 v = self._threat_of(st, t, e, u, h, room)
                 if v > 0.0:
                     found.append((e.id, v))
-            if len(table) > 100_000:
-                table.clear()
             hit = table[key] = tuple(found)
         return hit
 
