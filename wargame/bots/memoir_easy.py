@@ -209,7 +209,7 @@ class EasyBrain:
         3 counted), one more where it may ignore a flag (sandbags, bunkers, hedgehogs)."""
         if not self.w.retreat_room:
             return UNLIMITED
-        return sum(self.retreat_room(st, u))
+        return 3 - st.retreat_options(u, 3)[1] + self._ignore(st, u)
 
     # ------------------------------------------------------------------ basic values
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
@@ -249,12 +249,16 @@ class EasyBrain:
     def retreat_room(self, st: MemoirState, u: Unit) -> tuple[int, int]:
         """(hexes ``u`` could retreat from where it stands, up to 3; flags it may ignore)."""
         _, lost = st.retreat_options(u, 3)
+        return 3 - lost, self._ignore(st, u)
+
+    def _ignore(self, st: MemoirState, u: Unit) -> int:
+        """1 if ``u`` may ignore a flag where it stands (``rules.ignorable_flags``), else 0."""
         key = (u.hex, u.side, u.hex in st.sandbags)
         table = _tables(st).ignore
         ignore = table.get(key)
         if ignore is None:
             ignore = table[key] = 1 if rules.ignorable_flags(_terrain(st), u.hex, u.side) else 0
-        return 3 - lost, ignore
+        return ignore
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
