@@ -23,6 +23,7 @@ copy with dice of its own.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -122,6 +123,65 @@ def _terrain(state: MemoirState) -> rules.Terrainish:
     return rules.Terrainish(state.scenario, state.occupancy(), state.sandbags, state.wire)
 
 
+_NUMBERS = itertools.count()  # the numbers of ``_Tables.places``: never given twice
+
+
+class _Tables:
+    """What easy's scoring has worked out on a scenario's board, for every brain (speed only):
+
+    - ``places``: the live units of a side, as (id, hex, kind, special) in id order -> a number
+      that stands for them in the keys below;
+    - ``threats``: ``EasyBrain._threats`` by its key;
+    - ``nearest``: (number of the enemies, hex) -> the distance to the nearest of them;
+    - ``in_reach``: (number of the enemies, hex, reach) -> the positions in their list of
+      those within that distance of the hex;
+    - ``ignore``: (hex, side, sandbags there) -> may a unit there ignore a flag (1 or 0).
+
+    All are emptied together past 20,000 places or 100,000 entries in a table (memory).
+    """
+
+    def __init__(self, scenario: object) -> None:
+        self.scenario = scenario
+        self.clear()
+
+    def clear(self) -> None:
+        self.places: dict[tuple, int] = {}
+        self.threats: dict[tuple, tuple[tuple[int, float], ...]] = {}
+        self.nearest: dict[tuple[int, Hex], int] = {}
+        self.in_reach: dict[tuple[int, Hex, int], tuple[int, ...]] = {}
+        self.ignore: dict[tuple[Hex, str, bool], int] = {}
+
+    def number(self, key: tuple) -> int:
+        no = self.places.get(key)
+        if no is None:
+            if max(len(self.places), len(self.threats) // 5, len(self.nearest) // 5,
+                   len(self.in_reach) // 5) > 20_000:
+                # a fresh start (numbers are never reused, so a brain holding an old one
+                # only misses)
+                self.clear()
+            no = self.places[key] = next(_NUMBERS)
+        return no
+
+
+_TABLES: dict[int, _Tables] = {}  # by the scenario's id
+
+
+def _side_of(st: MemoirState, side: str) -> tuple[list[Unit], int]:
+    """``EasyBrain._side`` worked out."""
+    units = st.live_units(side)
+    return units, _tables(st).number(tuple([(e.id, e.hex, e.kind, e.special) for e in units]))
+
+
+def _tables(state: MemoirState) -> _Tables:
+    scenario = state.scenario
+    hit = _TABLES.get(id(scenario))
+    if hit is None or hit.scenario is not scenario:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        hit = _TABLES[id(scenario)] = _Tables(scenario)
+    return hit
+
+
 class EasyBrain:
     """The scoring functions of the easy policy over one state (read-only for the caller:
     hypothetical placements happen on a private copy)."""
@@ -130,6 +190,10 @@ class EasyBrain:
         self.state = state
         self.w = w
         self._copy: MemoirState | None = None
+        # the private copy's units of each side and their number (``_Tables``) where they stand
+        # (``hex_score`` moves one unit and puts it back: ``_moving`` is its side meanwhile)
+        self._at_rest: dict[str, tuple[list[Unit], int]] = {}
+        self._moving: str | None = None
         self._loads: dict[str, dict[int, tuple[float, dict[int, float]]]] = {}
 
     def value(self, dice: int, kind: str, figures: int, medals: int = 1,
@@ -145,7 +209,7 @@ class EasyBrain:
         3 counted), one more where it may ignore a flag (sandbags, bunkers, hedgehogs)."""
         if not self.w.retreat_room:
             return UNLIMITED
-        return sum(self.retreat_room(st, u))
+        return 3 - st.retreat_options(u, 3)[1] + self._ignore(st, u)
 
     # ------------------------------------------------------------------ basic values
     def battle_value(self, st: MemoirState, u: Unit, target: Unit, dice: int | None = None
@@ -185,14 +249,29 @@ class EasyBrain:
     def retreat_room(self, st: MemoirState, u: Unit) -> tuple[int, int]:
         """(hexes ``u`` could retreat from where it stands, up to 3; flags it may ignore)."""
         _, lost = st.retreat_options(u, 3)
-        return 3 - lost, 1 if rules.ignorable_flags(_terrain(st), u.hex, u.side) else 0
+        return 3 - lost, self._ignore(st, u)
+
+    def _ignore(self, st: MemoirState, u: Unit) -> int:
+        """1 if ``u`` may ignore a flag where it stands (``rules.ignorable_flags``), else 0."""
+        key = (u.hex, u.side, u.hex in st.sandbags)
+        table = _tables(st).ignore
+        ignore = table.get(key)
+        if ignore is None:
+            ignore = table[key] = 1 if rules.ignorable_flags(_terrain(st), u.hex, u.side) else 0
+        return ignore
 
     def best_battle(self, st: MemoirState, u: Unit) -> tuple[float, Unit | None]:
         reach = len(rules.RANGE[u.kind]) - 1
         best, who = 0.0, None
-        for e in st.live_units(other_side(u.side)):
-            if u.hex.distance(e.hex) > reach:
-                continue
+        enemies, no = self._side(st, other_side(u.side))
+        table = _tables(st).in_reach
+        key = (no, u.hex, reach)
+        near = table.get(key)
+        if near is None:
+            near = table[key] = tuple(i for i, e in enumerate(enemies)
+                                      if u.hex.distance(e.hex) <= reach)
+        for i in near:
+            e = enemies[i]
             v = self.battle_value(st, u, e)
             if v > best:
                 best, who = v, e
@@ -202,20 +281,46 @@ class EasyBrain:
         """What the enemy could do to ``u`` standing on ``h`` next turn (line of sight
         ignored), weighted by ``w.threat``: each enemy unit battles after one hex of movement,
         or with ``w.threat_reach`` as far as it may move and still battle (``_approach``)."""
-        t = _terrain(st)
         room = self.room(st, u) if u.hex == h else UNLIMITED
         loads = self._enemy_loads(u.side) if self.w.threat_share else None
         total = 0.0
-        for e in st.live_units(other_side(u.side)):
-            v = self._threat_of(st, t, e, u, h, room)
-            if v <= 0.0:
-                continue
+        for eid, v in self._threats(st, u, h, room):
             if loads is not None:
-                load, per = loads.get(e.id, (0.0, {}))
+                load, per = loads.get(eid, (0.0, {}))
                 load += v - per.get(u.id, 0.0)
                 v *= v / load if load > 0.0 else 1.0
             total += v
         return self.w.threat * total
+
+    def _threats(self, st: MemoirState, u: Unit, h: Hex, room: int
+                 ) -> tuple[tuple[int, float], ...]:
+        """(enemy id, ``_threat_of``) for each enemy unit of ``u`` on ``st`` that could fight a
+        battle against ``u`` standing on ``h`` next turn, in their order. The result depends
+        only on the enemies' places, ``u``'s side, kind and figures, ``h`` (its sandbags),
+        ``room`` and the weights, so it is kept in a table shared by every brain of the
+        scenario (speed only: a player's next decision asks mostly the same questions)."""
+        enemies, no = self._side(st, other_side(u.side))
+        w = self.w
+        key = (no, u.side, u.kind, u.figures, h, h in st.sandbags, room, w.kill_figure, w.flag,
+               w.threat_reach)
+        table = _tables(st).threats
+        hit = table.get(key)
+        if hit is None:
+            t = _terrain(st)
+            found = []
+            for e in enemies:
+                v = self._threat_of(st, t, e, u, h, room)
+                if v > 0.0:
+                    found.append((e.id, v))
+            hit = table[key] = tuple(found)
+        return hit
+
+    def _side(self, st: MemoirState, side: str) -> tuple[list[Unit], int]:
+        """The live units of ``side`` on ``st`` (in id order: callers must not change the list)
+        and the number that stands for their places in the scenario's tables."""
+        if st is self._copy and side != self._moving:
+            return self._at_rest[side]
+        return _side_of(st, side)
 
     def _threat_of(self, st: MemoirState, t: rules.Terrainish, e: Unit, u: Unit, h: Hex,
                    room: int) -> float:
@@ -235,13 +340,14 @@ class EasyBrain:
         fight next turn against ``side``'s units where they stand, and each of them."""
         if side not in self._loads:
             st = self.state
-            t = _terrain(st)
-            mine = [(u, self.room(st, u)) for u in st.live_units(side)]
-            loads = {}
-            for e in st.live_units(other_side(side)):
-                per = {u.id: self._threat_of(st, t, e, u, u.hex, room) for u, room in mine}
-                loads[e.id] = (sum(per.values()), per)
-            self._loads[side] = loads
+            mine = [u.id for u in st.live_units(side)]
+            # for each enemy, its battle against each of side's units (0.0: none)
+            pers: dict[int, dict[int, float]] = {
+                e.id: dict.fromkeys(mine, 0.0) for e in st.live_units(other_side(side))}
+            for u in st.live_units(side):
+                for eid, v in self._threats(st, u, u.hex, self.room(st, u)):
+                    pers[eid][u.id] = v
+            self._loads[side] = {eid: (sum(per.values()), per) for eid, per in pers.items()}
         return self._loads[side]
 
     def _approach(self, e: Unit) -> int:
@@ -263,8 +369,16 @@ class EasyBrain:
         return v
 
     def nearest_enemy(self, st: MemoirState, side: str, h: Hex) -> int:
-        ds = [e.hex.distance(h) for e in st.live_units(other_side(side))]
-        return min(ds) if ds else 0
+        enemies, no = self._side(st, other_side(side))
+        table = _tables(st).nearest
+        d = table.get((no, h))
+        if d is None:
+            q, r = h
+            # Hex.distance, inline
+            ds = [(abs(q - x) + abs(r - y) + abs(q - x + r - y)) // 2
+                  for x, y in [e.hex for e in enemies]]
+            d = table[(no, h)] = min(ds) if ds else 0
+        return d
 
     def can_fire_after(self, st: MemoirState, u: Unit, h: Hex, cost: int) -> bool:
         """M44 p.6-9: may ``u`` battle after moving ``cost`` hexes to ``h`` this turn?"""
@@ -288,7 +402,8 @@ class EasyBrain:
 
     def _work(self) -> MemoirState:
         if self._copy is None:
-            self._copy = self.state.clone()
+            self._copy = copy = self.state.clone()
+            self._at_rest = {side: _side_of(copy, side) for side in (ALLIES, other_side(ALLIES))}
         return self._copy
 
     def hex_score(self, u0: Unit, h: Hex, cost: int, fire: bool = True) -> tuple[float, float]:
@@ -298,6 +413,7 @@ class EasyBrain:
         orig = u.hex
         if h != orig:
             st.place(u, h)
+            self._moving = u.side
         try:
             fire_v = 0.0
             if fire and self.can_fire_after(st, u, h, cost):
@@ -309,6 +425,7 @@ class EasyBrain:
         finally:
             if h != orig:
                 st.place(u, orig)
+                self._moving = None
         return score, fire_v
 
     def destinations(self, st: MemoirState, u: Unit) -> dict[Hex, int]:

@@ -123,6 +123,11 @@ class TakeGroundOffer:
         return cls(d["take_ground"], Hex(*d["from_hex"]))
 
 
+# TurnContext's fields changed in place (``TurnContext.copy``); ``test_memoir_engine`` checks
+# that this is every list and dict field
+_CONTAINERS = ("ordered", "moved", "battles", "battled", "entered", "stopped", "overrun",
+               "air_targets", "queue", "discard_after")
+
 PENDING_KINDS = ("ambush", "retreat", "take_ground", "keep", "airdrop", "ignore_flag")
 
 
@@ -211,6 +216,15 @@ class TurnContext:
     ambush_by: str | None = None
     end_turn: bool = False  # to do next: draw and end the turn
     finish_turn: bool = False  # to do next: the end of turn checks and the other side
+
+    def copy(self) -> TurnContext:
+        """An independent copy (its lists and dicts copied; their items are immutable)."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in _CONTAINERS:
+            d[name] = d[name].copy()
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {

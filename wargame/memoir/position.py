@@ -249,19 +249,23 @@ class StateBase(RulesBase):
 
     # ------------------------------------------------------------------ copy / json
     def clone(self) -> Self:
+        """An independent copy: changing it (applying actions, editing its fields) leaves this
+        state as it was. Each mutable field is copied as deep as it is ever changed in place
+        (units, the containers of the turn, the hands...); immutable values (hexes, the
+        frozen records of the turn: pending decisions, played cards) are shared; the caches
+        start empty. An attribute this method does not know is deep-copied."""
         new = type(self).__new__(type(self))
+        d = new.__dict__
         for k, v in self.__dict__.items():
-            if k == "dice":
-                new.dice = _copy_dice(v)
-            elif k == "game":
-                new.game = v
-            elif k in ("history", "setup_events"):
-                new.__dict__[k] = list(v)
-            elif k in ("_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked",
-                       "_terr", "_wire"):
-                new.__dict__[k] = {} if k == "_moves" else None
+            copier = _CLONE.get(k)
+            if copier is not None:
+                d[k] = copier(v)
+            elif k in _CACHES:
+                d[k] = {} if k == "_moves" else None
+            elif v is None or type(v) in _ATOMIC:
+                d[k] = v
             else:
-                new.__dict__[k] = copy.deepcopy(v)
+                d[k] = copy.deepcopy(v)
         return new
 
     # ------------------------------------------------------------------ display
@@ -279,3 +283,41 @@ def _copy_dice(d: Dice) -> Dice:
     if type(d) is not Dice:
         return copy.deepcopy(d)  # test doubles (scripted dice)
     return d.copy()
+
+
+def _copy_unit(u: Unit) -> Unit:
+    """A copy of unit ``u`` (frozen, but ``place`` and ``set_figures`` change it in place)."""
+    new = object.__new__(type(u))
+    new.__dict__.update(u.__dict__)
+    return new
+
+
+def _copy_lists(d: dict) -> dict:
+    """A dict of lists of immutable values (hands) or of [unit, medals] pairs (medal_units)."""
+    return {k: [x[:] if type(x) is list else x for x in v] for k, v in d.items()}
+
+
+# ``StateBase.clone``: how each attribute is copied (speed only: ``copy.deepcopy`` of a whole
+# state was most of the cost of a bot's play-out, issue #33)
+_CLONE: dict[str, Any] = {
+    "game": lambda v: v,  # immutable: the rules and the scenario
+    "dice": _copy_dice,
+    "units": lambda v: {k: _copy_unit(u) for k, u in v.items()},
+    "sandbags": set,
+    "wire": set,
+    "deck": list,
+    "discard": list,
+    "history": list,  # of immutable actions
+    "setup_events": list,
+    "pending": list,  # of frozen PendingDecision
+    "hands": _copy_lists,
+    "medal_units": _copy_lists,
+    "permanent": dict,  # str -> str
+    "side_turns": dict,  # str -> int
+    "last_played": dict,  # str -> frozen PlayedCard or None
+    "ctx": TurnContext.copy,
+}
+# the caches of who is where, legal moves... (speed only): a copy starts without them
+_CACHES = frozenset({"_occ", "_moves", "_fits", "_targets", "_medal_cache", "_checked",
+                     "_terr", "_wire"})
+_ATOMIC = (int, str, float, bool)

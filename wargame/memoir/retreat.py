@@ -28,9 +28,43 @@ class RetreatMixin(StateBase):
         M44 p.12 Retreat: toward the own edge, one hex per flag, terrain ignored except
         impassable hexes, never onto or through a unit; a step that cannot be made costs a
         figure. French Resistance retreat 1 to 3 hexes per flag (Appendix 1).
+
+        The result is a pure function of the unit's kind, side and hex, the steps and the
+        units on the hexes those steps could reach (each step one row nearer the own edge):
+        it is kept in a table shared by every game of the scenario (speed only).
         """
-        t = self._terrain(ignore=u)
         max_steps = 3 * flags if u.special == "resistance" else flags
+        st = rules.static_of(self.scenario)
+        i = st.index.get(u.hex)
+        if i is None:
+            return self._retreat_search(u, flags, max_steps)
+        zone = st.retreat_zone.get((u.side, max_steps, i))
+        if zone is None:
+            zone = st.retreat_zone[(u.side, max_steps, i)] = self._retreat_zone(
+                st, u.hex, u.side, max_steps)
+        key = (u.kind, u.side, i, flags, max_steps, zone & self._occupied_ix())
+        memo = st.retreat_memo
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            hit = memo[key] = self._retreat_search(u, flags, max_steps)
+        return list(hit[0]), hit[1]
+
+    def _retreat_zone(self, st: rules._Static, h: Hex, side: str, steps: int
+                      ) -> frozenset[int]:
+        """The board's hexes (index numbers) within ``steps`` retreat steps of ``h``."""
+        zone: set[int] = set()
+        frontier = {h}
+        for _ in range(steps):
+            frontier = {n for x in frontier for n in self.board.retreat_steps(x, side)
+                        if n in st.index}
+            zone |= {st.index[n] for n in frontier}
+        return frozenset(zone)
+
+    def _retreat_search(self, u: Unit, flags: int, max_steps: int) -> tuple[list[Hex], int]:
+        """``retreat_options`` searched on the board."""
+        t = self._terrain(ignore=u)
         best: dict[int, set[Hex]] = {0: {u.hex}}
         frontier = {u.hex}
         for step in range(1, max_steps + 1):

@@ -167,6 +167,13 @@ class _Static:
         self.sections: dict[Hex, frozenset[str]] = {h: board.board_sections(h) for h in hexes}
         # (kind, hex number, move length, units and wire near) -> destinations (movement.py)
         self.reach_memo: dict[tuple, tuple] = {}
+        # (target hex, its side, attacker kind, attacker on hills) -> ``protection`` without
+        # sandbags
+        self.protect: dict[tuple[Hex, str, str, bool], int] = {}
+        # (side, steps, hex number) -> the hexes a retreat of that many steps may reach;
+        # (kind, side, hex number, flags, steps, units there) -> its options (retreat.py)
+        self.retreat_zone: dict[tuple[str, int, int], frozenset[int]] = {}
+        self.retreat_memo: dict[tuple, tuple[list[Hex], int]] = {}
         # (kind, move length, hex number) -> the hexes within that length the kind may enter
         self.reach_zone: dict[tuple[str, int, int], frozenset[int]] = {}
         # line of sight (``blocks_sight`` without units): 1 blocks (bunkers, blocking terrain),
@@ -241,16 +248,29 @@ def can_enter(t: Terrainish, kind: str, h: Hex, retreat: bool = False) -> bool:
 def protection(t: Terrainish, target_hex: Hex, target_side: str, attacker_kind: str,
                attacker_hex: Hex) -> int:
     """M44 Fixed Obstacles: best protection only, never cumulative."""
+    st = static(t)
+    key = (target_hex, target_side, attacker_kind, t.board.terrain(attacker_hex) == "hills")
+    best = st.protect.get(key)
+    if best is None:
+        best = st.protect[key] = _fixed_protection(t, *key)
+    if target_hex in t.sandbags:
+        best = max(best, SANDBAG_PROTECTION[attacker_kind])
+    return best
+
+
+def _fixed_protection(t: Terrainish, target_hex: Hex, target_side: str, attacker_kind: str,
+                      from_hills: bool) -> int:
+    """``protection`` by what never moves: terrain, bunkers, seawalls (not sandbags)."""
     best = 0
     terrain = t.board.terrain(target_hex)
     if terrain in TERRAIN_PROTECTION:
         value = TERRAIN_PROTECTION[terrain][attacker_kind]
-        if terrain == "hills" and t.board.terrain(attacker_hex) == "hills":
+        if terrain == "hills" and from_hills:
             value = 0  # M44 Hills: no reduction when attacking from the same height
         best = max(best, value)
     if t.bunker_counts_for(target_hex, target_side):
         best = max(best, BUNKER_PROTECTION[attacker_kind])
-    if target_hex in t.sandbags or t.seawall_for(target_hex, target_side):
+    if t.seawall_for(target_hex, target_side):
         best = max(best, SANDBAG_PROTECTION[attacker_kind])
     return best
 
