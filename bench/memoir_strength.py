@@ -158,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 print(f"  scenario {r['scenario']} seed {r['seed']} {args.player} "
                       f"{r['normal_side']}: "
-                      f"winner {r['winner']} ({r['seconds']:.1f} s)", flush=True)
+                      f"winner {r['winner']} ({r['seconds']:.1f} s; {args.player}'s CPU "
+                      f"{r['cpu_total']:.1f} s over {r['decisions']} decisions, at most "
+                      f"{r['cpu_max']:.2f} s)", flush=True)
     summary: dict = {"options": options, "heuristic_only": args.heuristic_only,
                      "games": len(results), "seconds": 0.0}
     for label, subset in (("as Allies", [r for r in results if r["normal_side"] == ALLIES]),
