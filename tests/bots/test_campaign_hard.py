@@ -153,6 +153,28 @@ def test_attack_value_loses_the_units_at_sea_when_the_beach_holds():
         pytest.approx(step_vp(state, "axis") + 0.5 - step_vp(state, "allied"))
 
 
+def test_attack_value_counts_what_an_emp_costs_both_sides():
+    """CN/OD 5.1.6 EMP: the defender eliminates units of its choice (the bots: its weakest),
+    the attacker whole units of at least their defence in attack (the cheapest set), the
+    other defenders retreat. It was counted as a free clearing of the hex."""
+    game = Game(small_scenario(
+        units=[unit("big", "allied", a=5, d=4), unit("w1", "allied", a=2, d=2),
+               unit("w2", "allied", a=2, d=2), unit("de1", "axis", a=2, d=3)],
+        setup={"big": "0504", "w1": "0506", "w2": "0405", "de1": "0505"},
+        places={"Town": ["0909"]}, rules={"victory": VICTORY}))
+    state = game.new_state(1)
+    emp = {"EMP": Fraction(1)}
+    target, dfn = H("0505"), ["de1"]
+    d_step, a_step = step_vp(state, "axis"), step_vp(state, "allied")
+    # one attacker covers the defence 3 alone: it is the one lost (2 steps each side)
+    assert attack_value(state, "allied", emp, ("big", "w1"), dfn, target) == pytest.approx(
+        2 * d_step - 2 * a_step)
+    # two weak attackers (2 + 2 >= 3): both lost
+    assert attack_value(state, "allied", emp, ("w1", "w2"), dfn, target) == pytest.approx(
+        2 * d_step - 4 * a_step)
+    assert attack_value(state, "allied", emp, ("w1", "w2"), dfn, target) < 0
+
+
 def test_hard_allies_give_air_to_every_landing_that_needs_it():
     """Normandy's turn 0 (CN 11.1.1, 6.0): each beach attack from the sea that fails without
     air is worth less than -1 point at every amount; the air optimiser's search starts at -1,
