@@ -175,6 +175,34 @@ def test_attack_value_counts_what_an_emp_costs_both_sides():
     assert attack_value(state, "allied", emp, ("w1", "w2"), dfn, target) < 0
 
 
+def test_hard_allies_leave_a_besieged_objective_for_the_next_one():
+    """Greedy's advance goes for the nearest objective, weight counted; the hard Allies
+    pass over an enemy hex whose approaches (within 2) already hold the attack its
+    ``_attack_group`` ratio needs (CN/OD 5.1.1-5.1.2) and go for the next objective, here
+    an empty town; with no friends near the enemy they go for it as greedy does."""
+    from wargame.bots.campaign_eval import Belief as B
+
+    def position(a1: str, a2: str):
+        return Game(small_scenario(
+            units=[unit("a1", "allied", a=5, d=4), unit("a2", "allied", a=5, d=4),
+                   unit("u", "allied", a=5, d=4, m=6), unit("de1", "axis", a=2, d=2)],
+            setup={"a1": a1, "a2": a2, "u": "0202", "de1": "0505"},
+            places={"Town": ["0909"]}, terrain={"0909": "city"},
+            rules={"victory": [{"kind": "city", "place": "Town",
+                                "points": {"allied": 5, "axis": 5}}] + VICTORY[1:]})
+        ).new_state(1)
+
+    town = H("0909")
+    besieged = position("0503", "0507")
+    greedy = GreedyPolicy()._advance(besieged, "allied", "u")
+    hard = HardPolicy()._advance(B(besieged, "allied"), "allied", "u")
+    assert greedy is not None and hard is not None
+    assert hard.distance(town) < greedy.distance(town)
+    alone = position("0110", "0210")
+    assert HardPolicy()._advance(B(alone, "allied"), "allied", "u") == \
+        GreedyPolicy()._advance(alone, "allied", "u")
+
+
 def test_hard_allies_give_air_to_every_landing_that_needs_it():
     """Normandy's turn 0 (CN 11.1.1, 6.0): each beach attack from the sea that fails without
     air is worth less than -1 point at every amount; the air optimiser's search starts at -1,
