@@ -221,11 +221,24 @@ def test_hard_allies_give_air_to_every_landing_that_needs_it():
         action = hard.choose(state)
         if isinstance(action, Attack) and state.pending is None and any(
                 state.units[u].status == "at_sea" for u in action.attackers):
-            landings.append((action.target, action.air, state.air_points["allied"]))
+            bare = state.preview_attack(action.target, action.attackers, action.artillery, 0)
+            fails = any(not _clears(r) for r in bare.distribution)
+            landings.append((action.target, action.air, state.air_points["allied"], fails))
         state.apply(action)
     assert len(landings) >= 4
-    for target, air, left in landings:
-        assert air >= strike_min or left < strike_min, (target, air, left)
+    assert sum(fails for *_, fails in landings) >= 2
+    for target, air, left, fails in landings:
+        # a landing that clears its beach at every roll without air may do without it (air
+        # only moves it towards DE and EMP, where an EMP costs whole units, 5.1.6)
+        assert air >= strike_min or left < strike_min or not fails, (target, air, left)
+
+
+def _clears(result: str) -> bool:
+    """The result clears the defender's hex and keeps the attackers (CN 5.1.6, 11.1.1)."""
+    from wargame.operational.tables import split_result
+
+    d_code, a_code = split_result(result)
+    return d_code in ("DE", "DRB", "DRI", "EMP") and a_code not in ("AE", "ARB", "ARI")
 
 
 def test_belief_uses_the_counter_mix_not_the_hidden_values():
