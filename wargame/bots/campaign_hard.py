@@ -33,7 +33,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
 * **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
   column, carpet bombing, naval support in every preview) but through the ``Belief``, with
   the victory cities weighted by their points to both sides and, in Dragoon, the other cities
-  the Axis would score (OD 11.2.2).
+  the Axis would score (OD 11.2.2); a unit advances towards the objectives still open to one
+  more unit (``_open_goals``: an enemy hex whose approaches hold the attack it needs, or as
+  many units as can attack it, CN/OD 4.1.1, 5.1.1-5.1.2, no longer pulls the units behind).
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
