@@ -201,6 +201,22 @@ def test_hard_allies_leave_a_besieged_objective_for_the_next_one():
     alone = position("0110", "0210")
     assert HardPolicy()._advance(B(alone, "allied"), "allied", "u") == \
         GreedyPolicy()._advance(alone, "allied", "u")
+    # a second German unit in the field, nearer than the town: greedy's measure goes for it;
+    # the unit the besieged hex does without goes for the town (the points, CN/OD 11.2)
+    field = Game(small_scenario(
+        units=[unit("a1", "allied", a=5, d=4), unit("a2", "allied", a=5, d=4),
+               unit("u", "allied", a=5, d=4, m=6), unit("de1", "axis", a=2, d=2),
+               unit("de2", "axis", a=2, d=2)],
+        setup={"a1": "0503", "a2": "0507", "u": "0202", "de1": "0505", "de2": "0207"},
+        places={"Town": ["0909"]}, terrain={"0909": "city"},
+        rules={"victory": [{"kind": "city", "place": "Town",
+                            "points": {"allied": 5, "axis": 5}}] + VICTORY[1:]})
+    ).new_state(1)
+    greedy = GreedyPolicy()._advance(field, "allied", "u")
+    hard = HardPolicy()._advance(B(field, "allied"), "allied", "u")
+    assert greedy is not None and hard is not None
+    assert greedy.distance(H("0207")) < hard.distance(H("0207"))
+    assert hard.distance(town) < greedy.distance(town)
 
 
 def test_hard_allies_give_air_to_every_landing_that_needs_it():

@@ -324,8 +324,9 @@ class HardPolicy(GreedyPolicy):
           CN/OD 4.1.1): the units behind go for the next objective instead of queueing;
         - an empty objective hex with a unit of the side in it or next to it (it enters next).
 
-        The unit keeps the objectives it is already near (within 2); all of them when none
-        is left open."""
+        When one is left out, the enemy units in the field further than 2 are left out too:
+        the unit goes for the cities (CN/OD 11.2). The unit keeps the objectives it is
+        already near (within 2); all of them when none is left open."""
         goals = self.objectives(state, side)
         board = state.game.board
         here = map_hex(state, uid)
@@ -351,6 +352,12 @@ class HardPolicy(GreedyPolicy):
                        and not any(state.side_of(u) != side for u in state.units_at(n)))
             if sum(near) < need and len(near) < room:
                 out[g] = w
+        if len(out) < len(goals):
+            # a unit some objective could do without goes for the ground that scores (the
+            # cities, CN/OD 11.2), not for the enemy units in the field beyond its reach
+            cities = set(victory_hexes(state.game)) | {h for h, _ in _other_cities(state.game,
+                                                                                  side)}
+            out = {g: w for g, w in out.items() if g in cities or here.distance(g) <= 2} or out
         return out or goals
 
     # ---- the Axis
