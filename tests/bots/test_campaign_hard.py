@@ -153,6 +153,72 @@ def test_attack_value_loses_the_units_at_sea_when_the_beach_holds():
         pytest.approx(step_vp(state, "axis") + 0.5 - step_vp(state, "allied"))
 
 
+def test_attack_value_counts_what_an_emp_costs_both_sides():
+    """CN/OD 5.1.6 EMP: the defender eliminates units of its choice (the bots: its weakest),
+    the attacker whole units of at least their defence in attack (the cheapest set), the
+    other defenders retreat. It was counted as a free clearing of the hex."""
+    game = Game(small_scenario(
+        units=[unit("big", "allied", a=5, d=4), unit("w1", "allied", a=2, d=2),
+               unit("w2", "allied", a=2, d=2), unit("de1", "axis", a=2, d=3)],
+        setup={"big": "0504", "w1": "0506", "w2": "0405", "de1": "0505"},
+        places={"Town": ["0909"]}, rules={"victory": VICTORY}))
+    state = game.new_state(1)
+    emp = {"EMP": Fraction(1)}
+    target, dfn = H("0505"), ["de1"]
+    d_step, a_step = step_vp(state, "axis"), step_vp(state, "allied")
+    # one attacker covers the defence 3 alone: it is the one lost (2 steps each side)
+    assert attack_value(state, "allied", emp, ("big", "w1"), dfn, target) == pytest.approx(
+        2 * d_step - 2 * a_step)
+    # two weak attackers (2 + 2 >= 3): both lost
+    assert attack_value(state, "allied", emp, ("w1", "w2"), dfn, target) == pytest.approx(
+        2 * d_step - 4 * a_step)
+    assert attack_value(state, "allied", emp, ("w1", "w2"), dfn, target) < 0
+
+
+def test_hard_allies_leave_a_besieged_objective_for_the_next_one():
+    """Greedy's advance goes for the nearest objective, weight counted; the hard Allies
+    pass over an enemy hex whose approaches (within 2) already hold the attack its
+    ``_attack_group`` ratio needs (CN/OD 5.1.1-5.1.2) and go for the next objective, here
+    an empty town; with no friends near the enemy they go for it as greedy does."""
+    from wargame.bots.campaign_eval import Belief as B
+
+    def position(a1: str, a2: str):
+        return Game(small_scenario(
+            units=[unit("a1", "allied", a=5, d=4), unit("a2", "allied", a=5, d=4),
+                   unit("u", "allied", a=5, d=4, m=6), unit("de1", "axis", a=2, d=2)],
+            setup={"a1": a1, "a2": a2, "u": "0202", "de1": "0505"},
+            places={"Town": ["0909"]}, terrain={"0909": "city"},
+            rules={"victory": [{"kind": "city", "place": "Town",
+                                "points": {"allied": 5, "axis": 5}}] + VICTORY[1:]})
+        ).new_state(1)
+
+    town = H("0909")
+    besieged = position("0503", "0507")
+    greedy = GreedyPolicy()._advance(besieged, "allied", "u")
+    hard = HardPolicy()._advance(B(besieged, "allied"), "allied", "u")
+    assert greedy is not None and hard is not None
+    assert hard.distance(town) < greedy.distance(town)
+    alone = position("0110", "0210")
+    assert HardPolicy()._advance(B(alone, "allied"), "allied", "u") == \
+        GreedyPolicy()._advance(alone, "allied", "u")
+    # a second German unit in the field, nearer than the town: greedy's measure goes for it;
+    # the unit the besieged hex does without goes for the town (the points, CN/OD 11.2)
+    field = Game(small_scenario(
+        units=[unit("a1", "allied", a=5, d=4), unit("a2", "allied", a=5, d=4),
+               unit("u", "allied", a=5, d=4, m=6), unit("de1", "axis", a=2, d=2),
+               unit("de2", "axis", a=2, d=2)],
+        setup={"a1": "0503", "a2": "0507", "u": "0202", "de1": "0505", "de2": "0207"},
+        places={"Town": ["0909"]}, terrain={"0909": "city"},
+        rules={"victory": [{"kind": "city", "place": "Town",
+                            "points": {"allied": 5, "axis": 5}}] + VICTORY[1:]})
+    ).new_state(1)
+    greedy = GreedyPolicy()._advance(field, "allied", "u")
+    hard = HardPolicy()._advance(B(field, "allied"), "allied", "u")
+    assert greedy is not None and hard is not None
+    assert greedy.distance(H("0207")) < hard.distance(H("0207"))
+    assert hard.distance(town) < greedy.distance(town)
+
+
 def test_hard_allies_give_air_to_every_landing_that_needs_it():
     """Normandy's turn 0 (CN 11.1.1, 6.0): each beach attack from the sea that fails without
     air is worth less than -1 point at every amount; the air optimiser's search starts at -1,
@@ -171,11 +237,24 @@ def test_hard_allies_give_air_to_every_landing_that_needs_it():
         action = hard.choose(state)
         if isinstance(action, Attack) and state.pending is None and any(
                 state.units[u].status == "at_sea" for u in action.attackers):
-            landings.append((action.target, action.air, state.air_points["allied"]))
+            bare = state.preview_attack(action.target, action.attackers, action.artillery, 0)
+            fails = any(not _clears(r) for r in bare.distribution)
+            landings.append((action.target, action.air, state.air_points["allied"], fails))
         state.apply(action)
     assert len(landings) >= 4
-    for target, air, left in landings:
-        assert air >= strike_min or left < strike_min, (target, air, left)
+    assert sum(fails for *_, fails in landings) >= 2
+    for target, air, left, fails in landings:
+        # a landing that clears its beach at every roll without air may do without it (air
+        # only moves it towards DE and EMP, where an EMP costs whole units, 5.1.6)
+        assert air >= strike_min or left < strike_min or not fails, (target, air, left)
+
+
+def _clears(result: str) -> bool:
+    """The result clears the defender's hex and keeps the attackers (CN 5.1.6, 11.1.1)."""
+    from wargame.operational.tables import split_result
+
+    d_code, a_code = split_result(result)
+    return d_code in ("DE", "DRB", "DRI", "EMP") and a_code not in ("AE", "ARB", "ARI")
 
 
 def test_belief_uses_the_counter_mix_not_the_hidden_values():

@@ -167,6 +167,40 @@ def _steps(state: State, uids: Sequence[str]) -> int:
     return sum(1 if state.units[u].reduced else 2 for u in uids)
 
 
+def _emp_losses(state: State, side: str, attackers: Sequence[str],
+                defenders: Sequence[str]) -> tuple[int, int]:
+    """Steps each side loses to an EMP (CN/OD 5.1.6), as the bots answer it
+    (``auto_answer``: each side gives up what is worth least): the defender one unit, its
+    weakest (at ``side``'s belief of its values, CN/OD 5.1.1); the attacker the cheapest set of
+    whole units whose attack covers that unit's defence (all of them when none does)."""
+    if not defenders or not attackers:
+        return 0, 0
+
+    def believed(u: str) -> tuple[float, float]:
+        if state.game.units[u].side == side:
+            return float(state.attack_of(u)), float(state.defence_of(u))
+        a, d, _ = estimated_values(state, u)
+        return a, d
+
+    gone = min(defenders, key=lambda u: (sum(believed(u)), u))
+    need = believed(gone)[1]
+    steps = {u: 1 if state.units[u].reduced else 2 for u in attackers}
+    attack = {u: state.attack_of(u) for u in attackers}
+    if sum(attack.values()) <= need:
+        return _steps(state, [gone]), sum(steps.values())
+    single = [u for u in attackers if attack[u] >= need]
+    if single:
+        lost = [min(single, key=lambda u: (steps[u], attack[u], u))]
+    else:
+        lost, total = [], 0
+        for u in sorted(attackers, key=lambda u: (-attack[u], u)):
+            lost.append(u)
+            total += attack[u]
+            if total >= need:
+                break
+    return _steps(state, [gone]), sum(steps[u] for u in lost)
+
+
 def attack_value(state: State, side: str, distribution: dict[str, Fraction],
                  attackers: Sequence[str], defenders: Sequence[str], target: Hex) -> float:
     """Expected victory points an attack gains ``side`` (CN/OD 5.1.6 results): the defender's
@@ -182,6 +216,7 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
     # or an attacker retreat: it stays at sea) is destroyed at the end of the combat phase
     at_sea = _steps(state, [u for u in attackers if state.units[u].status == "at_sea"])
     value = 0.0
+    emp = _emp_losses(state, side, attackers, defenders) if "EMP" in distribution else (0, 0)
     for result, p in distribution.items():
         d_code, a_code = split_result(result)
         gain = 0.0
@@ -198,7 +233,11 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
         elif d_code == "DVB":
             gain += d_step
         elif d_code == "EMP":
-            cleared = True  # CN 5.1.6: both lose matching strength, the defender retreats
+            # CN/OD 5.1.6: the defender eliminates units of its choice, the attacker units of
+            # at least their defence in attack, the rest of the defenders retreat
+            d_lost = emp[0]
+            gain += d_lost * d_step + (_RETREAT_VP if len(defenders) > 1 else 0.0)
+            cleared = True
         if cleared:
             gain += 0.7 * city  # the attacker may advance into it (5.2); not sure to hold
         loss = 0.0
@@ -210,6 +249,8 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
             loss = _RETREAT_VP
         elif a_code == "AVB":
             loss = a_step
+        elif d_code == "EMP":
+            loss = emp[1] * a_step
         if at_sea and (not cleared or a_code in ("ARB", "ARI")):
             loss = max(loss, at_sea * a_step)  # the units at sea are lost (CN 11.1.1, OD 5.3)
         value += float(p) * (gain - loss)

@@ -33,7 +33,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
 * **The Allies** move as the greedy player (attack groups at 2:1 plus a column per terrain
   column, carpet bombing, naval support in every preview) but through the ``Belief``, with
   the victory cities weighted by their points to both sides and, in Dragoon, the other cities
-  the Axis would score (OD 11.2.2).
+  the Axis would score (OD 11.2.2); a unit advances towards the objectives still open to one
+  more unit (``_open_goals``: an enemy hex whose approaches hold the attack it needs, or as
+  many units as can attack it, CN/OD 4.1.1, 5.1.1-5.1.2, no longer pulls the units behind).
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
@@ -55,7 +57,7 @@ from wargame.bots.campaign_eval import (
     step_vp,
     victory_hexes,
 )
-from wargame.bots.greedy import GreedyPolicy, _checked, map_hex
+from wargame.bots.greedy import GreedyPolicy, _checked, _distance, map_hex
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -293,6 +295,70 @@ class HardPolicy(GreedyPolicy):
             if state.control.get(h) != side:
                 out[h] = max(out.get(h, 0), pts)
         return out
+
+    def _advance(self, state: State, side: str, uid: str) -> Hex | None:
+        """The Allies advance as greedy does, but towards the objectives still open to one
+        more unit (``_open_goals``): an objective already besieged, or an empty city already
+        reached, no longer pulls the units behind, which go for the next one."""
+        if side != "allied":
+            return super()._advance(state, side, uid)
+        if self._holds_city(state, uid, self._held_cities(state, side)):
+            return None
+        here = map_hex(state, uid)
+        if state.engaged(uid):
+            return None  # holding the line (breaking contact costs a point, 4.1.2)
+        goals = self._open_goals(state, side, uid)
+        if not goals:
+            return None
+        options = [h for h, r in state.legal_destinations(uid).items() if not r.engaged]
+        best = min([here, *options],
+                   key=lambda h: (_distance(h, goals), -terrain_columns(state, h)[0], h))
+        return None if best == here else best
+
+    def _open_goals(self, state: State, side: str, uid: str) -> dict[Hex, int]:
+        """``objectives`` less those one more unit would add nothing to:
+
+        - an enemy hex whose approaches (the hexes within 2 of it) already hold the side's
+          attack at the posture's ratio after its terrain columns (``_attack_group``'s ratio,
+          CN/OD 5.1.1-5.1.2), or as many units as can attack it (4 a free land neighbour,
+          CN/OD 4.1.1): the units behind go for the next objective instead of queueing;
+        - an empty objective hex with a unit of the side in it or next to it (it enters next).
+
+        When one is left out, the enemy units in the field further than 2 are left out too:
+        the unit goes for the cities (CN/OD 11.2). The unit keeps the objectives it is
+        already near (within 2); all of them when none is left open."""
+        goals = self.objectives(state, side)
+        board = state.game.board
+        here = map_hex(state, uid)
+        ratio = self.posture(state, side).engage_ratio
+        limit = state.game.scenario.stacking_limit
+        mine = [(map_hex(state, u), state.attack_of(u)) for u, us in state.units.items()
+                if us.status == "on_map" and us.hex is not None and u != uid
+                and state.side_of(u) == side]
+        out: dict[Hex, int] = {}
+        for g, w in goals.items():
+            if here.distance(g) <= 2:
+                out[g] = w
+                continue
+            held = [u for u in state.units_at(g) if state.side_of(u) != side]
+            if not held:
+                if not any(h.distance(g) <= 1 for h, _ in mine):
+                    out[g] = w
+                continue
+            near = [a for h, a in mine if h.distance(g) <= 2]
+            need = (ratio + terrain_columns(state, g)[0]) * max(1, sum(
+                state.defence_of(u) for u in held))
+            room = sum(limit for n in board.neighbours(g) if board.is_land(n)
+                       and not any(state.side_of(u) != side for u in state.units_at(n)))
+            if sum(near) < need and len(near) < room:
+                out[g] = w
+        if len(out) < len(goals):
+            # a unit some objective could do without goes for the ground that scores (the
+            # cities, CN/OD 11.2), not for the enemy units in the field beyond its reach
+            cities = set(victory_hexes(state.game)) | {h for h, _ in _other_cities(state.game,
+                                                                                  side)}
+            out = {g: w for g, w in out.items() if g in cities or here.distance(g) <= 2} or out
+        return out or goals
 
     # ---- the Axis
     def _reach(self, state: State) -> tuple[dict[Hex, float], frozenset[Hex]]:
