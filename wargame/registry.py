@@ -71,7 +71,9 @@ class GameFamily:
         return resolve(self.opener)(scenario_id, tuple(variants), options)
 
     def make_policy(self, game: Any, name: str, seed: int = 0) -> Any:
-        if name not in self.policies:
+        """The computer player ``name``; a name may carry settings after a colon
+        (``hard:worlds=2``), which the family's factory checks."""
+        if name.partition(":")[0] not in self.policies:
             raise ValueError(f"no computer player {name!r} for {self.kind} games; known: "
                              f"{', '.join(self.policies)}")
         return resolve(self.policy_factory)(game, name, seed)

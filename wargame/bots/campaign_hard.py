@@ -40,8 +40,11 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
 
-It does no search: its cost per campaign is measured by ``bench/campaign_history.py --cpu``
-(docs/bots.md), not limited by a clock, which would make a choice depend on the machine.
+**Search** (``worlds`` > 0, ``wargame.bots.campaign_rollouts``): at each Axis movement phase
+the Axis plays out a few styles of plan (``styles``) through the Allied turn that follows,
+on the position as it may know it and with dice of its own, and plays the style worth most
+in points. Its cost is a count of rollouts, not a clock (a clock would make a choice depend
+on the machine); ``bench/campaign_history.py --cpu`` measures it per campaign (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -57,7 +60,15 @@ from wargame.bots.campaign_eval import (
     step_vp,
     victory_hexes,
 )
-from wargame.bots.greedy import GreedyPolicy, _checked, _distance, map_hex
+from wargame.bots.campaign_rollouts import (
+    STYLES,
+    phase_key,
+    play_out,
+    rollout_state,
+    rollout_value,
+    world_seed,
+)
+from wargame.bots.greedy import ATTACKER, GreedyPolicy, _checked, _distance, map_hex
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -257,9 +268,63 @@ class HardPolicy(GreedyPolicy):
     """The hard campaign player (module doc); ``choose(state)`` returns one legal action and
     depends on the position and the seed alone."""
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__()
-        self.seed = int(seed)  # accepted as every policy's; the play is deterministic anyway
+    def __init__(self, seed: int = 0, worlds: int = 0, style: str = "plan",
+                 model: str = "hard", styles: tuple[str, ...] = STYLES,
+                 margin: float = 0.0) -> None:
+        super().__init__({"axis": ATTACKER} if style == "strike" else None)
+        self.seed = int(seed)  # the rollouts' dice derive from it; the play is deterministic
+        if style not in STYLES:
+            raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
+        if model not in ("hard", "greedy"):
+            raise ValueError(f"model must be 'hard' or 'greedy', not {model!r}")
+        self.style = style
+        if not styles or set(styles) - set(STYLES):
+            raise ValueError(f"styles must be among {', '.join(STYLES)}, not {styles!r}")
+        self.styles = tuple(styles)  # the styles the rollouts compare
+        self.margin = float(margin)  # points another style must gain over ``style`` to be played
+        self.worlds = int(worlds)  # rollouts per style at each Axis movement phase (0: none)
+        self.model = model
+        self._styled: dict[str, HardPolicy] = {}
+        self._chosen: dict[tuple, tuple[str, dict[str, float]]] = {}
+
+    def choose(self, state: State) -> Action:
+        """The hard player's action; at an Axis movement phase with ``worlds`` > 0, the
+        action of the style its rollouts chose for the phase (``campaign_rollouts``)."""
+        if (self.worlds > 0 and state.pending is None and state.phase.is_movement
+                and state.phase.side == "axis"):
+            style = self.phase_style(state)[0]
+            if style != self.style:
+                child = self._styled.get(style)
+                if child is None:
+                    child = self._styled[style] = HardPolicy(self.seed, style=style)
+                return child.choose(state)
+        return super().choose(state)
+
+    def phase_style(self, state: State) -> tuple[str, dict[str, float]]:
+        """(the style to play this Axis movement phase, each style's mean rollout value in
+        points), worked out once per phase (a game loaded in the middle of a phase is searched
+        from where it stands)."""
+        key = phase_key(state)
+        got = self._chosen.get(key)
+        if got is not None:
+            return got
+        model: GreedyPolicy = HardPolicy(self.seed) if self.model == "hard" else GreedyPolicy()
+        means: dict[str, float] = {}
+        for style in self.styles:
+            total = 0.0
+            for w in range(self.worlds):
+                twin = rollout_state(state, "axis", world_seed(self.seed, state.turn, w))
+                mover = HardPolicy(self.seed, style=style)
+                play_out(twin, "axis", mover, HardPolicy(self.seed), model)
+                total += rollout_value(twin, "axis")
+            means[style] = total / self.worlds
+        best = max(self.styles, key=lambda s: (means[s], s == self.style, -STYLES.index(s)))
+        if self.style in means and means[best] < means[self.style] + self.margin:
+            best = self.style  # not enough gain over the player's own style to leave it
+        got = self._chosen[key] = (best, means)
+        if len(self._chosen) > 64:
+            self._chosen.pop(next(iter(self._chosen)))
+        return got
 
     # a queued action whose hex filled up is skipped, not the rest of the plan (GreedyPolicy.choose)
     SKIPS_STALE_ACTIONS = True
@@ -485,8 +550,9 @@ class HardPolicy(GreedyPolicy):
                 have[c] += state.defence_of(u)
         # the cities worth most to the Axis (OD 11.2.2: Marseille and Toulon 60, Lyon 40;
         # no Normandy city is worth 40) are topped up to their need while units can get in
+        top_up = 0 if self.style in ("hold", "fill") else TOP_UP_POINTS
         for c in sorted(cities, key=lambda h: (-_axis_points(state, h), h)):
-            if _axis_points(state, c) < TOP_UP_POINTS or c not in ends:
+            if _axis_points(state, c) < top_up or c not in ends:
                 continue
             while have[c] < needs[c] and count.get(c, 0) < limit:
                 options = [u for u in movers if free(u) and c in dests[u]
@@ -513,6 +579,15 @@ class HardPolicy(GreedyPolicy):
         done.update(stay, orders)
         if orders:
             return [Move(uid, h.id) for uid, h in orders.items()]
+        if self.style == "hold":  # only break contact from a hopeless owed attack (4.1.2)
+            for uid in movers:
+                if uid in done or not state.engaged(uid):
+                    continue
+                done.add(uid)
+                dest = self._withdrawal(belief, "axis", uid)  # type: ignore[arg-type]  # a Belief answers the State queries it reads
+                if dest is not None:
+                    return [Move(uid, dest.id)]
+            return []
         return GreedyPolicy._one_move(self, belief, "axis", done)  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
 
     def _screen(self, state: State, cities: list[Hex], movers: list[str],

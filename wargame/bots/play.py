@@ -39,11 +39,44 @@ def make_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
 
 
 def campaign_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
-    if name == "hard":
+    """The campaign player ``name``. ``hard`` may carry its search settings after a colon,
+    ``hard:worlds=2,model=greedy,styles=plan+hold`` (``HardPolicy``: rollouts per style at
+    each Axis movement phase, the player that stands for the Allies in them, the styles
+    compared; docs/bots.md)."""
+    base, _, settings = name.partition(":")
+    if base == "hard":
         from wargame.bots.campaign_hard import HardPolicy
 
-        return HardPolicy(seed)
-    return GreedyPolicy() if name == "greedy" else RandomPolicy(seed)
+        return HardPolicy(seed, **_hard_settings(settings))
+    if settings:
+        raise ValueError(f"the {base!r} player takes no settings (got {settings!r:.60})")
+    return GreedyPolicy() if base == "greedy" else RandomPolicy(seed)
+
+
+def _hard_settings(text: str) -> dict[str, Any]:
+    """``worlds=2,model=greedy,styles=plan+hold`` as ``HardPolicy``'s keyword arguments."""
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key not in ("worlds", "model", "styles", "margin"):
+            raise ValueError(f"hard player setting {item!r:.40}: expected worlds=N, model=hard|"
+                             "greedy, styles=plan+hold+strike+fill or margin=POINTS")
+        if key == "worlds":
+            if not value.isdigit() or not 0 <= int(value) <= 16:
+                raise ValueError(f"worlds: expected a whole number 0-16, got {value!r:.20}")
+            out[key] = int(value)
+        elif key == "margin":
+            try:
+                out[key] = float(value)
+            except ValueError:
+                raise ValueError(f"margin: expected points, got {value!r:.20}") from None
+            if not 0 <= out[key] < 1000:
+                raise ValueError(f"margin: expected points 0-1000, got {value!r:.20}")
+        elif key == "styles":
+            out[key] = tuple(value.split("+"))
+        else:
+            out[key] = value
+    return out
 
 
 def postured_greedy(postures: dict[str, Any]) -> Policy:
