@@ -163,3 +163,7 @@ def test_the_hard_player_takes_its_search_settings_by_name(dragoon):
                        ("hardest:worlds=2", "no computer player")):
         with pytest.raises(ValueError, match=words):
             make_policy(dragoon, bad, 1)
+    from wargame.memoir import MemoirGame
+
+    with pytest.raises(ValueError, match="take no settings"):
+        make_policy(MemoirGame.from_scenario("1"), "hard:worlds=2", 1)

@@ -87,6 +87,8 @@ def postured_greedy(postures: dict[str, Any]) -> Policy:
 
 
 def memoir_policy(game: GameDefinition, name: str, seed: int = 0) -> Policy:
+    if ":" in name:
+        raise ValueError(f"Memoir '44 players take no settings by name (got {name!r:.60})")
     if name == "easy":
         return MemoirEasyPolicy(seed)
     if name == "normal":
