@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 __all__ = ["click_ready", "click_until", "click_until_changed", "end_phase", "first_visible",
            "settle", "shown_text", "campaign_progress", "wait_until", "NotTaken"]
 
@@ -68,7 +70,12 @@ def shown_text(locator: Any) -> str:
     waits: a probe for ``click_until_changed``). Its innerText: a Panel pane's host element
     (``.wg-decision-panel``) has its text in a shadow root, so name an element inside."""
     first = locator.first
-    return first.inner_text(timeout=5000) if first.is_visible() else ""
+    if not first.is_visible():
+        return ""
+    try:  # it may go between the two calls (the page re-renders): then nothing is shown
+        return first.inner_text(timeout=1000)
+    except PlaywrightTimeout:
+        return ""
 
 
 def campaign_progress(page: Any) -> tuple[str, int, str]:
