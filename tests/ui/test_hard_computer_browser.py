@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from tests.support.browser import source_column, wait_for_map
-from tests.support.waiting import click_until_changed, first_visible
+from tests.support.waiting import click_until_changed, first_visible, shown_text
 from wargame.bots.campaign_hard import HardPolicy
 from wargame.bots.campaign_random import auto_answer
 from wargame.games import open_game
@@ -73,8 +73,9 @@ def test_the_hard_axis_plays_a_normandy_turn_in_the_dashboard(dashboard_server, 
 
     def asked(p) -> str | None:
         """The decision the page asks, None when it asks none."""
-        shown = p.locator(".wg-decision-panel")
-        return p.locator(".wg-decision").first.inner_text() if shown.first.is_visible() else None
+        if not p.locator(".wg-decision-panel").first.is_visible():
+            return None
+        return shown_text(p.locator(".wg-decision")) or None  # it may go as it is read
 
     answered = 0
     while first_visible(page, allied_turn, panel, timeout=SLOW) == 1:
