@@ -84,8 +84,7 @@ def rollout_state(state: State, side: str, seed: int) -> State:
     the position as ``side`` knows it, its future rolls not the game's."""
     twin = state.clone()
     twin.game = believed_game(state.game, side)
-    twin.dice = Dice(seed, state.dice.version)
-    twin._cache = {}
+    twin.dice = Dice(seed, state.dice.version)  # the clone's position caches start empty
     return twin
 
 
