@@ -99,6 +99,22 @@ def test_the_search_chooses_a_style_per_phase_and_the_same_on_the_same_position(
     assert phase_key(state) == phase_key(axis_movement(dragoon))  # still the same phase
 
 
+def test_each_rollout_is_played_as_if_it_were_alone(dragoon):
+    """A style's mean is the mean of its worlds each played by players of its own: nothing
+    one world's players remember leaks into another's (their plans are keyed by the log)."""
+    from wargame.bots.campaign_rollouts import play_out
+
+    state = axis_movement(dragoon)
+    _, means = HardPolicy(8, worlds=2, model="greedy").phase_style(state)
+    for style in STYLES:
+        alone = []
+        for w in range(2):
+            twin = rollout_state(state, "axis", world_seed(8, state.turn, w))
+            play_out(twin, "axis", HardPolicy(8, style=style), HardPolicy(8), GreedyPolicy())
+            alone.append(rollout_value(twin, "axis"))
+        assert means[style] == pytest.approx(sum(alone) / 2)
+
+
 def test_the_search_never_reads_the_allied_counters(dragoon):
     """Swap the printed values of two Allied counters of one type (the counter mix, all the
     Axis may know, CN/OD 5.1.1, stays the same): the rollouts' values do not move."""

@@ -308,12 +308,14 @@ class HardPolicy(GreedyPolicy):
         got = self._chosen.get(key)
         if got is not None:
             return got
-        model: GreedyPolicy = HardPolicy(self.seed) if self.model == "hard" else GreedyPolicy()
         means: dict[str, float] = {}
         for style in self.styles:
             total = 0.0
             for w in range(self.worlds):
                 twin = rollout_state(state, "axis", world_seed(self.seed, state.turn, w))
+                # fresh players for each rollout: a player's plan memo is keyed by the log's
+                # length and last actions, which two worlds may share at different positions
+                model = HardPolicy(self.seed) if self.model == "hard" else GreedyPolicy()
                 mover = HardPolicy(self.seed, style=style)
                 play_out(twin, "axis", mover, HardPolicy(self.seed), model)
                 total += rollout_value(twin, "axis")
