@@ -234,6 +234,37 @@ def test_cn_5_1_2_de_in_caen_still_forces_the_retreat():
     assert state.pending.options  # somewhere to go: it must take it
 
 
+@pytest.mark.parametrize("other_hex_allied", [True, False])
+def test_cn_5_1_2_germans_in_caen_beside_the_allies_in_the_other_hex_need_not_attack(other_hex_allied):
+    """CN 5.1.2, second Caen clause: "unidades alemãs em um hexágono de Caen não precisam
+    recuar se iniciarem o turno com o outro hexágono de Caen ocupado pelos aliados", read as
+    no withdrawal from the engagement either (CN 4.1.2: city against city is not dominant, so
+    without the clause they must attack or break contact). A German unit engaged from the
+    other Caen hex that stays put owes no attack; engaged from an ordinary city it does."""
+    other = {"Caen": ["0304", "0305"]} if other_hex_allied else {"Caen": ["0304", "0204"]}
+    # x has movement 0, so it owes no attack itself (CN 5.3 observation, 4.1.2)
+    g = game([unit("x", "allied", a=3, m=0), unit("e", "axis", a=2, d=3)],
+             {"x": "0305", "e": "0304"}, terrain={"0304": "city", "0305": "city", "0204": "city"},
+             places=other,
+             rules={"no_retreat": [{"place": "Caen", "side": "axis", "other_hex_held": True}]})
+    state = g.new_state()
+    state.apply(EndPhase())  # Allied movement
+    state.apply(EndPhase())  # Allied combat
+    assert state.phase.value == "axis_movement" and state.units["e"].started_engaged
+    state.apply(EndPhase())  # Axis movement: e does not move
+    assert state.phase.value == "axis_combat"
+    assert ("e" in state.must_attack) is not other_hex_allied
+    before = state.fingerprint()
+    if other_hex_allied:
+        state.apply(EndPhase())
+        assert state.phase.value != "axis_combat"
+    else:
+        with pytest.raises(IllegalAction) as exc:
+            state.apply(EndPhase())
+        assert exc.value.rule == "CN 4.1.2"
+        assert state.fingerprint() == before
+
+
 # ----------------------------------------------------------------------------- CN 5.1.3
 def test_cn_5_1_3_no_encirclement_when_a_permitted_edge_is_open():
     """CN 5.1.3: "Não é considerado cerco se a unidade puder recuar por uma borda do tabuleiro

@@ -573,7 +573,7 @@ class HardPolicy(GreedyPolicy):
                 continue
             here = map_hex(state, uid)
             adjacent = [n for n in board.neighbours(here) if n in enemy]
-            if adjacent and state.dominant(here, adjacent):
+            if adjacent and state.may_stay_engaged(here, "axis", adjacent):
                 stay.add(uid)
         # 4. the others play greedy's way, one move at a time: break contact from a hopeless
         # owed attack, gather attack groups (an Allied unit destroyed is worth 10 points to

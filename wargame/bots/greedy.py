@@ -335,7 +335,7 @@ class GreedyPolicy:
         board = state.game.board
         enemy = state.occupied_by(state.other(side))
         adjacent = [n for n in board.neighbours(here) if n in enemy]
-        if not adjacent or state.dominant(here, adjacent):
+        if not adjacent or state.may_stay_engaged(here, side, adjacent):
             return None
         best = -99.0
         for e in adjacent:

@@ -184,3 +184,18 @@ class BoardQueries(RulesBase):
         """CN/OD 4.1.2: dominant terrain = more defensive columns than every engaging enemy."""
         mine = self._hex_columns(h)
         return all(mine > self._hex_columns(e) for e in enemy_hexes)
+
+    def may_stay_engaged(self, h: Hex, side: str, enemy_hexes: list[Hex]) -> bool:
+        """CN/OD 4.1.2: ``side``'s units that began engaged at ``h`` and do not move may stay
+        there without attacking: dominant terrain, or CN 5.1.2's second Caen clause (Germans
+        in one Caen hex "não precisam recuar" while the Allies hold the other, read as no
+        withdrawal from the engagement either: docs/rules-notes.md, "Caen")."""
+        if self.dominant(h, enemy_hexes):
+            return True
+        for rule in self.game.rule("no_retreat", []) or []:
+            if not rule.get("other_hex_held") or rule["side"] != side:
+                continue
+            hexes = self.game.board.places.get(rule["place"], ())
+            if h in hexes and any(o != h and o in enemy_hexes for o in hexes):
+                return True
+        return False

@@ -138,8 +138,8 @@ class SequenceRules(RulesBase):
 
     def _compute_must_attack(self, side: str) -> set[str]:
         """CN/OD 4.1.2 and 5.0: at the end of movement, units next to the enemy must attack,
-        except units that began engaged, did not move and hold dominant terrain, and units
-        with movement 0 (CN 5.3)."""
+        except units that began engaged, did not move and hold dominant terrain (or a Caen
+        hex beside the Allies in the other, CN 5.1.2), and units with movement 0 (CN 5.3)."""
         out = set()
         enemy = self.occupied_by(self.other(side))
         board = self.game.board
@@ -154,7 +154,7 @@ class SequenceRules(RulesBase):
             adjacent = [n for n in board.neighbours(us.at) if n in enemy]
             if not adjacent:
                 continue
-            if us.started_engaged and not us.moved and self.dominant(us.at, adjacent):
+            if us.started_engaged and not us.moved and self.may_stay_engaged(us.at, side, adjacent):
                 continue
             out.add(uid)
         return out
