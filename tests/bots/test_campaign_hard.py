@@ -519,3 +519,60 @@ def test_whatever_the_position_the_hard_choice_is_legal(seed, steps):
     action = HardPolicy(seed).choose(state)
     assert state.fingerprint() == before
     assert state.is_legal(action), action
+
+
+def _emp_pending(policy_side_values=((2, 3), (2, 3))):
+    """Two German units (attack, defence) in the open at 0505 attacked at 5-1 by six Allied
+    units (5-4 each) from every side, the dice loaded for the EMP (CN 5.1.6)."""
+    from tests.helpers import LoadedDice
+    from wargame.operational.actions import Attack
+
+    around = [h.id for h in Game(small_scenario(units=[unit("x", "allied")], setup={"x": "0101"})
+                                 ).board.neighbours(H("0505"))]
+    units = [unit(f"de{i}", "axis", a=a, d=d) for i, (a, d) in enumerate(policy_side_values, 1)]
+    units += [unit(f"us{i}", "allied", a=5, d=4) for i in range(len(around))]
+    setup = {f"de{i}": "0505" for i in range(1, len(policy_side_values) + 1)}
+    setup.update({f"us{i}": h for i, h in enumerate(around)})
+    state = Game(small_scenario(units=units, setup=setup, places={"Town": ["0909"]},
+                                rules={"victory": VICTORY})).new_state(1)
+    state.apply(EndPhase())  # to the Allied combat phase
+    state.air_points["allied"] = 0
+    attackers = tuple(f"us{i}" for i in range(len(around)))
+    column = state.preview_attack("0505", attackers).column
+    totals = [t for t in range(2, 13) if state.game.tables.crt_result(column, t).startswith("EMP")]
+    state.dice = LoadedDice([min(6, totals[0] - 1), totals[0] - min(6, totals[0] - 1)], 1)
+    state.apply(Attack("0505", attackers))
+    assert state.pending is not None and state.pending.kind == "emp_defender"
+    return state
+
+
+def test_hard_defender_chooses_the_emp_losses_worth_most_in_points():
+    """CN 5.1.6 EMP: "o jogador defensor elimina uma ou mais peças, à sua escolha" and the
+    attacker loses at least their defence in attack. Two German units of defence 3 against
+    Allied units of attack 5: giving up one costs the Allies one unit (10 points, CN 11.2.2),
+    giving up both (defence 6) costs them two. A German unit destroyed gives the Allies 2
+    points less the third forgiven, so the hard Axis gives up both; greedy gives up one. The
+    points after the combat bear it out."""
+    margins = {}
+    for name in ("hard", "greedy"):
+        state = _emp_pending()
+        before = state.fingerprint()
+        policy = HardPolicy(1) if name == "hard" else GreedyPolicy()
+        choice = policy.choose(state)
+        assert state.fingerprint() == before  # choosing changes nothing
+        assert len(choice.units) == (2 if name == "hard" else 1)
+        state.apply(choice)
+        while state.pending is not None:  # the Allies give up their cheapest cover
+            state.apply(GreedyPolicy().choose(state))
+        vp = state.victory_points()
+        margins[name] = vp["axis"] - vp["allied"]
+    assert margins["hard"] > margins["greedy"]
+
+
+def test_hard_defender_keeps_a_strong_unit_the_emp_would_not_repay():
+    """The same EMP with one German unit of defence 1 beside one of defence 3: giving up the
+    weak one still costs the Allies a whole unit, giving up both (defence 4) costs them no
+    more (one unit of attack 5 covers it), so the hard Axis gives up the weak one alone."""
+    state = _emp_pending(((1, 1), (2, 3)))
+    choice = HardPolicy(1).choose(state)
+    assert choice.units == ("de1",)

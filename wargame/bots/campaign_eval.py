@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from wargame.operational.state import Game, State
 
 __all__ = ["Belief", "estimated_values", "vp_margin", "step_vp", "city_points", "attack_value",
-           "MATERIAL_VP"]
+           "emp_cover_steps", "MATERIAL_VP"]
 
 # What one step is worth as material, beyond the points its unit's destruction gives the
 # enemy: a German step holds ground (the cities) for later turns; an Allied step takes it.
@@ -183,11 +183,17 @@ def _emp_losses(state: State, side: str, attackers: Sequence[str],
         return a, d
 
     gone = min(defenders, key=lambda u: (sum(believed(u)), u))
-    need = believed(gone)[1]
+    return _steps(state, [gone]), emp_cover_steps(state, attackers, believed(gone)[1])
+
+
+def emp_cover_steps(state: State, attackers: Sequence[str], need: float) -> int:
+    """CN/OD 5.1.6, EMP: the steps the attacker loses when it gives up the cheapest set of
+    whole units whose attack (``state.attack_of``: pass a ``Belief`` for another side's
+    view) covers ``need``, the defence eliminated; all of them when none does."""
     steps = {u: 1 if state.units[u].reduced else 2 for u in attackers}
     attack = {u: state.attack_of(u) for u in attackers}
     if sum(attack.values()) <= need:
-        return _steps(state, [gone]), sum(steps.values())
+        return sum(steps.values())
     single = [u for u in attackers if attack[u] >= need]
     if single:
         lost = [min(single, key=lambda u: (steps[u], attack[u], u))]
@@ -198,7 +204,7 @@ def _emp_losses(state: State, side: str, attackers: Sequence[str],
             total += attack[u]
             if total >= need:
                 break
-    return _steps(state, [gone]), sum(steps[u] for u in lost)
+    return sum(steps[u] for u in lost)
 
 
 def attack_value(state: State, side: str, distribution: dict[str, Fraction],

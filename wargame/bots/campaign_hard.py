@@ -38,7 +38,10 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   many units as can attack it, CN/OD 4.1.1, 5.1.1-5.1.2, no longer pulls the units behind).
 * **Combat** (both sides): the attacks on offer are valued in points with the air points
   shared by the exact optimiser (``wargame.bots.air_plan``); bombardments count at the
-  enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target.
+  enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target. Defending
+  against an EMP (CN/OD 5.1.6: the defender eliminates units of its choice, the attacker at
+  least their defence in attack), it gives up the units worth most in points to it
+  (``_emp_defence``), not the weakest one as greedy does.
 
 **Search** (``worlds`` > 0, ``wargame.bots.campaign_rollouts``): at each Axis movement phase
 the Axis plays out a few styles of plan (``styles``) through the Allied turn that follows,
@@ -56,6 +59,7 @@ from wargame.bots.campaign_eval import (
     Belief,
     attack_value,
     city_points,
+    emp_cover_steps,
     estimated_values,
     step_vp,
     victory_hexes,
@@ -290,6 +294,8 @@ class HardPolicy(GreedyPolicy):
     def choose(self, state: State) -> Action:
         """The hard player's action; at an Axis movement phase with ``worlds`` > 0, the
         action of the style its rollouts chose for the phase (``campaign_rollouts``)."""
+        if state.pending is not None and state.pending.kind == "emp_defender":
+            return self._emp_defence(state)
         if (self.worlds > 0 and state.pending is None and state.phase.is_movement
                 and state.phase.side == "axis"):
             style = self.phase_style(state)[0]
@@ -327,6 +333,34 @@ class HardPolicy(GreedyPolicy):
         if len(self._chosen) > 64:
             self._chosen.pop(next(iter(self._chosen)))
         return got
+
+    def _emp_defence(self, state: State) -> Action:
+        """CN/OD 5.1.6, EMP: "o jogador defensor elimina uma ou mais peças, à sua escolha", and
+        the attacker loses units of at least their defence in attack. The choice worth most in
+        points: the attacker's steps lost (the cheapest cover of that defence, as the bots
+        answer it, at the attack values this side believes, CN/OD 5.1.1) at their value, less
+        its own steps at theirs (``step_vp``); the greedy players give up one unit, the
+        weakest (``auto_answer``)."""
+        d = state.pending
+        assert d is not None and state.combat is not None, "an EMP is answered in a combat"
+        side = d.side
+        enemy = state.other(side)
+        belief = Belief(state, side)
+        attackers = [u for u in (*state.combat.attackers, *state.combat.artillery)
+                     if state.units[u].status in ("on_map", "at_sea")]
+        waning = side == "allied"  # the hard Allies' view of steps (step_vp)
+        own, theirs = step_vp(state, side, waning), step_vp(state, enemy, waning)
+
+        def worth(option) -> float:
+            need = sum(state.defence_of(u) for u in option.units)
+            return (emp_cover_steps(belief, attackers, need) * theirs  # type: ignore[arg-type]  # a Belief answers the State queries it reads
+                    - sum(1 if state.units[u].reduced else 2 for u in option.units) * own)
+
+        def kept(option) -> tuple:  # on a tie, the weakest units go (as ``auto_answer``)
+            return (-sum(state.attack_of(u) + state.defence_of(u) for u in option.units),
+                    tuple(option.units))
+
+        return max(d.options, key=lambda o: (worth(o), -len(o.units), kept(o)))
 
     # a queued action whose hex filled up is skipped, not the rest of the plan (GreedyPolicy.choose)
     SKIPS_STALE_ACTIONS = True
