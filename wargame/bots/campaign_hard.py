@@ -78,6 +78,7 @@ from wargame.operational.actions import (
     Action,
     Attack,
     Bombard,
+    EmpEliminate,
     Enter,
     Move,
 )
@@ -351,16 +352,18 @@ class HardPolicy(GreedyPolicy):
         waning = side == "allied"  # the hard Allies' view of steps (step_vp)
         own, theirs = step_vp(state, side, waning), step_vp(state, enemy, waning)
 
-        def worth(option) -> float:
+        options = [o for o in d.options if isinstance(o, EmpEliminate)]
+
+        def worth(option: EmpEliminate) -> float:
             need = sum(state.defence_of(u) for u in option.units)
             return (emp_cover_steps(belief, attackers, need) * theirs  # type: ignore[arg-type]  # a Belief answers the State queries it reads
                     - sum(1 if state.units[u].reduced else 2 for u in option.units) * own)
 
-        def kept(option) -> tuple:  # on a tie, the weakest units go (as ``auto_answer``)
+        def kept(option: EmpEliminate) -> tuple:  # on a tie, the weakest units go (as ``auto_answer``)
             return (-sum(state.attack_of(u) + state.defence_of(u) for u in option.units),
                     tuple(option.units))
 
-        return max(d.options, key=lambda o: (worth(o), -len(o.units), kept(o)))
+        return max(options, key=lambda o: (worth(o), -len(o.units), kept(o)))
 
     # a queued action whose hex filled up is skipped, not the rest of the plan (GreedyPolicy.choose)
     SKIPS_STALE_ACTIONS = True
