@@ -25,8 +25,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   5. the units already in a city stay; the city's *need* (the believed attack that could
      reach it next turn, at odds of 1-1 or less after its terrain columns, CN 5.1.1-5.1.2)
      chooses where reinforcements enter and which unit covers a city;
-  6. a unit that began engaged, did not move and holds dominant terrain stays: it owes no
-     attack (CN 4.1.2);
+  6. a unit that began engaged, did not move and holds dominant terrain (or a Caen hex with
+     the Allies in the other, CN 5.1.2) stays: it owes no attack (CN 4.1.2,
+     ``State.may_stay_engaged``);
   7. the other units play greedy's way, one move at a time, through the ``Belief``: break
      contact from a hopeless owed attack, attack groups (an Allied unit destroyed is worth 10
      points to the Axis, CN 11.2.2), advance.
@@ -603,8 +604,9 @@ class HardPolicy(GreedyPolicy):
                 have[c] += state.defence_of(u)
         # a screen across the Allies' roads to the cities still open (CN/OD 4.1.2)
         self._screen(state, cities, movers, dests, armour, count, limit, free, send)
-        # 3. an engaged unit that began there, did not move and holds dominant terrain stays:
-        # it owes no attack (CN 4.1.2)
+        # 3. an engaged unit that began there, did not move and holds dominant terrain (or
+        # half of Caen beside the Allies in the other, CN 5.1.2) stays: it owes no attack
+        # (CN 4.1.2)
         for uid in movers:
             if not free(uid) or not state.units[uid].started_engaged:
                 continue
