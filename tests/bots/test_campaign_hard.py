@@ -576,3 +576,44 @@ def test_hard_defender_keeps_a_strong_unit_the_emp_would_not_repay():
     state = _emp_pending(((1, 1), (2, 3)))
     choice = HardPolicy(1).choose(state)
     assert choice.units == ("de1",)
+
+
+def test_hard_takes_the_step_loss_that_costs_fewest_points():
+    """CN 5.1.6 AVB: one attacking unit takes a loss, "a critério do jogador atacante". A
+    reduced unit that takes it is destroyed, which gives the Axis 10 points (CN 11.2.2); a
+    full one is only reduced (CN 7.0). The hard Allies reduce the full one; greedy gives up
+    its weakest, the reduced one, and the Axis scores."""
+    from tests.helpers import LoadedDice
+    from wargame.operational.actions import Attack
+
+    scores = {}
+    for name in ("hard", "greedy"):
+        game = Game(small_scenario(
+            units=[unit("full", "allied", a=5, d=4), unit("half", "allied", a=5, d=4),
+                   unit("de1", "axis", a=2, d=3)],
+            setup={"full": "0504", "half": "0506", "de1": "0505"},
+            places={"Town": ["0909"]}, rules={"victory": VICTORY}))
+        state = game.new_state(1)
+        state.units["half"].reduced = True
+        state.edited()
+        state.apply(EndPhase())  # to the Allied combat phase
+        state.air_points["allied"] = 0
+        column = state.preview_attack("0505", ("full", "half")).column
+        totals = [t for t in range(2, 13)
+                  if state.game.tables.crt_result(column, t).endswith(" AVB")]
+        state.dice = LoadedDice([min(6, totals[0] - 1), totals[0] - min(6, totals[0] - 1)], 1)
+        state.apply(Attack("0505", ("full", "half")))
+        policy = HardPolicy(1) if name == "hard" else GreedyPolicy()
+        while state.pending is not None and state.pending.kind != "loss":
+            state.apply(policy.choose(state))
+        assert state.pending is not None and state.pending.side == "allied"
+        before = state.fingerprint()
+        choice = policy.choose(state)
+        assert state.fingerprint() == before
+        assert choice.unit == ("full" if name == "hard" else "half")
+        state.apply(choice)
+        while state.pending is not None:
+            state.apply(policy.choose(state))
+        scores[name] = state.victory_points()["axis"]
+        assert (state.units["half"].status == "eliminated") is (name == "greedy")
+    assert scores["hard"] < scores["greedy"]

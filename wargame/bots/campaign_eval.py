@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from wargame.operational.state import Game, State
 
 __all__ = ["Belief", "estimated_values", "vp_margin", "step_vp", "city_points", "attack_value",
-           "emp_cover_steps", "MATERIAL_VP"]
+           "emp_cover_steps", "loss_vp", "MATERIAL_VP"]
 
 # What one step is worth as material, beyond the points its unit's destruction gives the
 # enemy: a German step holds ground (the cities) for later turns; an Allied step takes it.
@@ -136,6 +136,19 @@ def step_vp(state: State, side: str, waning: bool = False) -> float:
         sc = state.game.scenario
         material *= max(0, sc.last_turn - state.turn + 1) / max(1, sc.last_turn - sc.first_turn + 1)
     return _kill_points(state.game)[side] / 2 + material
+
+
+def loss_vp(state: State, uid: str, eliminate: bool, waning: bool = False) -> float:
+    """Points its side gives up when its unit ``uid`` takes a loss (CN/OD 5.1.6, 7.0): each
+    step lost at its material worth, and the points the unit's destruction gives the enemy
+    (CN/OD 11.2) when the loss eliminates it (DE, AE, EMP, or the step of a reduced unit)."""
+    side = state.side_of(uid)
+    kill = _kill_points(state.game)[side]
+    material = step_vp(state, side, waning) - kill / 2  # a step's worth as material
+    reduced = state.units[uid].reduced
+    if eliminate or reduced:
+        return kill + material * (1 if reduced else 2)
+    return material
 
 
 @functools.lru_cache(maxsize=16)

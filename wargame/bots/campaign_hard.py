@@ -42,7 +42,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
   enemy's step value. Forced attacks (CN/OD 4.1.2) take the least bad target. Defending
   against an EMP (CN/OD 5.1.6: the defender eliminates units of its choice, the attacker at
   least their defence in attack), it gives up the units worth most in points to it
-  (``_emp_defence``), not the weakest one as greedy does.
+  (``_emp_defence``), not the weakest one as greedy does; any other loss of its own (a step,
+  a unit, its side of an EMP) is the one that costs fewest points (``_cheapest_loss``: a
+  full unit reduced rather than a reduced one destroyed, CN/OD 7.0, 11.2).
 
 **Search** (``worlds`` > 0, ``wargame.bots.campaign_rollouts``): at each Axis movement phase
 the Axis plays out a few styles of plan (``styles``) through the Allied turn that follows,
@@ -62,6 +64,7 @@ from wargame.bots.campaign_eval import (
     city_points,
     emp_cover_steps,
     estimated_values,
+    loss_vp,
     step_vp,
     victory_hexes,
 )
@@ -79,6 +82,7 @@ from wargame.operational.actions import (
     Action,
     Attack,
     Bombard,
+    ChooseLoss,
     EmpEliminate,
     Enter,
     Move,
@@ -298,6 +302,8 @@ class HardPolicy(GreedyPolicy):
         action of the style its rollouts chose for the phase (``campaign_rollouts``)."""
         if state.pending is not None and state.pending.kind == "emp_defender":
             return self._emp_defence(state)
+        if state.pending is not None and state.pending.kind in ("loss", "emp_attacker"):
+            return self._cheapest_loss(state)
         if (self.worlds > 0 and state.pending is None and state.phase.is_movement
                 and state.phase.side == "axis"):
             style = self.phase_style(state)[0]
@@ -365,6 +371,27 @@ class HardPolicy(GreedyPolicy):
                     tuple(option.units))
 
         return max(options, key=lambda o: (worth(o), -len(o.units), kept(o)))
+
+    def _cheapest_loss(self, state: State) -> Action:
+        """CN/OD 5.1.6: the loss ("a critério do jogador") that costs fewest points
+        (``loss_vp``): a full unit reduced before a reduced one eliminated (its destruction
+        scores for the enemy, CN/OD 11.2); for an EMP, the covering set of fewest points.
+        Greedy gives up its weakest unit (``auto_answer``), often the reduced one."""
+        d = state.pending
+        assert d is not None
+        waning = d.side == "allied"  # the hard Allies' view of steps (step_vp)
+        eliminate = d.kind != "loss" or bool(state.flags.get("loss_eliminates"))
+        options: list[tuple[tuple[str, ...], Action]] = [
+            ((o.unit,), o) if isinstance(o, ChooseLoss) else (tuple(o.units), o)
+            for o in d.options if isinstance(o, ChooseLoss | EmpEliminate)]
+
+        def key(item: tuple[tuple[str, ...], Action]) -> tuple:
+            units = item[0]
+            cost = sum(loss_vp(state, u, eliminate, waning) for u in units)
+            return (round(cost, 6), sum(state.attack_of(u) + state.defence_of(u) for u in units),
+                    units)
+
+        return min(options, key=key)[1]
 
     # a queued action whose hex filled up is skipped, not the rest of the plan (GreedyPolicy.choose)
     SKIPS_STALE_ACTIONS = True
