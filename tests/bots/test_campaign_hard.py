@@ -521,7 +521,7 @@ def test_whatever_the_position_the_hard_choice_is_legal(seed, steps):
     assert state.is_legal(action), action
 
 
-def _emp_pending(policy_side_values=((2, 3), (2, 3))):
+def _emp_pending(german=((2, 3), (2, 3))):
     """Two German units (attack, defence) in the open at 0505 attacked at 5-1 by six Allied
     units (5-4 each) from every side, the dice loaded for the EMP (CN 5.1.6)."""
     from tests.helpers import LoadedDice
@@ -529,9 +529,9 @@ def _emp_pending(policy_side_values=((2, 3), (2, 3))):
 
     around = [h.id for h in Game(small_scenario(units=[unit("x", "allied")], setup={"x": "0101"})
                                  ).board.neighbours(H("0505"))]
-    units = [unit(f"de{i}", "axis", a=a, d=d) for i, (a, d) in enumerate(policy_side_values, 1)]
+    units = [unit(f"de{i}", "axis", a=a, d=d) for i, (a, d) in enumerate(german, 1)]
     units += [unit(f"us{i}", "allied", a=5, d=4) for i in range(len(around))]
-    setup = {f"de{i}": "0505" for i in range(1, len(policy_side_values) + 1)}
+    setup = {f"de{i}": "0505" for i in range(1, len(german) + 1)}
     setup.update({f"us{i}": h for i, h in enumerate(around)})
     state = Game(small_scenario(units=units, setup=setup, places={"Town": ["0909"]},
                                 rules={"victory": VICTORY})).new_state(1)
