@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from wargame.hexgrid import Hex
 from wargame.operational.combat import terrain_columns
@@ -185,6 +186,16 @@ class BoardQueries(RulesBase):
         mine = self._hex_columns(h)
         return all(mine > self._hex_columns(e) for e in enemy_hexes)
 
+    def no_retreat_places(self, h: Hex, side: str) -> list[tuple[dict[str, Any], tuple[Hex, ...]]]:
+        """The ``no_retreat`` rules (CN 5.1.2 Caen, OD 5.3 Toulon and Marseille) of ``side``
+        whose place holds ``h``, each with the place's hexes."""
+        out = []
+        for rule in self.game.rule("no_retreat", []) or []:
+            hexes = tuple(self.game.board.places.get(rule["place"], ()))
+            if rule["side"] == side and h in hexes:
+                out.append((rule, hexes))
+        return out
+
     def may_stay_engaged(self, h: Hex, side: str, enemy_hexes: list[Hex]) -> bool:
         """CN/OD 4.1.2: ``side``'s units that began engaged at ``h`` and do not move may stay
         there without attacking: dominant terrain, or CN 5.1.2's second Caen clause (Germans
@@ -192,10 +203,5 @@ class BoardQueries(RulesBase):
         withdrawal from the engagement either: docs/rules-notes.md, "Caen")."""
         if self.dominant(h, enemy_hexes):
             return True
-        for rule in self.game.rule("no_retreat", []) or []:
-            if not rule.get("other_hex_held") or rule["side"] != side:
-                continue
-            hexes = self.game.board.places.get(rule["place"], ())
-            if h in hexes and any(o != h and o in enemy_hexes for o in hexes):
-                return True
-        return False
+        return any(rule.get("other_hex_held") and any(o != h and o in enemy_hexes for o in hexes)
+                   for rule, hexes in self.no_retreat_places(h, side))

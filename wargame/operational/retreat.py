@@ -98,10 +98,7 @@ class RetreatRules(RulesBase):
         if code not in ("DRI", "DRB", "EMP"):
             return False
         enemy_at_start = set(self.flags.get("no_retreat_enemy_at_start", ()))
-        for rule in self.game.rule("no_retreat", []) or []:
-            hexes = self.game.board.places.get(rule["place"], ())
-            if self.side_of(uid) != rule["side"] or h not in hexes:
-                continue
+        for rule, hexes in self.no_retreat_places(h, self.side_of(uid)):
             if code in ("DRI", "DRB"):
                 return True
             if rule.get("other_hex_held") and any(o.id in enemy_at_start for o in hexes if o != h):
