@@ -524,9 +524,6 @@ def test_whatever_the_position_the_hard_choice_is_legal(seed, steps):
 def _emp_pending(german=((2, 3), (2, 3))):
     """Two German units (attack, defence) in the open at 0505 attacked at 5-1 by six Allied
     units (5-4 each) from every side, the dice loaded for the EMP (CN 5.1.6)."""
-    from tests.helpers import LoadedDice
-    from wargame.operational.actions import Attack
-
     around = [h.id for h in Game(small_scenario(units=[unit("x", "allied")], setup={"x": "0101"})
                                  ).board.neighbours(H("0505"))]
     units = [unit(f"de{i}", "axis", a=a, d=d) for i, (a, d) in enumerate(german, 1)]
@@ -537,13 +534,22 @@ def _emp_pending(german=((2, 3), (2, 3))):
                                 rules={"victory": VICTORY})).new_state(1)
     state.apply(EndPhase())  # to the Allied combat phase
     state.air_points["allied"] = 0
-    attackers = tuple(f"us{i}" for i in range(len(around)))
-    column = state.preview_attack("0505", attackers).column
-    totals = [t for t in range(2, 13) if state.game.tables.crt_result(column, t).startswith("EMP")]
-    state.dice = LoadedDice([min(6, totals[0] - 1), totals[0] - min(6, totals[0] - 1)], 1)
-    state.apply(Attack("0505", attackers))
+    _attack_rolling(state, "0505", tuple(f"us{i}" for i in range(len(around))),
+                    lambda r: r.startswith("EMP"))
     assert state.pending is not None and state.pending.kind == "emp_defender"
     return state
+
+
+def _attack_rolling(state, target: str, attackers: tuple[str, ...], wanted) -> None:
+    """Attack ``target`` with two dice loaded for the first total whose CRT result, in the
+    attack's column, satisfies ``wanted``."""
+    from tests.helpers import LoadedDice
+    from wargame.operational.actions import Attack
+
+    column = state.preview_attack(target, attackers).column
+    total = next(t for t in range(2, 13) if wanted(state.game.tables.crt_result(column, t)))
+    state.dice = LoadedDice([min(6, total - 1), total - min(6, total - 1)], 1)
+    state.apply(Attack(target, attackers))
 
 
 def test_hard_defender_chooses_the_emp_losses_worth_most_in_points():
@@ -583,9 +589,6 @@ def test_hard_takes_the_step_loss_that_costs_fewest_points():
     reduced unit that takes it is destroyed, which gives the Axis 10 points (CN 11.2.2); a
     full one is only reduced (CN 7.0). The hard Allies reduce the full one; greedy gives up
     its weakest, the reduced one, and the Axis scores."""
-    from tests.helpers import LoadedDice
-    from wargame.operational.actions import Attack
-
     scores = {}
     for name in ("hard", "greedy"):
         game = Game(small_scenario(
@@ -598,11 +601,7 @@ def test_hard_takes_the_step_loss_that_costs_fewest_points():
         state.edited()
         state.apply(EndPhase())  # to the Allied combat phase
         state.air_points["allied"] = 0
-        column = state.preview_attack("0505", ("full", "half")).column
-        totals = [t for t in range(2, 13)
-                  if state.game.tables.crt_result(column, t).endswith(" AVB")]
-        state.dice = LoadedDice([min(6, totals[0] - 1), totals[0] - min(6, totals[0] - 1)], 1)
-        state.apply(Attack("0505", ("full", "half")))
+        _attack_rolling(state, "0505", ("full", "half"), lambda r: r.endswith(" AVB"))
         policy = HardPolicy(1) if name == "hard" else GreedyPolicy()
         while state.pending is not None and state.pending.kind != "loss":
             state.apply(policy.choose(state))
