@@ -512,6 +512,11 @@ LOADER = Catalogue("loader", {
     "whatif.some_change": "a new turn, hex, edge or beaches (nothing changes)",
     "whatif.scenario": "the study's scenario {scenario}",
     "whatif.unit_once": "each unit changed once",
+    "whatif.counter_points": "a whole number of points from -20 to 20",
+    "whatif.counter_change": "some points added to attack, defence or movement (nothing "
+                             "changes)",
+    "whatif.counter_match": "filters (side, types, units) that some unit of the scenario "
+                            "matches",
     # map.json (wargame/operational/board.py)
     "board.json_object": "a JSON object",
     "board.hexes": "a non-empty object of hex id -> hex data",

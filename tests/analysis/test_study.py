@@ -129,6 +129,46 @@ def test_whatif_changes_a_copy_of_the_scenario(dragoon, tmp_path):
     assert state.units["fr-cc1-1db"].available == 1
 
 
+def test_whatif_changes_the_counters_of_a_copy(dragoon):
+    axis_infantry = [u for u in dragoon.units.values()
+                     if u.side == "axis" and u.type == "infantry"]
+    allied_one = next(u for u in dragoon.units.values() if u.side == "allied")
+    w = whatif_from_data({"name": "stronger", "counters": [
+        {"side": "axis", "types": ["infantry"], "defence": 2, "attack": -5},
+        {"units": [allied_one.id], "movement": -3},
+        {"units": [allied_one.id], "movement": -1},
+    ]}, dragoon, "stronger.yaml")
+    changed = apply_whatif(dragoon, w)
+    assert axis_infantry
+    for u in axis_infantry:
+        new = changed.units[u.id]
+        assert (new.defence, new.reduced_defence) == (u.defence + 2, u.reduced_defence + 2)
+        assert new.attack == new.reduced_attack == 1  # attack never below 1
+        assert new.movement == u.movement
+        assert new.provenance.endswith("what-if stronger: attack -5, defence +2")
+    # two changes of one unit add up; movement never below 0
+    assert changed.units[allied_one.id].movement == max(0, allied_one.movement - 4)
+    untouched = [uid for uid, u in dragoon.units.items()
+                 if not (u.side == "axis" and u.type == "infantry") and uid != allied_one.id]
+    assert all(changed.units[uid] is dragoon.units[uid] for uid in untouched)
+    # the loaded scenario is untouched, and the game plays the new values
+    assert all(dragoon.units[u.id].defence == u.defence for u in axis_infantry)
+    from wargame.operational.state import Game
+
+    state = Game(changed).new_state(1)
+    on_map = next((uid for uid in state.units if uid in {u.id for u in axis_infantry}), None)
+    assert on_map is not None
+    assert state.defence_of(on_map) == dragoon.units[on_map].defence + 2
+
+
+def test_control_where_moves_end_is_a_what_if_rule(dragoon):
+    """The rule option a what-if sets (bench/whatifs/normandy-control-where-moves-end.yaml)
+    reaches the copy's rules; the engine's side is tested in test_engine_special_rules.py."""
+    w = whatif_from_data({"rules": {"control_on_passing": False}}, dragoon, "strict.yaml")
+    assert apply_whatif(dragoon, w).rule("control_on_passing") is False
+    assert dragoon.rule("control_on_passing", True) is True
+
+
 @pytest.mark.parametrize("text, field, expected", [
     ("reinforcements: [{unit: nobody, turn: 3}]", "reinforcements[0].unit",
      "a reinforcement unit"),
@@ -146,6 +186,13 @@ def test_whatif_changes_a_copy_of_the_scenario(dragoon, tmp_path):
     ("rules: {naval_support: {columns: many}}", "rules.naval_support.columns", ""),
     ("variants: bfn", "variants", "a list"),
     ("- just a list", "(top level)", "a mapping"),
+    ("counters: [{side: axis, types: [infantry]}]", "counters[0].defence", "nothing changes"),
+    ("counters: [{side: axis, types: [tank], defence: 1}]", "counters[0].types",
+     "a unit type"),
+    ("counters: [{units: [nobody], defence: 1}]", "counters[0].units", "a unit id"),
+    ("counters: [{side: axis, defence: 40}]", "counters[0].defence", "-20 to 20"),
+    ("counters: [{side: axis, units: [fr-cc1-1db], defence: 1}]",
+     "counters[0].types", "that some unit of the scenario matches"),
 ])
 def test_whatif_errors_name_the_file_and_field(dragoon, tmp_path, text, field, expected):
     path = tmp_path / "broken.yaml"

@@ -172,3 +172,20 @@ def test_turn_0_landing_unit_attacks_from_the_sea_and_lands_or_dies(load_dice):
         state.apply(state.pending.options[0])
     state.apply(EndPhase())
     assert state.units["inf2"].status == "eliminated"
+
+
+@pytest.mark.parametrize("passing, taken", [(None, True), (True, True), (False, False)])
+def test_a_city_passed_through_changes_hands_unless_control_is_where_moves_end(passing, taken):
+    """CN/OD 11.2, our reading (docs/rules-notes.md "Control and victory"): a unit that passes
+    through an empty enemy city takes it. A study's what-if can ask for the stricter reading,
+    ``control_on_passing: false``: only the hex where the move ends changes hands."""
+    rules = {} if passing is None else {"control_on_passing": passing}
+    scn = small_scenario(units=[unit("a", "allied", m=8), unit("g", "axis")],
+                         setup={"a": "0303", "g": "0909"}, terrain={"0403": "city"},
+                         turns=(1, 5), rules=rules)
+    state = Game(scn).new_state()
+    assert state.phase == "allied_movement"
+    assert state.control[H("0403")] == "axis"  # cities start German (CN 11.0)
+    state.apply(Move("a", "0603", path=("0403", "0503", "0603")))
+    assert state.units["a"].at == H("0603")
+    assert (state.control[H("0403")] == "allied") is taken

@@ -9,6 +9,8 @@
       - {unit: us-art-7a, hex: "0723"}         # enters at another hex
     rules:
       naval_support: {columns: 3}              # merged into scenario.yaml rules (OD 9.0)
+    counters:
+      - {side: axis, types: [infantry], defence: 1}   # reconstructed values, tried otherwise
 
 The file is checked by ``wargame.schema.whatif.WhatIfFile`` against the scenario (units,
 hexes, turns, edges, beaches), and the merged rules by the scenario's own ``Rules`` model, so
@@ -24,11 +26,11 @@ from typing import Any
 
 from wargame.hexgrid import Hex
 from wargame.operational.variants import normalize_variants
-from wargame.scenario import Entry, Scenario
+from wargame.scenario import Entry, Scenario, UnitDef
 from wargame.scenario_errors import ScenarioError, load_yaml
 from wargame.schema.common import Model, validate
 from wargame.schema.rules import Rules
-from wargame.schema.whatif import WhatIfFile
+from wargame.schema.whatif import CounterChange, WhatIfFile
 
 __all__ = ["WhatIf", "load_whatif", "whatif_from_data", "apply_whatif"]
 
@@ -65,6 +67,7 @@ def _context(scenario: Scenario) -> dict[str, Any]:
         "edges": set(board.edges),
         "places": set(board.places),
         "units": set(scenario.units),
+        "unit_index": {uid: (u.side, u.type) for uid, u in scenario.units.items()},
         "divisions": set(scenario.divisions),
         "terrain": set(tables.terrain),
         "terrain_or_feature": set(tables.terrain) | set(tables.features),
@@ -101,7 +104,7 @@ def load_whatif(path: str | Path, scenario: Scenario) -> WhatIf:
 
 
 def apply_whatif(scenario: Scenario, whatif: WhatIf) -> Scenario:
-    """A copy of ``scenario`` with the what-if's reinforcement and rule changes (variants and
+    """A copy of ``scenario`` with the what-if's reinforcement, rule and counter changes (variants and
     postures are the study's: ``WhatIf.variants``, ``WhatIf.postures``)."""
     data = whatif.data
     schedule = list(scenario.reinforcements)
@@ -124,4 +127,31 @@ def apply_whatif(scenario: Scenario, whatif: WhatIf) -> Scenario:
         note = change.get("note") or f"what-if {whatif.name}"
         schedule[index[change["unit"]]] = replace(r, turn=turn, entry=entry, note=note)
     rules = _merge(scenario.rules, data.get("rules") or {})
-    return replace(scenario, reinforcements=tuple(schedule), rules=rules)
+    units = _changed_counters(scenario, whatif)
+    return replace(scenario, reinforcements=tuple(schedule), rules=rules, units=units)
+
+
+def _changed_counters(scenario: Scenario, whatif: WhatIf) -> dict[str, UnitDef]:
+    """The scenario's units with the what-if's ``counters`` changes: each matching change adds
+    its points to both sides of the counter (attack and defence at least 1, movement at least
+    0), and the unit's provenance says so (the values shown are no longer the reconstruction's
+    own, docs/normandy-counters.md)."""
+    changes = [CounterChange(**c) for c in whatif.data.get("counters") or ()]
+    if not changes:
+        return scenario.units
+    out = dict(scenario.units)
+    for uid, u in scenario.units.items():
+        hits = [c for c in changes if c.selects(uid, u.side, u.type)]
+        if not hits:
+            continue
+        da = sum(c.attack for c in hits)
+        dd = sum(c.defence for c in hits)
+        dm = sum(c.movement for c in hits)
+        said = ", ".join(f"{k} {v:+d}" for k, v in (("attack", da), ("defence", dd),
+                                                     ("movement", dm)) if v)
+        out[uid] = replace(
+            u, attack=max(1, u.attack + da), defence=max(1, u.defence + dd),
+            movement=max(0, u.movement + dm), reduced_attack=max(1, u.reduced_attack + da),
+            reduced_defence=max(1, u.reduced_defence + dd),
+            provenance=f"{u.provenance}; what-if {whatif.name}: {said}".lstrip("; "))
+    return out

@@ -75,11 +75,13 @@ class AdvanceRules(RulesBase):
         if a not in self.advance_options():
             raise refuse(DecisionRefused, "campaign.advance.not_legal", f"{p} 5.2")
         us = self.units[a.unit]
-        for hid in a.path:
+        passing = self.game.rule("control_on_passing", True)  # CN/OD 11.2, our reading
+        for i, hid in enumerate(a.path):
             h = Hex.from_id(hid)
             us.hex = h
             self._positions_changed()
-            self._take_control(h, c.side)
+            if passing or i == len(a.path) - 1:
+                self._take_control(h, c.side)
         if us.status == "at_sea":
             us.status = "on_map"
             self._positions_changed()

@@ -203,7 +203,9 @@ class MovementRules(RulesBase):
         wait = self.game.rule("drop_units_wait_contact")
         if wait and a.unit in wait.get("units", []) and a.unit not in self.flags.get("contacted", []):
             self.flags.setdefault("contacted", []).append(a.unit)  # OD 4.2.3: free from now on
-        for h in path:
+        # CN/OD 11.2 (docs/rules-notes.md "Control and victory"): the hexes passed through too,
+        # unless a study's what-if asks for control only where the move ends
+        for h in (path if self.game.rule("control_on_passing", True) else path[-1:]):
             self._take_control(h, side)
         self._emit("move", f"{p} 4.0", unit=self.game.units[a.unit].name, frm=start.id, to=dest.id,
                    cost=(us.spent - before) / 2, path=[h.id for h in path])

@@ -297,6 +297,9 @@ class Rules(Model):
     maquis_areas: MaquisAreas | None = None
     initial_control: dict[Str, Side] = Field({}, description="place name -> side holding it")
     default_control: Side = Field("axis", description="side holding objectives nobody occupies")
+    control_on_passing: bool = Field(
+        True, description="CN/OD 11.2 (our reading): a unit passing through a hex takes it; "
+                          "false: only where a move, retreat or advance ends")
     victory: list[Victory] = Field([], description="CN/OD 11.2: victory points")
     variants: list[Str] = Field(
         [], description="BFN 19 variant rules always on (docs/bfn-variants.md)"

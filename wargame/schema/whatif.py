@@ -2,7 +2,9 @@
 
 A small YAML file naming the changes a study makes to a bundled campaign scenario: variant
 rules (BFN 19), the computer players' postures, a reinforcement's entry turn or hex (the
-schedule of setup.yaml, CN/OD 11.1.3-11.1.4) and rule options (scenario.yaml ``rules``).
+schedule of setup.yaml, CN/OD 11.1.3-11.1.4), rule options (scenario.yaml ``rules``) and the
+values of the reconstructed counters (``counters``: which side, types or units, and by how
+much their attack, defence or movement change).
 Cross-references (units, hexes, turns, edges, beaches) are checked against the scenario
 passed in the validation context, so every error names the file and the field.
 """
@@ -28,7 +30,7 @@ from .common import (
     ref_error,
 )
 
-__all__ = ["PostureSpec", "ReinforcementChange", "WhatIfFile"]
+__all__ = ["CounterChange", "PostureSpec", "ReinforcementChange", "WhatIfFile"]
 
 
 class PostureSpec(Model):
@@ -104,6 +106,59 @@ class ReinforcementChange(Model):
         return self
 
 
+class CounterChange(Model):
+    """Counters' values changed by a number of points: every unit that matches all the filters
+    given (``side``, ``types``, ``units``) gets ``attack``, ``defence`` and ``movement`` added
+    to both sides of its counter (attack and defence stay at least 1, movement at least 0).
+    The Normandy and Dragoon counters are reconstructions (docs/normandy-counters.md): this is
+    how a study asks what other values would change."""
+
+    side: Side | None = Field(None, description="only this side's units")
+    types: list[Str] = Field([], description="only units of these types (tables.yaml)")
+    units: list[Str] = Field([], description="only these unit ids (units.yaml)")
+    attack: Int = Field(0, description="points added to the attack (negative: taken off)")
+    defence: Int = Field(0, description="points added to the defence")
+    movement: Int = Field(0, description="points added to the movement allowance")
+    note: Str = ""
+
+    @field_validator("types")
+    @classmethod
+    def _types(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        for name in v:
+            check_in(name, ctx(info, "unit_types"), "units.unit_type")
+        return v
+
+    @field_validator("units")
+    @classmethod
+    def _units(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        for name in v:
+            check_in(name, ctx(info, "units"), "units.unit_id")
+        return v
+
+    @field_validator("attack", "defence", "movement")
+    @classmethod
+    def _bounded(cls, v: int) -> int:
+        if not -20 <= v <= 20:
+            raise expect("whatif.counter_points", v)
+        return v
+
+    @model_validator(mode="after")
+    def _some(self, info: ValidationInfo) -> CounterChange:
+        if not (self.attack or self.defence or self.movement):
+            raise ref_error("defence", "whatif.counter_change", None)
+        index = ctx(info, "unit_index")
+        if index is not None and not any(self.selects(uid, side, utype)
+                                         for uid, (side, utype) in index.items()):
+            raise ref_error("types", "whatif.counter_match", None)
+        return self
+
+    def selects(self, uid: str, side: str, utype: str) -> bool:
+        """Whether the unit ``uid`` (of ``side`` and type ``utype``) is changed."""
+        return ((self.side is None or side == self.side)
+                and (not self.types or utype in self.types)
+                and (not self.units or uid in self.units))
+
+
 class WhatIfFile(Model):
     """A what-if: the changes a study makes to its scenario (docs/studies.md)."""
 
@@ -115,6 +170,7 @@ class WhatIfFile(Model):
     postures: dict[Side, PostureSpec] = Field({}, description="greedy bot postures per side")
     reinforcements: list[ReinforcementChange] = []
     rules: dict[Str, Any] = Field({}, description="rule options merged into scenario.yaml rules")
+    counters: list[CounterChange] = Field([], description="counters' values changed")
 
     @field_validator("scenario")
     @classmethod
