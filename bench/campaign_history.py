@@ -20,7 +20,11 @@ process (``time.process_time`` around every ``choose``: a whole campaign's budge
 Run (under load give ``nice -n 19``; one worker a core by default)::
 
     python bench/campaign_history.py --games 20 --allied hard --axis hard [--scenario normandy]
-        [--seed 1] [--workers 2] [--no-dask] [--cpu 1] [--out FOLDER]
+        [--seed 1] [--workers 2] [--no-dask] [--cpu 1] [--out FOLDER] [--whatif FILE]
+
+``--whatif FILE`` plays the campaigns with a what-if applied (docs/studies.md): the files in
+``bench/whatifs/`` change the reconstructed counters or the control rule, to see how far each
+moves the campaign from or toward 1944 (docs/rules-notes.md, issue #34 item 5).
 """
 
 from __future__ import annotations
@@ -114,6 +118,9 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=0,
                         help="also time each player's choices over this many campaigns")
     parser.add_argument("--out", default=None, help="a study folder per scenario (resumes)")
+    parser.add_argument("--whatif", default=None, metavar="FILE",
+                        help="a what-if YAML file (docs/studies.md) applied to the scenario: "
+                             "e.g. bench/whatifs/normandy-german-defence-plus-1.yaml")
     args = parser.parse_args()
     figures: dict[str, dict] = {}
     for scenario in args.scenario:
@@ -121,14 +128,15 @@ def main() -> None:
         wall = time.perf_counter()
         study = run_study(scenario, args.games, seed=args.seed, allied=args.allied,
                           axis=args.axis, workers=args.workers, out=out,
-                          use_dask=not args.no_dask)
+                          whatif=args.whatif, use_dask=not args.no_dask)
         wall = time.perf_counter() - wall
         last_turn = open_game(scenario).scenario.last_turn
         rows, mad = city_table(study, last_turn)
         s = study.summary()
         n = s["games"]
         print(f"\n{scenario}: {n} games, {args.allied} Allies vs {args.axis} Axis, seed "
-              f"{args.seed} ({wall:.0f} s wall; failed {s['failed']})")
+              f"{args.seed}{'' if args.whatif is None else ', what-if ' + args.whatif} "
+              f"({wall:.0f} s wall; failed {s['failed']})")
         print(f"  {'city':<26}{'history':>8}{'median':>8}{'|diff|':>8}{'held':>7}")
         for r in rows:
             print(f"  {r['city']:<26}{r['history']:>8}{r['median']:>8.1f}{r['diff']:>8.1f}"
@@ -144,6 +152,7 @@ def main() -> None:
               + ", ".join(f"{k} {v}" for k, v in lost.items()))
         figures[scenario] = {
             "games": n, "allied": args.allied, "axis": args.axis, "seed": args.seed,
+            "whatif": args.whatif,
             "mean_abs_diff": round(mad, 2), "axis_win_rate": s["axis_win_rate"],
             "allied_win_rate": s["allied_win_rate"], "lost": lost,
             "cities": {r["city"]: {k: r[k] for k in ("history", "median", "held")} for r in rows},
