@@ -6,6 +6,7 @@ The fast tests play Memoir '44 games (a fraction of a second each) on in-process
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -468,3 +469,16 @@ def test_the_dashboard_when_asked_is_on_loopback():
         hosts = {h for h, _ in get_tcp_server_addresses(cluster.scheduler.http_server)}
         assert hosts == {"127.0.0.1"}
         assert _http_status(c.dashboard_link) == 200
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "bench" / "whatifs")
+                                        .glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_bench_what_ifs_load_and_change_something(path):
+    """The what-ifs of issue #34's question (docs/rules-notes.md) stay valid for their scenario
+    and change the game they name."""
+    import yaml
+
+    scenario = load_scenario(yaml.safe_load(path.read_text())["scenario"])
+    w = load_whatif(path, scenario)
+    changed = apply_whatif(scenario, w)
+    assert changed.units != scenario.units or changed.rules != scenario.rules
