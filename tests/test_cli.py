@@ -543,6 +543,38 @@ def test_autoplay_memoir_easy_against_random(capsys):
     assert code == 2 and "known: greedy, random" in err
 
 
+@pytest.mark.parametrize("args, expected", [
+    (["--allied", "bogus"], "a computer player: one of greedy"),
+    (["--allied", "hard:"], "a computer player"),
+    (["--axis", "hard:worlds=99"], "--axis hard:worlds=99: worlds: expected a whole number 0-16"),
+    (["--axis", "hard:depth=3"], "hard player setting 'depth=3'"),
+    (["--axis", "greedy:worlds=1"], "the 'greedy' player takes no settings"),
+])
+def test_autoplay_refuses_a_player_or_its_settings_before_any_game(capsys, args, expected):
+    """The campaigns' hard player takes settings after a colon (docs/bots.md); a wrong name or
+    setting is a usage error naming the option, before any game is played."""
+    code, out, err = run(capsys, "autoplay", "--scenario", "dragoon", *args)
+    assert code == 2 and expected in err, err
+    assert out == "" and "game 1/" not in err  # no game started
+
+
+def test_autoplay_and_study_take_the_hard_players_settings(capsys, tmp_path):
+    code, out, err = run(capsys, "autoplay", "--scenario", "dragoon", "--axis", "hard:worlds=1",
+                         "--json", "--quiet")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["axis_player"] == "hard:worlds=1" and data["results"][0]["winner"]
+    code, _, err = run(capsys, "autoplay", "--scenario", "memoir44-2", "--allied", "hard:worlds=1")
+    assert code == 2 and "Memoir '44 players take no settings" in err
+    code, _, err = run(capsys, "study", "--scenario", "normandy", "--allied", "easy",
+                       "--out", str(tmp_path / "s"))
+    assert code == 2 and "no computer player 'easy' for the allied" in err
+    assert not (tmp_path / "s").exists()  # refused before anything is written
+    code, _, err = run(capsys, "study", "--scenario", "normandy", "--axis", "hard:worlds=x",
+                       "--out", str(tmp_path / "s"))
+    assert code == 2 and "--axis hard:worlds=x: worlds" in err
+
+
 def test_scenario_import_writes_a_playable_scenario_in_the_user_folder(tmp_path, monkeypatch,
                                                                         capsys):
     """``wargame scenario import``: into $WARGAME_HOME/scenarios/memoir44/, then listed,

@@ -9,12 +9,14 @@ from typing import Any, TextIO
 
 from wargame.cli.common import (
     MAX_SEED,
-    PLAYERS,
+    PLAYER_METAVAR,
     UsageError,
     check_id,
+    check_player,
     check_save_path,
     in_range,
     path_arg,
+    player_arg,
     print_json,
     seed_arg,
 )
@@ -26,8 +28,10 @@ MAX_GAMES = 1000  # a Normandy bot campaign: ~7-8 s of CPU (docs/bots.md): 1000 
 def add_parser(sub: Any) -> None:
     auto = sub.add_parser("autoplay", help=TEXT["autoplay.help"], description=TEXT["autoplay.help"])
     auto.add_argument("--scenario", default="normandy", help=HELP["autoplay.scenario"])
-    auto.add_argument("--allied", choices=PLAYERS, default=None, help=HELP["autoplay.allied"])
-    auto.add_argument("--axis", choices=PLAYERS, default=None, help=HELP["autoplay.axis"])
+    auto.add_argument("--allied", type=player_arg, metavar=PLAYER_METAVAR, default=None,
+                      help=HELP["autoplay.allied"])
+    auto.add_argument("--axis", type=player_arg, metavar=PLAYER_METAVAR, default=None,
+                      help=HELP["autoplay.axis"])
     auto.add_argument("--seed", type=seed_arg, default=1944, help=HELP["autoplay.seed"])
     auto.add_argument("--games", type=in_range(1, MAX_GAMES), default=1,
                       help=HELP["autoplay.games"])
@@ -64,9 +68,10 @@ def cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
     default = known[0]
     players = {"allied": args.allied or default, "axis": args.axis or default}
     for side, name in players.items():
-        if name not in known:
+        if name.partition(":")[0] not in known:
             raise UsageError(TEXT["autoplay.player"].format(name=name, side=side, game=game.kind,
                                                             known=", ".join(known)))
+        check_player(game, side, name)  # hard:worlds=N: its settings, before any game
     first, second = game.sides  # the Allies, then the Axis, in every game
     rows = []
     state = None

@@ -17,6 +17,7 @@ from wargame.cli.text import ARGPARSE_TEXT, HELP, TEXT
 
 GAMES = ("normandy", "dragoon")
 PLAYERS = ("greedy", "random", "easy", "normal", "hard")  # every name of bots.play.POLICY_NAMES
+PLAYER_METAVAR = "{" + ",".join(PLAYERS) + "}"  # --allied/--axis take PLAYER[:settings]
 MEMOIR = "memoir"  # Memoir '44's one id (issue #27), game.kind too
 MAX_PORT = 65535
 # the seeds a save holds (wargame.schema.save's MIN_SEED, MAX_SEED: a test checks they are the
@@ -73,6 +74,29 @@ def seed_arg(value: str) -> int:
     if number is None or not MIN_SEED <= number <= MAX_SEED:
         raise argparse.ArgumentTypeError(TEXT["seed_range"].format(value=excerpt(value)))
     return number
+
+
+def player_arg(value: str) -> str:
+    """An argparse type: a computer player's name (``PLAYERS``), which may carry settings after
+    a colon (``hard:worlds=2``, the campaigns' hard player: ``wargame.bots.play``); the
+    settings themselves are checked where the player is made (``check_player``)."""
+    name, sep, settings = value.partition(":")
+    if name not in PLAYERS or (sep and not settings) or len(value) > 120:
+        raise argparse.ArgumentTypeError(TEXT["player_arg"].format(
+            known=", ".join(PLAYERS), value=excerpt(value)))
+    return value
+
+
+def check_player(game: Any, side: str, name: str) -> None:
+    """A ``UsageError`` naming the option when ``name``'s settings are not the player's (a
+    Memoir '44 player with settings, ``hard:worlds=99``): before any game is played."""
+    from wargame.bots.play import make_policy
+
+    try:
+        make_policy(game, name, 0)
+    except ValueError as exc:
+        raise UsageError(TEXT["player_settings"].format(side=side, name=excerpt(name, 60),
+                                                        reason=exc)) from None
 
 
 def path_arg(value: str) -> str:

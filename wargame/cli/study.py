@@ -12,16 +12,18 @@ from typing import Any, TextIO
 from wargame.cli.common import (
     MAX_SEED,
     MIN_SEED,
-    PLAYERS,
+    PLAYER_METAVAR,
     CommandFailed,
     UsageError,
+    check_player,
     describe,
     excerpt,
     non_negative,
+    player_arg,
     print_json,
     seed_arg,
 )
-from wargame.cli.text import HELP, STUDY_TEXT
+from wargame.cli.text import HELP, STUDY_TEXT, TEXT
 
 # wargame study (issue #31): a million games is weeks of CPU already, and the study's tables
 # grow with it (10**9 ended in MemoryError); more workers than twice the cores only add
@@ -39,8 +41,10 @@ def add_parser(sub: Any) -> None:
                        help=STUDY_TEXT["opt.workers"])
     study.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help=STUDY_TEXT["opt.scheduler"])
-    study.add_argument("--allied", choices=PLAYERS, default=None, help=HELP["autoplay.allied"])
-    study.add_argument("--axis", choices=PLAYERS, default=None, help=STUDY_TEXT["opt.axis"])
+    study.add_argument("--allied", type=player_arg, metavar=PLAYER_METAVAR, default=None,
+                       help=HELP["autoplay.allied"])
+    study.add_argument("--axis", type=player_arg, metavar=PLAYER_METAVAR, default=None,
+                       help=STUDY_TEXT["opt.axis"])
     study.add_argument("--variant", action="append", default=[], metavar="NAME",
                        help=HELP["variant"])
     study.add_argument("--whatif", default=None, metavar="FILE", help=STUDY_TEXT["opt.whatif"])
@@ -76,6 +80,17 @@ def cmd_study(args: argparse.Namespace, out: TextIO) -> int:
     describe(args.scenario)  # an unknown id: the list of known ones
     default = family_of(args.scenario).policies[0]  # the family's default player
     allied, axis = args.allied or default, args.axis or default
+    family = family_of(args.scenario)
+    for side, name in (("allied", allied), ("axis", axis)):  # known, and hard:worlds=N's settings
+        if name.partition(":")[0] not in family.policies:
+            raise UsageError(TEXT["autoplay.player"].format(
+                name=name, side=side, game=family.kind, known=", ".join(family.policies)))
+    if ":" in allied + axis:
+        from wargame.games import open_game
+
+        game = open_game(args.scenario)
+        for side, name in (("allied", allied), ("axis", axis)):
+            check_player(game, side, name)
     import importlib.util
 
     missing = [name for name in STUDY_PACKAGES if importlib.util.find_spec(name) is None]

@@ -22,6 +22,9 @@ TEXT = Catalogue("cli", {
                     "Allied {allied_lost}, Axis {axis_lost}; {actions} actions",
     "autoplay.saved": "last game saved to {path} (load it in the dashboard to replay it)",
     "autoplay.player": "no computer player {name!r} for the {side} in {game} games; known: {known}",
+    "player_arg": "a computer player: one of {known}, the campaign's hard player with settings "
+                  "after a colon (hard:worlds=2), got {value!r}",
+    "player_settings": "--{side} {name}: {reason}",
     "not_negative": "must be a whole number >= 0, got {value!r}",
     "whole_number": "must be a whole number, got {value!r}",
     "in_range": "must be a whole number from {low} to {high}, got {value!r}",
@@ -164,7 +167,8 @@ HELP = Catalogue("cli.help", {
     "serve.rooms_folder": "--rooms {path}: expected an SQLite file, found a folder",
     "autoplay.scenario": "a bundled id (wargame scenario list)",
     "autoplay.allied": "who plays the Allies (default: greedy in campaigns, random in "
-                       "Memoir '44)",
+                       "Memoir '44); the campaigns' hard player takes settings after a colon: "
+                       "hard:worlds=2 (docs/bots.md)",
     "autoplay.axis": "who plays the Axis (as --allied)",
     "autoplay.seed": "seed of the first game",
     "autoplay.games": "games, seeds seed, seed+1, ...",
