@@ -121,18 +121,13 @@ class CounterChange(Model):
     movement: Int = Field(0, description="points added to the movement allowance")
     note: Str = ""
 
-    @field_validator("types")
+    @field_validator("types", "units")
     @classmethod
-    def _types(cls, v: list[str], info: ValidationInfo) -> list[str]:
+    def _known(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        names, key = {"types": ("unit_types", "units.unit_type"),
+                      "units": ("units", "units.unit_id")}[str(info.field_name)]
         for name in v:
-            check_in(name, ctx(info, "unit_types"), "units.unit_type")
-        return v
-
-    @field_validator("units")
-    @classmethod
-    def _units(cls, v: list[str], info: ValidationInfo) -> list[str]:
-        for name in v:
-            check_in(name, ctx(info, "units"), "units.unit_id")
+            check_in(name, ctx(info, names), key)
         return v
 
     @field_validator("attack", "defence", "movement")
