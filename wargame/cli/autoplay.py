@@ -12,7 +12,7 @@ from wargame.cli.common import (
     PLAYER_METAVAR,
     UsageError,
     check_id,
-    check_player,
+    check_players,
     check_save_path,
     in_range,
     path_arg,
@@ -64,14 +64,10 @@ def cmd_autoplay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     from wargame.registry import family_of_game
 
-    known = family_of_game(game).policies  # the game family's computer players
-    default = known[0]
+    family = family_of_game(game)  # the game family's computer players
+    default = family.policies[0]
     players = {"allied": args.allied or default, "axis": args.axis or default}
-    for side, name in players.items():
-        if name.partition(":")[0] not in known:
-            raise UsageError(TEXT["autoplay.player"].format(name=name, side=side, game=game.kind,
-                                                            known=", ".join(known)))
-        check_player(game, side, name)  # hard:worlds=N: its settings, before any game
+    check_players(family, players, lambda: game)  # and hard:worlds=N's settings
     first, second = game.sides  # the Allies, then the Axis, in every game
     rows = []
     state = None

@@ -8,7 +8,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -87,16 +87,25 @@ def player_arg(value: str) -> str:
     return value
 
 
-def check_player(game: Any, side: str, name: str) -> None:
-    """A ``UsageError`` naming the option when ``name``'s settings are not the player's (a
-    Memoir '44 player with settings, ``hard:worlds=99``): before any game is played."""
+def check_players(family: Any, players: dict[str, str], game: Callable[[], Any]) -> None:
+    """``--allied``/``--axis`` (side -> name): each a computer player of the game's family
+    (``family.policies``), whose settings after a colon (``hard:worlds=2``) that player takes;
+    else a ``UsageError`` naming the option, before any game is played. ``game`` opens the
+    game, only when some name carries settings (they are checked by making the player)."""
     from wargame.bots.play import make_policy
 
-    try:
-        make_policy(game, name, 0)
-    except ValueError as exc:
-        raise UsageError(TEXT["player_settings"].format(side=side, name=excerpt(name, 60),
-                                                        reason=exc)) from None
+    for side, name in players.items():
+        if name.partition(":")[0] not in family.policies:
+            raise UsageError(TEXT["autoplay.player"].format(
+                name=name, side=side, game=family.kind, known=", ".join(family.policies)))
+    settings = {side: name for side, name in players.items() if ":" in name}
+    opened = game() if settings else None
+    for side, name in settings.items():
+        try:
+            make_policy(opened, name, 0)
+        except ValueError as exc:
+            raise UsageError(TEXT["player_settings"].format(side=side, name=excerpt(name, 60),
+                                                            reason=exc)) from None
 
 
 def path_arg(value: str) -> str:

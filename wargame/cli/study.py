@@ -15,7 +15,7 @@ from wargame.cli.common import (
     PLAYER_METAVAR,
     CommandFailed,
     UsageError,
-    check_player,
+    check_players,
     describe,
     excerpt,
     non_negative,
@@ -23,7 +23,7 @@ from wargame.cli.common import (
     print_json,
     seed_arg,
 )
-from wargame.cli.text import HELP, STUDY_TEXT, TEXT
+from wargame.cli.text import HELP, STUDY_TEXT
 
 # wargame study (issue #31): a million games is weeks of CPU already, and the study's tables
 # grow with it (10**9 ended in MemoryError); more workers than twice the cores only add
@@ -78,19 +78,16 @@ def cmd_study(args: argparse.Namespace, out: TextIO) -> int:
                                                         value=excerpt(args.games)))
     check_game_seeds(args.seed, args.games)
     describe(args.scenario)  # an unknown id: the list of known ones
-    default = family_of(args.scenario).policies[0]  # the family's default player
-    allied, axis = args.allied or default, args.axis or default
     family = family_of(args.scenario)
-    for side, name in (("allied", allied), ("axis", axis)):  # known, and hard:worlds=N's settings
-        if name.partition(":")[0] not in family.policies:
-            raise UsageError(TEXT["autoplay.player"].format(
-                name=name, side=side, game=family.kind, known=", ".join(family.policies)))
-    if ":" in allied + axis:
+    default = family.policies[0]  # the family's default player
+    allied, axis = args.allied or default, args.axis or default
+
+    def game() -> Any:
         from wargame.games import open_game
 
-        game = open_game(args.scenario)
-        for side, name in (("allied", allied), ("axis", axis)):
-            check_player(game, side, name)
+        return open_game(args.scenario)
+
+    check_players(family, {"allied": allied, "axis": axis}, game)  # and hard:worlds=N's settings
     import importlib.util
 
     missing = [name for name in STUDY_PACKAGES if importlib.util.find_spec(name) is None]
