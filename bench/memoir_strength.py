@@ -16,6 +16,13 @@ the weights give from what the search gives. The LAST line is one JSON object.
 issue #33) against normal instead; its ``--option``s are hard's settings (``max_seconds=0.5``,
 ``playouts=16`` ...). The CPU time of each of the player's decisions is printed (mean, max).
 
+``--record FILE`` keeps every finished game as one JSON line in FILE (appended and flushed
+as each game ends) and plays only the games of the run not already in it, so a long run (issue
+#33 asks for 600 games of hard against normal: hours of CPU) can be stopped and resumed, in
+one session or the next, and still prints the whole run's figures. A game is the same game
+when its player, opponent, options, scenario, seed and side are the same; each line also
+keeps the commit it was played on.
+
 Run: ``nice -n 10 python bench/memoir_strength.py [--games 3] [--workers 2] [--option width=6]``.
 """
 
@@ -25,6 +32,8 @@ import argparse
 import dataclasses
 import json
 import math
+import os
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -115,6 +124,52 @@ def interval(won: int, n: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+def game_key(job: tuple) -> str:
+    """What makes two games the same game in a ``--record`` file."""
+    sid, seed, side, options, heuristic_only, player, opponent = job
+    return json.dumps([player, opponent, options, heuristic_only, sid, seed, side],
+                      sort_keys=True)
+
+
+def read_record(path: Path) -> dict[str, dict]:
+    """The games kept in ``path`` by key (``game_key``); {} when it does not exist yet. A line
+    that is not a game is refused with the file and line; a last line cut short (the run was
+    killed while writing it) is dropped, and that game is played again."""
+    if not path.exists():
+        return {}
+    out: dict[str, dict] = {}
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            key = r["key"]
+            r["normal_won"] = bool(r["normal_won"])
+        except (ValueError, KeyError, TypeError) as exc:
+            if n == len(lines):  # no newline after it: cut short
+                print(f"{path}: line {n} was cut short; its game is played again",
+                      file=sys.stderr)
+                # dropped from the file too, so the next game is not written after it
+                with path.open("r+b") as f:
+                    f.truncate(len("\n".join(lines[:-1]).encode("utf-8")) + (n > 1))
+                continue
+            raise SystemExit(f"{path}: line {n}: expected one game as a JSON object with "
+                             f"'key' and 'normal_won' (written by --record), got {line!r:.60} "
+                             f"({exc})") from None
+        out[key] = r
+    return out
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True,
+                              cwd=Path(__file__).resolve().parent).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
 def parse_options(ap: argparse.ArgumentParser, items: list[str]) -> dict:
     """The ``--option KEY=VALUE`` items as the player's keyword options (``_value``)."""
     options = {}
@@ -140,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the player measured (hard: issue #33)")
     ap.add_argument("--opponent", choices=("easy", "normal"), default="easy",
                     help="its opponent")
+    ap.add_argument("--record", type=Path, default=None, metavar="FILE",
+                    help="keep each game in FILE (JSON lines) and play only those not in it")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
     options = parse_options(ap, args.option)
@@ -151,18 +208,32 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(args.seed, args.seed + args.games)
             for sid in scenarios for side in (ALLIES, AXIS)]
     start = time.perf_counter()
-    results = []
+    kept = read_record(args.record) if args.record else {}
+    results = [kept[game_key(j)] for j in jobs if game_key(j) in kept]
+    todo = [j for j in jobs if game_key(j) not in kept]
+    if args.record:
+        print(f"{args.record}: {len(results)} of the run's {len(jobs)} games kept, "
+              f"{len(todo)} to play", flush=True)
+        record = args.record.open("a", encoding="utf-8")
+        commit = _commit()
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        for r in pool.map(one_game, jobs):
+        for job, r in zip(todo, pool.map(one_game, todo), strict=True):
             results.append(r)
+            if args.record:
+                record.write(json.dumps({"key": game_key(job), "commit": commit, **r}) + "\n")
+                record.flush()
+                os.fsync(record.fileno())
             if args.verbose:
                 print(f"  scenario {r['scenario']} seed {r['seed']} {args.player} "
                       f"{r['normal_side']}: "
                       f"winner {r['winner']} ({r['seconds']:.1f} s; {args.player}'s CPU "
                       f"{r['cpu_total']:.1f} s over {r['decisions']} decisions, at most "
                       f"{r['cpu_max']:.2f} s)", flush=True)
+    if args.record:
+        record.close()
     summary: dict = {"options": options, "heuristic_only": args.heuristic_only,
-                     "games": len(results), "seconds": 0.0}
+                     "games": len(results), "played_now": len(todo) if args.record else
+                     len(results), "seconds": 0.0}
     for label, subset in (("as Allies", [r for r in results if r["normal_side"] == ALLIES]),
                           ("as Axis", [r for r in results if r["normal_side"] == AXIS]),
                           ("overall", results)):
