@@ -451,6 +451,44 @@ def test_hard_axis_reinforcement_does_not_enter_inside_an_allied_zone():
         h.distance(H("0905")) for h in hexes if h not in zoc)
 
 
+def test_hard_axis_makes_room_in_a_full_town_for_the_reinforcement_due_there():
+    """CN 4.1.1, 4.2.1, 11.1.4: Avranches (1125) is a victory city and the only entry hex of a
+    dozen German regiments. Four German units stand in the town, so the regiment due there
+    cannot enter; the hard Axis keeps the strongest three and sends the weakest on, and the
+    regiment enters in the same movement phase. Before, every unit in a German city stayed
+    and the regiments due there waited for most of the campaign (docs/bots.md, issue #34)."""
+    garrison = {"de1": 5, "de2": 4, "de3": 3, "de4": 2}
+
+    def gate(due_turn):
+        return Game(small_scenario(
+            units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+                   *(unit(u, "axis", a=2, d=d, m=6) for u, d in garrison.items()),
+                   unit("de-late", "axis", a=2, d=3, m=6)],
+            setup={"us-arm": "0205", **{u: "0905" for u in garrison}},
+            reinforcements=[{"turn": due_turn, "unit": "de-late",
+                             "entry": {"kind": "hex", "hexes": ["0905"]}}],
+            places={"Town": ["0905"]}, terrain={"0905": "city"}, rules={"victory": VICTORY}))
+
+    state = to_axis_movement(gate(1).new_state(1))
+    state.control[H("0905")] = "axis"
+    assert state.entry_hexes("de-late") == [H("0905")]
+    assert state.legal_entry_hexes("de-late") == []  # the stack is full (CN 4.1.1)
+    moves = finish_phase(state, HardPolicy())
+    assert state.units["de-late"].status == "on_map"
+    assert Enter("de-late", "0905") in moves
+    left = [a.unit for a in moves if isinstance(a, Move) and a.unit in garrison
+            and state.units[a.unit].hex != H("0905")]
+    assert left == ["de4"]  # the weakest goes on
+    assert {"de1", "de2", "de3"} <= set(state.units_at(H("0905")))
+
+    # nobody due there: the four stay in their town, as before
+    state = to_axis_movement(gate(3).new_state(1))
+    state.control[H("0905")] = "axis"
+    finish_phase(state, HardPolicy())
+    assert sorted(state.units_at(H("0905"))) == sorted(garrison)
+    assert state.units["de-late"].status == "waiting"
+
+
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():
     """CN 4.1.2: a unit that began engaged, did not move and holds dominant terrain (a town,
     2 columns, against open ground) need not attack nor break contact."""

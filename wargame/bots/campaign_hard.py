@@ -178,6 +178,21 @@ def enemy_reach(state: State | Belief, side: str,
     return threat, frozenset(ends)
 
 
+def shut_entries(state: State, side: str) -> dict[Hex, int]:
+    """The entry hexes that keep ``side``'s reinforcements out for want of room in the stack
+    (CN/OD 4.1.1, 4.2.1): for each, how many reinforcements due now have it among their entry
+    hexes and can enter nowhere."""
+    out: dict[Hex, int] = {}
+    for u in sorted(state.units):
+        if state.units[u].status != "waiting" or state.side_of(u) != side:
+            continue
+        hexes = state.entry_hexes(u)
+        if hexes and not state.legal_entry_hexes(u):
+            for h in hexes:
+                out[h] = out.get(h, 0) + 1
+    return out
+
+
 def _axis_points(state: State, h: Hex) -> int:
     """What victory city hex ``h`` scores the Axis while it holds it (CN/OD 11.2.2)."""
     return victory_hexes(state.game).get(h, (0, 0))[1]
@@ -584,13 +599,24 @@ class HardPolicy(GreedyPolicy):
         cities = self._axis_cities(state)
         needs = self._needs(state, belief, cities)
         have: dict[Hex, float] = {}
+        shut = shut_entries(state, "axis")
         for c in cities:
             have[c] = 0.0
-            for u in state.units_at(c):
-                if state.side_of(u) == "axis":
-                    have[c] += state.defence_of(u)
-                    if u in movers:
-                        stay.add(u)
+            here = [u for u in state.units_at(c) if state.side_of(u) == "axis"]
+            # a city that is also the full entry hex of reinforcements due (Avranches 1125,
+            # CN 11.1.4) keeps room for them (CN 4.1.1, 4.2.1): the strongest units stay, the
+            # others go on. Before, the 3rd Parachute and 77th Divisions' first four regiments
+            # sat in Avranches from turn 2 to 14 and a dozen regiments due there never entered
+            # (docs/bots.md, issue #34)
+            room = limit - min(shut.get(c, 0), limit)
+            if shut.get(c):
+                here.sort(key=lambda u: (u in movers, -state.defence_of(u), u))
+            for n, u in enumerate(here):
+                if n >= room and u in movers:
+                    continue
+                have[c] += state.defence_of(u)
+                if u in movers:
+                    stay.add(u)
         # retake the victory cities the Allies passed through and left empty: control is the
         # side that last entered (docs/rules-notes.md "Control and victory")
         lost = sorted((h for h in victory_hexes(state.game) if state.control.get(h) == "allied"
