@@ -22,7 +22,9 @@ the greedy player (``wargame.bots.greedy``) and changes what a teacher would cal
      units placed so far in the way: a zone of engagement stops a move, CN/OD 4.1.2), a free
      unit goes, out of Allied zones, to the hex of the Allies' route with the most defensive
      columns, or into the city;
-  5. the units already in a city stay; the city's *need* (the believed attack that could
+  5. the units already in a city stay, except where the city is the full entry hex of
+     reinforcements due (``shut_entries``, CN 4.1.1, 4.2.1: Avranches): the strongest stay
+     and the others make room; the city's *need* (the believed attack that could
      reach it next turn, at odds of 1-1 or less after its terrain columns, CN 5.1.1-5.1.2)
      chooses where reinforcements enter and which unit covers a city;
   6. a unit that began engaged, did not move and holds dominant terrain (or a Caen hex with
