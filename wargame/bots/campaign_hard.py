@@ -604,7 +604,7 @@ class HardPolicy(GreedyPolicy):
         shut = shut_entries(state, "axis")
         for c in cities:
             have[c] = 0.0
-            here = [u for u in state.units_at(c) if state.side_of(u) == "axis"]
+            inside = [u for u in state.units_at(c) if state.side_of(u) == "axis"]
             # a city that is also the full entry hex of reinforcements due (Avranches 1125,
             # CN 11.1.4) keeps room for them (CN 4.1.1, 4.2.1): the strongest units stay, the
             # others go on. Before, the 3rd Parachute and 77th Divisions' first four regiments
@@ -612,8 +612,8 @@ class HardPolicy(GreedyPolicy):
             # (docs/bots.md, issue #34)
             room = limit - min(shut.get(c, 0), limit)
             if shut.get(c):
-                here.sort(key=lambda u: (u in movers, -state.defence_of(u), u))
-            for n, u in enumerate(here):
+                inside.sort(key=lambda u: (u in movers, -state.defence_of(u), u))
+            for n, u in enumerate(inside):
                 if n >= room and u in movers:
                     continue
                 have[c] += state.defence_of(u)
