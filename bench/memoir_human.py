@@ -4,7 +4,9 @@ Issue #33: on the scenarios for which a win rate of games between people was fou
 both sides (seeds ``--seed`` .. ``--seed + --games - 1``; a run repeats exactly) and the
 Allied win rate is printed with its Wilson 95% interval beside the human one (sources:
 ``HUMAN``, cited in docs/bots.md). ``--option KEY=VALUE`` passes settings to
-``MemoirHardPolicy`` (``playouts=16``, ``max_seconds=0.5``...). The LAST line is one JSON object.
+``MemoirHardPolicy`` (``playouts=16``, ``max_seconds=0.5``...). ``--record FILE`` keeps each
+game as it ends and plays only the games of the run not in FILE, as in
+``bench/memoir_strength.py``, so a long run can be resumed. The LAST line is one JSON object.
 
 Run: ``nice -n 19 python bench/memoir_human.py --games 4 --workers 2 --option playouts=16``.
 """
@@ -15,7 +17,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 try:
@@ -24,7 +25,7 @@ except ImportError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from memoir_strength import Timed, interval, parse_options  # noqa: E402
+from memoir_strength import Timed, interval, parse_options, run_games  # noqa: E402
 
 from wargame.bots.memoir_hard import MemoirHardPolicy  # noqa: E402
 from wargame.bots.play import play  # noqa: E402
@@ -51,19 +52,27 @@ def one_game(job: tuple[str, int, dict]) -> dict:
             "cpu_total": sum(times), "decisions": len(times), "cpu_max": max(times, default=0)}
 
 
+def game_key(job: tuple[str, int, dict]) -> str:
+    """What makes two games the same game in a ``--record`` file."""
+    sid, seed, options = job
+    return json.dumps(["hard v hard", options, sid, seed], sort_keys=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4, help="seeds per scenario")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--record", type=Path, default=None, metavar="FILE",
+                    help="keep each game in FILE (JSON lines) and play only those not in it")
     args = ap.parse_args(argv)
     options = parse_options(ap, args.option)
     jobs = [(sid, seed, options) for seed in range(args.seed, args.seed + args.games)
             for sid in HUMAN]
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        results = list(pool.map(one_game, jobs))
+    results, played = run_games(jobs, one_game, game_key, args.workers, args.record,
+                                field="winner")
     rows = {}
     print("| scenario | hard v hard: Allies won | 95% interval | people: Allies won | "
           "difference |")
@@ -81,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     worst = max((r["cpu_max"] for r in results), default=0.0)
     print(f"hard's CPU time per decision: {1000 * cpu / max(1, n_dec):.0f} ms on average, "
           f"{worst:.2f} s at most ({n_dec} decisions)")
-    print(json.dumps({"options": options, "scenarios": rows,
+    print(json.dumps({"options": options, "scenarios": rows, "played_now": played,
                       "cpu_per_decision": {"mean": cpu / max(1, n_dec), "max": worst},
                       "seconds": round(time.perf_counter() - start, 1)}))
     return 0

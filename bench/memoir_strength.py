@@ -131,10 +131,11 @@ def game_key(job: tuple) -> str:
                       sort_keys=True)
 
 
-def read_record(path: Path) -> dict[str, dict]:
+def read_record(path: Path, field: str = "normal_won") -> dict[str, dict]:
     """The games kept in ``path`` by key (``game_key``); {} when it does not exist yet. A line
-    that is not a game is refused with the file and line; a last line cut short (the run was
-    killed while writing it) is dropped, and that game is played again."""
+    that is not a game (a JSON object with ``key`` and ``field``) is refused with the file and
+    line; a last line cut short (the run was killed while writing it) is dropped, and that game
+    is played again."""
     if not path.exists():
         return {}
     out: dict[str, dict] = {}
@@ -145,7 +146,7 @@ def read_record(path: Path) -> dict[str, dict]:
         try:
             r = json.loads(line)
             key = r["key"]
-            r["normal_won"] = bool(r["normal_won"])
+            r[field]  # noqa: B018 - a KeyError says the line is not a game
         except (ValueError, KeyError, TypeError) as exc:
             if n == len(lines):  # no newline after it: cut short
                 print(f"{path}: line {n} was cut short; its game is played again",
@@ -155,10 +156,40 @@ def read_record(path: Path) -> dict[str, dict]:
                     f.truncate(len("\n".join(lines[:-1]).encode("utf-8")) + (n > 1))
                 continue
             raise SystemExit(f"{path}: line {n}: expected one game as a JSON object with "
-                             f"'key' and 'normal_won' (written by --record), got {line!r:.60} "
+                             f"'key' and '{field}' (written by --record), got {line!r:.60} "
                              f"({exc})") from None
         out[key] = r
     return out
+
+
+def run_games(jobs: list, one_game, key, workers: int, record: Path | None = None,
+              field: str = "normal_won", on_game=None) -> tuple[list[dict], int]:
+    """Every job's game result, in ``workers`` processes; with ``record``, the games kept
+    there (``read_record``) are read back and only the others played, each appended to it as
+    it ends (flushed and synced, with the commit). ``on_game(result)`` is called for each game
+    played now. Returns the results (kept ones first) and how many were played now."""
+    kept = read_record(record, field) if record else {}
+    results = [kept[key(j)] for j in jobs if key(j) in kept]
+    todo = [j for j in jobs if key(j) not in kept]
+    if record:
+        print(f"{record}: {len(results)} of the run's {len(jobs)} games kept, "
+              f"{len(todo)} to play", flush=True)
+    commit = _commit() if record else ""
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        out = record.open("a", encoding="utf-8") if record else None
+        try:
+            for job, r in zip(todo, pool.map(one_game, todo), strict=True):
+                results.append(r)
+                if out is not None:
+                    out.write(json.dumps({"key": key(job), "commit": commit, **r}) + "\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+                if on_game is not None:
+                    on_game(r)
+        finally:
+            if out is not None:
+                out.close()
+    return results, len(todo)
 
 
 def _commit() -> str:
@@ -208,32 +239,19 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(args.seed, args.seed + args.games)
             for sid in scenarios for side in (ALLIES, AXIS)]
     start = time.perf_counter()
-    kept = read_record(args.record) if args.record else {}
-    results = [kept[game_key(j)] for j in jobs if game_key(j) in kept]
-    todo = [j for j in jobs if game_key(j) not in kept]
-    if args.record:
-        print(f"{args.record}: {len(results)} of the run's {len(jobs)} games kept, "
-              f"{len(todo)} to play", flush=True)
-        record = args.record.open("a", encoding="utf-8")
-        commit = _commit()
-    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        for job, r in zip(todo, pool.map(one_game, todo), strict=True):
-            results.append(r)
-            if args.record:
-                record.write(json.dumps({"key": game_key(job), "commit": commit, **r}) + "\n")
-                record.flush()
-                os.fsync(record.fileno())
-            if args.verbose:
-                print(f"  scenario {r['scenario']} seed {r['seed']} {args.player} "
-                      f"{r['normal_side']}: "
-                      f"winner {r['winner']} ({r['seconds']:.1f} s; {args.player}'s CPU "
-                      f"{r['cpu_total']:.1f} s over {r['decisions']} decisions, at most "
-                      f"{r['cpu_max']:.2f} s)", flush=True)
-    if args.record:
-        record.close()
+
+    def show(r: dict) -> None:
+        if args.verbose:
+            print(f"  scenario {r['scenario']} seed {r['seed']} {args.player} "
+                  f"{r['normal_side']}: "
+                  f"winner {r['winner']} ({r['seconds']:.1f} s; {args.player}'s CPU "
+                  f"{r['cpu_total']:.1f} s over {r['decisions']} decisions, at most "
+                  f"{r['cpu_max']:.2f} s)", flush=True)
+
+    results, played = run_games(jobs, one_game, game_key, args.workers, args.record,
+                                on_game=show)
     summary: dict = {"options": options, "heuristic_only": args.heuristic_only,
-                     "games": len(results), "played_now": len(todo) if args.record else
-                     len(results), "seconds": 0.0}
+                     "games": len(results), "played_now": played, "seconds": 0.0}
     for label, subset in (("as Allies", [r for r in results if r["normal_side"] == ALLIES]),
                           ("as Axis", [r for r in results if r["normal_side"] == AXIS]),
                           ("overall", results)):

@@ -71,3 +71,23 @@ def test_a_line_cut_short_is_played_again_and_a_bad_line_is_refused(tmp_path):
     run = bench("--games", "1", "--record", str(record))
     assert run.returncode != 0
     assert f"{record}: line 1: expected one game" in run.stderr
+
+
+def test_the_human_comparison_is_kept_and_resumed_the_same_way(tmp_path):
+    """``bench/memoir_human.py --record``: hard against itself on the scenarios with published
+    results, kept game by game (a tiny budget here: the file's handling is what is tested)."""
+    record = tmp_path / "human.jsonl"
+    cheap = ["bench/memoir_human.py", "--games", "1", "--option", "playouts=2",
+             "--option", "max_seconds=0.05", "--record", str(record)]
+
+    def human() -> dict:
+        run = subprocess.run([sys.executable, *cheap], cwd=ROOT, capture_output=True,
+                             text=True, timeout=600)
+        return summary(run)
+
+    first = human()
+    assert first["played_now"] == 3 and sum(r["games"] for r in first["scenarios"].values()) == 3
+    assert len(record.read_text(encoding="utf-8").splitlines()) == 3
+    again = human()
+    assert again["played_now"] == 0
+    assert again["scenarios"] == first["scenarios"]
