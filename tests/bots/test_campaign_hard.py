@@ -489,6 +489,56 @@ def test_hard_axis_makes_room_in_a_full_town_for_the_reinforcement_due_there():
     assert state.units["de-late"].status == "waiting"
 
 
+def test_hard_allies_carpet_bomb_where_their_own_units_are_not():
+    """CN 6.3: the carpet bombing table is rolled for every hex of the seven that holds units,
+    Allied ones too ("devem-se jogar os dados igualmente"). Four German units lie around 0505
+    and two Allied units next to them in 0405. Greedy bombs 0505 (all four Germans, and its
+    own stack); the hard Allies bomb 0606, which hits three Germans and none of theirs, worth
+    more in points (``carpet_value``), and no hex at all when every choice costs more than it
+    gains."""
+    from wargame.bots.campaign_eval import carpet_value
+
+    def position(allied_hex):
+        game = Game(small_scenario(
+            units=[unit("us1", "allied", a=4, d=4, m=6), unit("us2", "allied", a=4, d=4, m=6),
+                   *(unit(f"de{i}", "axis", a=2, d=3, m=6) for i in range(1, 5))],
+            setup={"us1": allied_hex, "us2": allied_hex, "de1": "0505", "de2": "0506",
+                   "de3": "0605", "de4": "0504"},
+            rules={"carpet_bombing": {"from_turn": 1, "uses": 2}, "victory": VICTORY[1:]}))
+        return game.new_state(1)
+
+    state = position("0405")
+    board = state.game.board
+
+    def hit(center, side):
+        return [u for n in (center, *board.neighbours(center)) for u in state.units_at(n)
+                if state.side_of(u) == side]
+
+    targets = state.carpet_targets()
+    greedy = GreedyPolicy()._carpet_target(state, targets)
+    hard = HardPolicy()._carpet_target(Belief(state, "allied"), targets)
+    assert greedy == H("0505") and len(hit(greedy, "allied")) == 2
+    assert hard == H("0606") and hit(hard, "allied") == [] and len(hit(hard, "axis")) == 3
+    assert carpet_value(state, "allied", hard) > carpet_value(state, "allied", greedy) > 0
+    # the same stack away from the Germans: both bomb 0505 and its four German units
+    state = position("0403")
+    assert HardPolicy()._carpet_target(Belief(state, "allied"), state.carpet_targets()) \
+        == GreedyPolicy()._carpet_target(state, state.carpet_targets()) == H("0505")
+    # three reduced Germans round the Allied stack in 0504: every hex that hits the three
+    # hits the stack too, and costs the Allies more than it gains; greedy bombs anyway
+    game = Game(small_scenario(
+        units=[unit("us1", "allied", a=4, d=4, m=6), unit("us2", "allied", a=4, d=4, m=6),
+               *(unit(f"de{i}", "axis", a=2, d=3, m=6) for i in range(1, 4))],
+        setup={"us1": "0504", "us2": "0504", "de1": "0505", "de2": "0405", "de3": "0605"},
+        rules={"carpet_bombing": {"from_turn": 1, "uses": 2}, "victory": VICTORY[1:]}))
+    state = game.new_state(1)
+    for u in ("de1", "de2", "de3"):
+        state.units[u].reduced = True
+    targets = state.carpet_targets()
+    assert GreedyPolicy()._carpet_target(state, targets) is not None
+    assert HardPolicy()._carpet_target(Belief(state, "allied"), targets) is None
+
+
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():
     """CN 4.1.2: a unit that began engaged, did not move and holds dominant terrain (a town,
     2 columns, against open ground) need not attack nor break contact."""

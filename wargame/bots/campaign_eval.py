@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from wargame.dice import ROW_BANDS, band_probability
 from wargame.hexgrid import Hex
 from wargame.operational.combat import assess_attack
 from wargame.operational.tables import split_result
@@ -274,3 +275,35 @@ def attack_value(state: State, side: str, distribution: dict[str, Fraction],
             loss = max(loss, at_sea * a_step)  # the units at sea are lost (CN 11.1.1, OD 5.3)
         value += float(p) * (gain - loss)
     return value
+
+
+def carpet_value(state: State, side: str, center: Hex, waning: bool = False) -> float:
+    """Expected points to ``side`` of carpet bombing ``center`` (CN 6.3): the table is rolled
+    for the hex and each neighbour that holds units of either side ("Se houver unidades aliadas
+    ... devem-se jogar os dados igualmente"); DB costs the weakest unit a step, DE eliminates
+    it, DA every unit there (the engine's ``_do_carpet``). The enemy's losses count for
+    ``side`` and its own against, each at ``loss_vp``; the weakest is picked by the values
+    ``side`` may know (CN 5.1.1: the enemy's at the counter mix, ``estimated_values``)."""
+    dist: dict[str, Fraction] = {}
+    for band, totals in ROW_BANDS:
+        result = state.game.tables.carpet_result(min(totals))
+        dist[result] = dist.get(result, Fraction(0)) + band_probability(band)
+
+    def believed(u: str) -> float:
+        if state.game.units[u].side == side:
+            return float(state.attack_of(u) + state.defence_of(u))
+        a, d, _ = estimated_values(state, u)
+        return a + d
+
+    total = 0.0
+    for h in (center, *state.game.board.neighbours(center)):
+        units = list(state.units_at(h))
+        if not units:
+            continue
+        sign = -1.0 if state.game.units[units[0]].side == side else 1.0
+        weakest = min(units, key=lambda u: (believed(u), u))
+        value = (float(dist.get("DA", 0)) * sum(loss_vp(state, u, True, waning) for u in units)
+                 + float(dist.get("DE", 0)) * loss_vp(state, weakest, True, waning)
+                 + float(dist.get("DB", 0)) * loss_vp(state, weakest, False, waning))
+        total += sign * value
+    return total

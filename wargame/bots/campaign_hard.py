@@ -63,6 +63,7 @@ from wargame.bots.air_plan import optimise_air, planned_attack, value_table
 from wargame.bots.campaign_eval import (
     Belief,
     attack_value,
+    carpet_value,
     city_points,
     emp_cover_steps,
     estimated_values,
@@ -97,6 +98,7 @@ __all__ = ["HardPolicy", "threat_map", "enemy_reach"]
 
 ALLIED_ATTACK = 0.5  # points: the least an Allied attack not forced must be worth
 AXIS_ATTACK = 1.0  # the same for the Axis
+CARPET_UNITS = 3  # carpet bombing (two a campaign, CN 6.3) only where it hits this many Germans
 TOP_UP_POINTS = 40  # a city worth this much to the Axis alone is garrisoned to its need
 AIR_CHARGE = 0.3  # points charged per air point (the Allies keep some for the Axis phase)
 
@@ -432,6 +434,27 @@ class HardPolicy(GreedyPolicy):
                 return [entry]
             return self._axis_orders(state, belief, done)
         return super()._movement_plan(belief, done)  # type: ignore[arg-type]  # a Belief answers the State queries it reads (the enemy as this side believes it)
+
+    def _carpet_target(self, state: State, targets: list[Hex]) -> Hex | None:
+        """CN 6.3 for the hard Allies: among the hexes whose seven hexes hold at least three
+        German units (greedy's rule: two bombings a campaign are not spent on less), the one
+        worth most in points (``carpet_value``: the table is rolled for every hex of the seven
+        that holds units, its own among them), if worth anything. Greedy's choice (the most
+        German units) ignores its own: at c78d4f9 the greedy Allies lost 15 units to their own
+        carpet bombing in three Normandy games (docs/bots.md, issue #34)."""
+        side = state.phase.side or "allied"
+        axis = state.occupied_by(state.other(side))
+        board = state.game.board
+
+        def hit(h: Hex) -> int:
+            return sum(len(state.units_at(n)) for n in (h, *board.neighbours(h)) if n in axis)
+
+        worth = {h: carpet_value(state, side, h, waning=side == "allied")
+                 for h in targets if hit(h) >= CARPET_UNITS}
+        if not worth:
+            return None
+        best = max(worth, key=lambda h: (worth[h], h))
+        return best if worth[best] > 0 else None
 
     def objectives(self, state: State, side: str) -> dict[Hex, int]:
         """Enemy units (weight 5) and the victory cities not held, by their points to both
