@@ -539,6 +539,45 @@ def test_hard_allies_carpet_bomb_where_their_own_units_are_not():
     assert HardPolicy()._carpet_target(Belief(state, "allied"), targets) is None
 
 
+def test_hard_axis_last_move_retakes_an_empty_city_with_a_reinforcement():
+    """CN 11.2: the cities are counted at the end, and control is the side that last entered a
+    hex. In the Axis's movement phase of the last turn no Allied move follows, so the hard
+    Axis brings a waiting reinforcement on at the entry hex nearest an empty town the Allies
+    hold (no German unit on the map can reach it) and retakes it. Before the last turn the
+    same reinforcement enters where the Axis's sector needs it (here the first free entry
+    hex, far from the town)."""
+    east = [f"10{r:02d}" for r in range(1, 11)]
+
+    def position(turn):
+        game = Game(small_scenario(
+            units=[unit("us-arm", "allied", "armour", a=5, d=4, m=15),
+                   unit("de1", "axis", a=2, d=3, m=3),
+                   unit("de-late", "axis", a=2, d=3, m=3)],
+            setup={"us-arm": "0202", "de1": "0206"}, edges={"east": east},
+            reinforcements=[{"turn": turn, "unit": "de-late",
+                             "entry": {"kind": "edge", "edge": "east"}}],
+            places={"Town": ["0909"]}, terrain={"0909": "city"}, rules={"victory": VICTORY}))
+        state = game.new_state(1)
+        while (state.turn, state.phase) != (turn, Phase.AXIS_MOVEMENT):
+            state.apply(EndPhase())
+        state.control[H("0909")] = "allied"
+        return state
+
+    last = position(5)  # small_scenario's turns are 1-5
+    assert last.turn == last.game.scenario.last_turn
+    moves = finish_phase(last, HardPolicy())
+    entry = next(a for a in moves if isinstance(a, Enter))
+    assert H(entry.hex).distance(H("0909")) <= 1
+    assert last.units["de-late"].hex == H("0909")
+    assert last.control[H("0909")] == "axis"
+
+    early = position(3)
+    moves = finish_phase(early, HardPolicy())
+    entry = next(a for a in moves if isinstance(a, Enter))
+    assert H(entry.hex).distance(H("0909")) > 3
+    assert early.control[H("0909")] == "allied"
+
+
 def test_hard_axis_on_dominant_ground_stays_and_owes_no_attack():
     """CN 4.1.2: a unit that began engaged, did not move and holds dominant terrain (a town,
     2 columns, against open ground) need not attack nor break contact."""

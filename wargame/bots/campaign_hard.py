@@ -569,6 +569,16 @@ class HardPolicy(GreedyPolicy):
                    and state.side_of(u) == "axis"]
         if not waiting:
             return None
+        lost = self._last_word(state)
+        if lost:
+            # the last movement phase: the reinforcements go for the empty cities the Allies
+            # hold that no German unit on the map can reach (``_last_word``)
+            for uid in waiting:
+                hexes = state.legal_entry_hexes(uid)
+                if hexes:
+                    h = min(hexes, key=lambda x: (min((x.distance(c) - city_points(state, c) / 10,
+                                                       c) for c in lost), x))
+                    return Enter(uid, h.id)
         goal = self._sector_goal(state, Belief(state, "axis"))
         for uid in waiting:
             hexes = state.legal_entry_hexes(uid)
@@ -577,6 +587,24 @@ class HardPolicy(GreedyPolicy):
                 h = min(hexes, key=lambda x: (x in zoc, x.distance(goal) if goal else 0, x))
                 return Enter(uid, h.id)
         return None
+
+    def _last_word(self, state: State) -> set[Hex]:
+        """In the Axis's movement phase of the last turn (the last move of the game: control is
+        the side that last entered a hex, and CN/OD 11.2 counts the cities held at the end),
+        the victory city hexes the Allies hold and have left empty that no German unit on the
+        map can reach this phase; empty otherwise."""
+        if state.turn < state.game.scenario.last_turn:
+            return set()
+        enemy = state.occupied_by("allied")
+        targets = {h for h in victory_hexes(state.game)
+                   if state.control.get(h) == "allied" and h not in enemy}
+        for u in sorted(state.units):
+            if not targets:
+                break
+            if (state.units[u].status == "on_map" and state.side_of(u) == "axis"
+                    and state.move_refusal(u) is None):
+                targets -= set(state.legal_destinations(u))
+        return targets
 
     def _sector_goal(self, state: State, belief: Belief) -> Hex | None:
         cities = self._axis_cities(state)
@@ -646,10 +674,13 @@ class HardPolicy(GreedyPolicy):
         # side that last entered (docs/rules-notes.md "Control and victory")
         lost = sorted((h for h in victory_hexes(state.game) if state.control.get(h) == "allied"
                        and h not in enemy), key=lambda h: (-city_points(state, h), h))
+        # on the last turn any unit will do: no Allied move follows, and a unit that must
+        # attack from the city (CN 4.1.2) leaves it German whatever the result
+        last = state.turn >= state.game.scenario.last_turn
         for c in lost:
             options = [u for u in movers if free(u) and c in dests[u] and count.get(c, 0) < limit]
             calm = [u for u in options if not dests[u][c].engaged]
-            if calm or (options and city_points(state, c) >= 20):
+            if calm or (options and (city_points(state, c) >= 20 or last)):
                 u = min(calm or options, key=lambda x: (x in armour, dests[x][c].cost, x))
                 send(u, c)
                 have[c] = state.defence_of(u)
