@@ -146,7 +146,8 @@ def read_record(path: Path, field: str = "normal_won") -> dict[str, dict]:
         try:
             r = json.loads(line)
             key = r["key"]
-            r[field]  # noqa: B018 - a KeyError says the line is not a game
+            if field not in r:
+                raise KeyError(field)
         except (ValueError, KeyError, TypeError) as exc:
             if n == len(lines):  # no newline after it: cut short
                 print(f"{path}: line {n} was cut short; its game is played again",

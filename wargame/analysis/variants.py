@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
-from wargame.dice import two_d6_distribution
 from wargame.operational.variants import (
     DD_VALUES,
     FRIENDLY_FIRE_FACES,
@@ -165,11 +164,7 @@ def carpet_unit_outcomes(tables=None) -> dict[str, Fraction]:
         from wargame.operational.tables import load_tables
 
         tables = load_tables("normandy")
-    out: dict[str, Fraction] = {}
-    for total, p in two_d6_distribution().items():
-        r = tables.carpet_result(total)
-        out[r] = out.get(r, Fraction(0)) + p
-    return out
+    return tables.carpet_distribution()
 
 
 def friendly_fire_pinned_distribution(n_units: int) -> pd.DataFrame:

@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from wargame.dice import ROW_BANDS, band_probability
 from wargame.hexgrid import Hex
 from wargame.operational.combat import assess_attack
 from wargame.operational.tables import split_result
@@ -284,10 +283,7 @@ def carpet_value(state: State, side: str, center: Hex, waning: bool = False) -> 
     it, DA every unit there (the engine's ``_do_carpet``). The enemy's losses count for
     ``side`` and its own against, each at ``loss_vp``; the weakest is picked by the values
     ``side`` may know (CN 5.1.1: the enemy's at the counter mix, ``estimated_values``)."""
-    dist: dict[str, Fraction] = {}
-    for band, totals in ROW_BANDS:
-        result = state.game.tables.carpet_result(min(totals))
-        dist[result] = dist.get(result, Fraction(0)) + band_probability(band)
+    dist = state.game.tables.carpet_distribution()
 
     def believed(u: str) -> float:
         if state.game.units[u].side == side:

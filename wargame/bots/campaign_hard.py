@@ -85,7 +85,14 @@ from wargame.bots.campaign_rollouts import (
     rollout_value,
     world_seed,
 )
-from wargame.bots.greedy import ATTACKER, GreedyPolicy, _checked, _distance, map_hex
+from wargame.bots.greedy import (
+    ATTACKER,
+    GreedyPolicy,
+    _checked,
+    _distance,
+    carpet_hits,
+    map_hex,
+)
 from wargame.hexgrid import Hex
 from wargame.operational.actions import (
     Action,
@@ -259,13 +266,8 @@ class HardPolicy(GreedyPolicy):
         carpet bombing in three Normandy games (docs/bots.md, issue #34)."""
         side = state.phase.side or "allied"
         axis = state.occupied_by(state.other(side))
-        board = state.game.board
-
-        def hit(h: Hex) -> int:
-            return sum(len(state.units_at(n)) for n in (h, *board.neighbours(h)) if n in axis)
-
         worth = {h: carpet_value(state, side, h, waning=side == "allied")
-                 for h in targets if hit(h) >= CARPET_UNITS}
+                 for h in targets if carpet_hits(state, h, axis) >= CARPET_UNITS}
         if not worth:
             return None
         best = max(worth, key=lambda h: (worth[h], h))

@@ -114,6 +114,13 @@ def expected_steps(state: State, distribution: dict[str, Fraction], attackers: S
     return value
 
 
+
+def carpet_hits(state: State, center: Hex, axis: set[Hex]) -> int:
+    """German units (on the ``axis`` hexes) in the seven hexes a carpet bombing of ``center``
+    hits (CN 6.3)."""
+    return sum(len(state.units_at(n)) for n in (center, *state.game.board.neighbours(center))
+               if n in axis)
+
 class GreedyPolicy:
     """Heuristic play for the campaign engine; ``choose(state)`` returns one legal action.
 
@@ -229,13 +236,8 @@ class GreedyPolicy:
 
     def _carpet_target(self, state: State, targets: list[Hex]) -> Hex | None:
         axis = state.occupied_by("axis")
-        board = state.game.board
-
-        def hit(h: Hex) -> int:
-            return sum(len(state.units_at(n)) for n in (h, *board.neighbours(h)) if n in axis)
-
-        best = max(targets, key=lambda h: (hit(h), h))
-        return best if hit(best) >= 3 else None
+        best = max(targets, key=lambda h: (carpet_hits(state, h, axis), h))
+        return best if carpet_hits(state, best, axis) >= 3 else None
 
     def _entry(self, state: State, side: str) -> Action | None:
         """Bring on the first waiting reinforcement, at the entry hex nearest an objective."""

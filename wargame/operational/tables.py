@@ -136,6 +136,16 @@ class Tables:
             raise ValueError(f"{self.title} has no carpet bombing table")
         return self.carpet_bombing[row_band(total)]
 
+    def carpet_distribution(self) -> dict[str, Fraction]:
+        """Exact distribution of the carpet bombing table's results over 2d6 (CN 6.3)."""
+        if self.carpet_bombing is None:
+            raise ValueError(f"{self.title} has no carpet bombing table")
+        dist: dict[str, Fraction] = {}
+        for band, _ in ROW_BANDS:
+            result = self.carpet_bombing[band]
+            dist[result] = dist.get(result, Fraction(0)) + band_probability(band)
+        return dist
+
     # Units --------------------------------------------------------------------------------
     def unit_type(self, name: str) -> UnitType:
         try:
